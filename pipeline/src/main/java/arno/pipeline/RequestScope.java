@@ -1,0 +1,75 @@
+package arno.pipeline;
+
+import java.util.HashMap;
+import java.util.Map;
+import net.sf.saxon.om.TreeInfo;
+
+/**
+ * One request's immutable world. Every document a pipeline reads through
+ * doc(), document() or collection() is fetched once and kept here, so the same
+ * URI gives the same tree in every stage (XSLT's rule that doc() is stable,
+ * stretched over the whole pipeline). The scope also carries the request's
+ * deadline, checked cooperatively by the stages' event streams.
+ *
+ * <p>Thread rules: a scope belongs to the one thread that runs its pipeline;
+ * {@link #current()} finds it from Saxon callbacks (resolvers, collection
+ * finders) that have no other way to reach per-request state in Saxon-HE.
+ */
+public final class RequestScope implements AutoCloseable {
+    private static final ThreadLocal<RequestScope> CURRENT = new ThreadLocal<>();
+
+    final String id;
+    final String route;
+    private final long deadlineNanos;
+    final long timeoutMillis;
+    private final Map<String, TreeInfo> documents = new HashMap<>();
+    /** Index of the stage that most recently started; a failure belongs to it. */
+    int stage = -1;
+    String stageName = "";
+    volatile boolean expired;
+
+    RequestScope(String id, String route, long timeoutMillis) {
+        this.id = id;
+        this.route = route;
+        this.timeoutMillis = timeoutMillis;
+        this.deadlineNanos = System.nanoTime() + timeoutMillis * 1_000_000L;
+        CURRENT.set(this);
+    }
+
+    /** The scope of the request running on this thread, or null outside a request. */
+    public static RequestScope current() {
+        return CURRENT.get();
+    }
+
+    public String id() {
+        return id;
+    }
+
+    TreeInfo document(String uri) {
+        return documents.get(uri);
+    }
+
+    void keep(String uri, TreeInfo tree) {
+        documents.put(uri, tree);
+    }
+
+    /** Throws once the request has run past its time limit. Cheap enough to call often. */
+    void checkDeadline() throws TimeLimitExceeded {
+        if (expired || System.nanoTime() - deadlineNanos > 0) {
+            expired = true;
+            throw new TimeLimitExceeded();
+        }
+    }
+
+    @Override
+    public void close() {
+        CURRENT.remove();
+    }
+
+    /** Unchecked so it can cross Saxon's callbacks; translated to {@link Failure#TIMEOUT}. */
+    static final class TimeLimitExceeded extends RuntimeException {
+        TimeLimitExceeded() {
+            super("time limit exceeded", null, false, false);
+        }
+    }
+}

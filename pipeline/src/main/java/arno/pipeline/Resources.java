@@ -1,0 +1,170 @@
+package arno.pipeline;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.xml.transform.Source;
+import javax.xml.transform.stream.StreamSource;
+import net.sf.saxon.Configuration;
+import net.sf.saxon.expr.XPathContext;
+import net.sf.saxon.lib.CollectionFinder;
+import net.sf.saxon.lib.Resource;
+import net.sf.saxon.lib.ResourceCollection;
+import net.sf.saxon.lib.ResourceRequest;
+import net.sf.saxon.lib.ResourceResolver;
+import net.sf.saxon.resource.StandardCollectionFinder;
+import net.sf.saxon.lib.StandardUnparsedTextResolver;
+import net.sf.saxon.lib.UnparsedTextURIResolver;
+import net.sf.saxon.om.TreeInfo;
+import net.sf.saxon.resource.XmlResource;
+import net.sf.saxon.trans.XPathException;
+
+/**
+ * How pipelines reach documents: the {@code content:} URI scheme over the
+ * content folder, and the request-scoped cache for every URI. Installed once
+ * on the server's Saxon {@link Configuration}; per-request state comes from
+ * {@link RequestScope#current()}.
+ *
+ * <p>{@code content:/a/b.xml} is the file {@code a/b.xml} under the content
+ * root; {@code collection('content:/a/')} is the XML files directly in that
+ * folder, sorted by name. A path that escapes the root is refused.
+ */
+final class Resources implements ResourceResolver, CollectionFinder, UnparsedTextURIResolver {
+    static final String SCHEME = "content:";
+
+    private final Configuration config;
+    private final Path root;
+    private final CollectionFinder standardCollections = new StandardCollectionFinder();
+    private final UnparsedTextURIResolver standardText = new StandardUnparsedTextResolver();
+
+    Resources(Configuration config, Path root) {
+        this.config = config;
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    private static XPathException coded(String message, String code) {
+        XPathException e = new XPathException(message);
+        e.setErrorCode(code);
+        return e;
+    }
+
+    void install() {
+        config.setResourceResolver(this);
+        config.setCollectionFinder(this);
+        config.setUnparsedTextURIResolver(this);
+    }
+
+    /** The file a content: URI names; refuses paths outside the content root. */
+    Path file(String uri) throws XPathException {
+        String path = uri.substring(SCHEME.length());
+        int query = path.indexOf('?');
+        if (query >= 0) path = path.substring(0, query);
+        while (path.startsWith("/")) path = path.substring(1);
+        Path file = root.resolve(path).normalize();
+        if (!file.startsWith(root)) {
+            throw coded("URI " + uri + " escapes the content root", "FODC0002");
+        }
+        return file;
+    }
+
+    @Override
+    public Source resolve(ResourceRequest request) throws XPathException {
+        String uri = request.uri;
+        boolean document = ResourceRequest.XML_NATURE.equals(request.nature)
+                && !ResourceRequest.XSLT_NATURE.equals(request.purpose);
+        RequestScope scope = RequestScope.current();
+        if (uri == null || !document || scope == null) {
+            // Compile-time lookups (xsl:include, packages) and out-of-request use.
+            return uri != null && uri.startsWith(SCHEME) ? new StreamSource(file(uri).toFile()) : null;
+        }
+        scope.checkDeadline();
+        TreeInfo tree = scope.document(uri);
+        if (tree == null) {
+            Source source = uri.startsWith(SCHEME) ? source(uri) : new StreamSource(uri);
+            tree = config.buildDocumentTree(source);
+            scope.keep(uri, tree);
+        }
+        return tree.getRootNode();
+    }
+
+    private Source source(String uri) throws XPathException {
+        Path file = file(uri);
+        if (!Files.isRegularFile(file)) {
+            throw coded("No content document at " + uri, "FODC0002");
+        }
+        StreamSource s = new StreamSource(file.toFile());
+        s.setSystemId(uri);
+        return s;
+    }
+
+    @Override
+    public ResourceCollection findCollection(XPathContext context, String uri) throws XPathException {
+        if (uri == null || !uri.startsWith(SCHEME)) {
+            return standardCollections.findCollection(context, uri);
+        }
+        Path dir = file(uri);
+        if (!Files.isDirectory(dir)) {
+            throw coded("No content folder at " + uri, "FODC0002");
+        }
+        List<String> uris = new ArrayList<>();
+        String base = uri.endsWith("/") ? uri : uri + "/";
+        try (Stream<Path> files = Files.list(dir)) {
+            files.filter(Files::isRegularFile)
+                 .map(p -> p.getFileName().toString())
+                 .filter(n -> n.endsWith(".xml") || n.endsWith(".atom"))
+                 .sorted()
+                 .forEach(n -> uris.add(base + n));
+        } catch (IOException e) {
+            throw coded("Cannot list " + uri + ": " + e.getMessage(), "FODC0002");
+        }
+        return new ContentCollection(uri, uris);
+    }
+
+    @Override
+    public Reader resolve(URI uri, String encoding, Configuration config) throws XPathException {
+        String s = uri.toString();
+        if (!s.startsWith(SCHEME)) return standardText.resolve(uri, encoding, config);
+        try {
+            return Files.newBufferedReader(file(s), encoding == null ? StandardCharsets.UTF_8
+                    : java.nio.charset.Charset.forName(encoding));
+        } catch (IOException e) {
+            throw coded("Cannot read " + s + ": " + e.getMessage(), "FOUT1170");
+        }
+    }
+
+    private final class ContentCollection implements ResourceCollection {
+        private final String uri;
+        private final List<String> members;
+
+        ContentCollection(String uri, List<String> members) {
+            this.uri = uri;
+            this.members = members;
+        }
+
+        @Override public String getCollectionURI() { return uri; }
+        @Override public Iterator<String> getResourceURIs(XPathContext context) { return members.iterator(); }
+        @Override public boolean isStable(XPathContext context) { return true; }
+
+        @Override
+        public Iterator<? extends Resource> getResources(XPathContext context) throws XPathException {
+            List<Resource> resources = new ArrayList<>(members.size());
+            for (String member : members) {
+                ResourceRequest r = new ResourceRequest();
+                r.uri = member;
+                r.nature = ResourceRequest.XML_NATURE;
+                r.purpose = ResourceRequest.ANY_PURPOSE;
+                Source s = resolve(r);
+                TreeInfo tree = s instanceof net.sf.saxon.om.NodeInfo n ? n.getTreeInfo() : config.buildDocumentTree(s);
+                resources.add(new XmlResource(tree.getRootNode()));
+            }
+            return resources.iterator();
+        }
+    }
+}

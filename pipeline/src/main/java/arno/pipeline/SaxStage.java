@@ -1,0 +1,22 @@
+package arno.pipeline;
+
+import org.xml.sax.ContentHandler;
+
+/**
+ * A pipeline stage written in Java, for work that XSLT does badly (calling a
+ * service, checking credentials, looking something up). Declared in site.xml
+ * as {@code <filter java="com.example.MyFilter"/>}; the class needs a public
+ * no-argument constructor.
+ *
+ * <p>Contract. One instance serves every request, concurrently: it MUST NOT
+ * keep per-request state in fields. {@link #open} MUST return a handler that
+ * passes the document on to {@code next} (an {@code XMLFilterImpl} over
+ * {@code next} is the usual shape), and MAY amend it, typically by appending
+ * {@code msg:attribute} elements to req:request just before its end tag. A
+ * stage that has nothing to do for a request SHOULD return {@code next}
+ * itself, which takes it off the event path at no cost. It MUST NOT block for
+ * longer than the route's time limit.
+ */
+public interface SaxStage {
+    ContentHandler open(RequestScope scope, ContentHandler next);
+}

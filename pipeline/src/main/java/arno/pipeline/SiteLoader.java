@@ -1,0 +1,193 @@
+package arno.pipeline;
+
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.xml.XMLConstants;
+import javax.xml.transform.sax.SAXSource;
+import javax.xml.validation.Schema;
+import javax.xml.validation.SchemaFactory;
+import javax.xml.validation.Validator;
+import net.sf.saxon.s9api.DocumentBuilder;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.s9api.XdmNodeKind;
+import org.xml.sax.InputSource;
+import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
+
+/**
+ * Reads a site.xml: validates it against {@code arno/schema/site.xsd} (so a
+ * misspelt element or attribute is reported with file, line and column),
+ * checks what the schema cannot (each stage names exactly one existing file
+ * or class, route names are unique), and compiles its stages.
+ */
+final class SiteLoader {
+    static final String NS = "urn:arno:site";
+    private static final Schema SCHEMA = schema();
+
+    private final Processor processor;
+    private final Packages packages;
+    private final boolean development;
+    private final Duration defaultTimeout;
+
+    SiteLoader(Processor processor, Packages packages, boolean development, Duration defaultTimeout) {
+        this.processor = processor;
+        this.packages = packages;
+        this.development = development;
+        this.defaultTimeout = defaultTimeout;
+    }
+
+    private static Schema schema() {
+        URL xsd = SiteLoader.class.getResource("/arno/schema/site.xsd");
+        try {
+            SchemaFactory f = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+            return f.newSchema(xsd);
+        } catch (SAXException e) {
+            throw new IllegalStateException("site.xsd does not compile", e);
+        }
+    }
+
+    Site load(Path file) {
+        validate(file);
+        XdmNode root = parse(file);
+        Path dir = file.getParent();
+        String name = root.attribute("name");
+        Duration siteTimeout = duration(file, root, root.attribute("timeout"), defaultTimeout);
+        Compiler compiler = new Compiler(processor, packages, development);
+
+        List<String> hosts = new ArrayList<>();
+        String prefix = "";
+        Map<String, String> params = new LinkedHashMap<>();
+        List<Route> routes = new ArrayList<>();
+        Map<Integer, Pipeline> errors = new HashMap<>();
+        Set<String> routeNames = new LinkedHashSet<>();
+        for (XdmNode e : root.children()) {
+            if (e.getNodeKind() != XdmNodeKind.ELEMENT) continue;
+            switch (e.getNodeName().getLocalName()) {
+                case "host" -> hosts.add(e.getStringValue().trim());
+                case "prefix" -> prefix = e.getStringValue().trim();
+                case "param" -> params.put(e.attribute("name"), e.getStringValue());
+                case "route" -> {
+                    String routeName = e.attribute("name");
+                    if (!routeNames.add(routeName)) fail(file, e, "route name '" + routeName + "' is used twice");
+                    List<Stage> stages = new ArrayList<>();
+                    for (XdmNode s : e.children()) {
+                        if (s.getNodeKind() == XdmNodeKind.ELEMENT) stages.add(stage(file, dir, s, compiler, routeName));
+                    }
+                    String methods = e.attribute("methods");
+                    routes.add(new Route(routeName, e.attribute("pattern"),
+                            Set.of((methods == null ? "GET HEAD" : methods).trim().split("\\s+")),
+                            duration(file, e, e.attribute("timeout"), siteTimeout).toMillis(),
+                            new Pipeline(stages)));
+                }
+                case "error" -> {
+                    String status = e.attribute("status");
+                    int key = status == null ? 0 : Integer.parseInt(status.trim());
+                    if (errors.put(key, new Pipeline(List.of(stage(file, dir, e, compiler, "error")))) != null) {
+                        fail(file, e, "a second error template for " + (key == 0 ? "every status" : "status " + key));
+                    }
+                }
+                default -> fail(file, e, "unexpected element " + e.getNodeName());
+            }
+        }
+        if (hosts.isEmpty() && prefix.isEmpty()) fail(file, root, "a site needs a host, a prefix, or both");
+        return new Site(name, hosts, prefix, params, routes, errors, file);
+    }
+
+    private Stage stage(Path file, Path dir, XdmNode e, Compiler compiler, String route) {
+        String xslt = e.attribute("xslt");
+        String xquery = e.attribute("xquery");
+        String java = e.attribute("java");
+        int given = (xslt != null ? 1 : 0) + (xquery != null ? 1 : 0) + (java != null ? 1 : 0);
+        String kind = e.getNodeName().getLocalName();
+        if (given != 1) fail(file, e, kind + " of route '" + route + "' must have exactly one of xslt, xquery, java");
+        String mode = e.attribute("mode");
+        if (java != null) {
+            if (mode != null) fail(file, e, "mode applies to XSLT stages only");
+            return new Stage.Java("java " + java, instantiate(file, e, java));
+        }
+        Path source = dir.resolve(xslt != null ? xslt : xquery).normalize();
+        if (!Files.isRegularFile(source)) {
+            fail(file, e, kind + " of route '" + route + "': " + source + " does not exist");
+        }
+        if (xquery != null) {
+            if (mode != null) fail(file, e, "mode applies to XSLT stages only");
+            return compiler.xquery(source, "xquery " + xquery);
+        }
+        QName m = mode == null ? null : qname(file, e, mode);
+        return compiler.xslt(source, m, "xslt " + xslt + (mode != null ? " mode " + mode : ""));
+    }
+
+    private static QName qname(Path file, XdmNode e, String lexical) {
+        String s = lexical.trim();
+        if (s.startsWith("Q{")) return QName.fromEQName(s);
+        int colon = s.indexOf(':');
+        if (colon < 0) return new QName(s);
+        String prefix = s.substring(0, colon);
+        net.sf.saxon.om.NamespaceUri ns = e.getUnderlyingNode().getAllNamespaces().getURIForPrefix(prefix, false);
+        String uri = ns == null ? null : ns.toString();
+        if (uri == null) fail(file, e, "mode '" + s + "' uses the undeclared prefix '" + prefix + "'");
+        return new QName(prefix, uri, s.substring(colon + 1));
+    }
+
+    private static SaxStage instantiate(Path file, XdmNode e, String className) {
+        try {
+            Class<?> c = Class.forName(className, true, Thread.currentThread().getContextClassLoader());
+            if (!SaxStage.class.isAssignableFrom(c)) fail(file, e, className + " does not implement " + SaxStage.class.getName());
+            return (SaxStage) c.getConstructor().newInstance();
+        } catch (ClassNotFoundException x) {
+            throw fail(file, e, "Java stage class " + className + " is not on the class path");
+        } catch (ReflectiveOperationException x) {
+            throw fail(file, e, "cannot create Java stage " + className + ": " + x);
+        }
+    }
+
+    private static Duration duration(Path file, XdmNode e, String lexical, Duration fallback) {
+        if (lexical == null) return fallback;
+        try {
+            return Duration.parse(lexical.trim());
+        } catch (java.time.format.DateTimeParseException x) {
+            throw fail(file, e, "timeout '" + lexical + "' is not a duration such as PT5S");
+        }
+    }
+
+    private static void validate(Path file) {
+        Validator v = SCHEMA.newValidator();
+        try {
+            v.validate(new SAXSource(SecureXml.newReader(), new InputSource(file.toUri().toString())));
+        } catch (SAXParseException e) {
+            throw new SiteException(file + " line " + e.getLineNumber() + " column " + e.getColumnNumber()
+                    + ": " + e.getMessage(), e);
+        } catch (SAXException | IOException e) {
+            throw new SiteException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private XdmNode parse(Path file) {
+        DocumentBuilder b = processor.newDocumentBuilder();
+        b.setLineNumbering(true);
+        try {
+            XdmNode doc = b.build(new SAXSource(SecureXml.newReader(), new InputSource(file.toUri().toString())));
+            for (XdmNode n : doc.children()) if (n.getNodeKind() == XdmNodeKind.ELEMENT) return n;
+            throw new SiteException(file + ": no root element");
+        } catch (SaxonApiException e) {
+            throw new SiteException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static SiteException fail(Path file, XdmNode e, String message) {
+        throw new SiteException(file + " line " + e.getLineNumber() + ": " + message);
+    }
+}

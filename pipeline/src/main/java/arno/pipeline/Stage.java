@@ -1,0 +1,218 @@
+package arno.pipeline;
+
+import java.net.URI;
+import java.util.function.Consumer;
+import net.sf.saxon.event.ContentHandlerProxy;
+import net.sf.saxon.event.PipelineConfiguration;
+import net.sf.saxon.event.ProxyReceiver;
+import net.sf.saxon.event.Receiver;
+import net.sf.saxon.event.ReceivingContentHandler;
+import net.sf.saxon.om.AttributeMap;
+import net.sf.saxon.om.NamespaceMap;
+import net.sf.saxon.om.NodeName;
+import net.sf.saxon.s9api.AbstractDestination;
+import net.sf.saxon.s9api.Destination;
+import net.sf.saxon.s9api.Location;
+import net.sf.saxon.s9api.Message;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XQueryEvaluator;
+import net.sf.saxon.s9api.XQueryExecutable;
+import net.sf.saxon.s9api.Xslt30Transformer;
+import net.sf.saxon.s9api.XsltExecutable;
+import net.sf.saxon.s9api.XdmDestination;
+import net.sf.saxon.serialize.SerializationProperties;
+import net.sf.saxon.str.UnicodeString;
+import net.sf.saxon.trans.XPathException;
+import net.sf.saxon.type.SchemaType;
+import org.xml.sax.ContentHandler;
+import org.xml.sax.ext.LexicalHandler;
+
+/**
+ * One compiled step of a pipeline: XSLT, XQuery or Java. A stage is compiled
+ * once (the executables are immutable and thread-safe) and {@link #open}ed
+ * per request, which returns the destination that takes the stage's input
+ * document and writes its output into {@code next}: stages chain as event
+ * streams, without serializing between them.
+ */
+abstract class Stage {
+    final String description;
+
+    Stage(String description) {
+        this.description = description;
+    }
+
+    abstract Destination open(RequestScope scope, Destination next, Consumer<Message> messages) throws SaxonApiException;
+
+    @Override
+    public String toString() {
+        return description;
+    }
+
+    /** XSLT: applies templates to the input document in the stage's mode. */
+    static final class Xslt extends Stage {
+        private final XsltExecutable executable;
+        private final QName mode;
+
+        Xslt(String description, XsltExecutable executable, QName mode) {
+            super(description);
+            this.executable = executable;
+            this.mode = mode;
+        }
+
+        @Override
+        Destination open(RequestScope scope, Destination next, Consumer<Message> messages) throws SaxonApiException {
+            Xslt30Transformer t = executable.load30();
+            if (mode != null) t.setInitialMode(mode);
+            t.setMessageHandler(messages);
+            return t.asDocumentDestination(next);
+        }
+    }
+
+    /** XQuery: builds the input document, then runs the query with it as context item. */
+    static final class XQuery extends Stage {
+        private final XQueryExecutable executable;
+
+        XQuery(String description, XQueryExecutable executable) {
+            super(description);
+            this.executable = executable;
+        }
+
+        @Override
+        Destination open(RequestScope scope, Destination next, Consumer<Message> messages) {
+            XQueryEvaluator q = executable.load();
+            XdmDestination input = new XdmDestination();
+            input.onClose(() -> {
+                q.setContextItem(input.getXdmNode());
+                q.run(next);
+            });
+            return input;
+        }
+    }
+
+    /** Java: a {@link SaxStage} between two SAX adapters. */
+    static final class Java extends Stage {
+        private final SaxStage filter;
+
+        Java(String description, SaxStage filter) {
+            super(description);
+            this.filter = filter;
+        }
+
+        @Override
+        Destination open(RequestScope scope, Destination next, Consumer<Message> messages) {
+            return new AbstractDestination() {
+                @Override
+                public Receiver getReceiver(PipelineConfiguration pipe, SerializationProperties params) throws SaxonApiException {
+                    ReceivingContentHandler out = new ReceivingContentHandler();
+                    out.setPipelineConfiguration(pipe);
+                    out.setReceiver(next.getReceiver(pipe, params));
+                    ContentHandler in = filter.open(scope, out);
+                    ContentHandlerProxy proxy = new ContentHandlerProxy(in);
+                    proxy.setPipelineConfiguration(pipe);
+                    if (in instanceof LexicalHandler lexical) proxy.setLexicalHandler(lexical);
+                    return proxy;
+                }
+
+                @Override
+                public void close() throws SaxonApiException {
+                    next.closeAndNotify();
+                }
+            };
+        }
+    }
+
+    /** A stage that did not compile: every request gets the compiler's messages. */
+    static final class Broken extends Stage {
+        private final PipelineException error;
+
+        Broken(String description, PipelineException error) {
+            super(description);
+            this.error = error;
+        }
+
+        PipelineException error() {
+            return error;
+        }
+
+        @Override
+        Destination open(RequestScope scope, Destination next, Consumer<Message> messages) {
+            throw new CompileFailure(error);
+        }
+    }
+
+    /** Carries a compile error through Saxon's call stack. */
+    static final class CompileFailure extends RuntimeException {
+        final PipelineException error;
+
+        CompileFailure(PipelineException error) {
+            super(error.getMessage(), error, false, false);
+            this.error = error;
+        }
+    }
+
+    /**
+     * Sits in front of a stage's input: checks the deadline every few hundred
+     * events (so a stylesheet that loops while producing output is stopped),
+     * and marks the stage as started when its input document is complete,
+     * which is when an XSLT or XQuery stage begins to run.
+     */
+    static final class Guard extends AbstractDestination {
+        private static final int CHECK_EVERY = 256;
+        private final Destination inner;
+        private final RequestScope scope;
+        private final int index;
+        private final String name;
+
+        Guard(Destination inner, RequestScope scope, int index, String name) {
+            this.inner = inner;
+            this.scope = scope;
+            this.index = index;
+            this.name = name;
+        }
+
+        @Override
+        public void setDestinationBaseURI(URI base) {
+            inner.setDestinationBaseURI(base);
+        }
+
+        @Override
+        public Receiver getReceiver(PipelineConfiguration pipe, SerializationProperties params) throws SaxonApiException {
+            return new ProxyReceiver(inner.getReceiver(pipe, params)) {
+                private int events;
+
+                private void tick() {
+                    if (++events % CHECK_EVERY == 0) scope.checkDeadline();
+                }
+
+                @Override
+                public void startElement(NodeName name, SchemaType type, AttributeMap attributes,
+                                         NamespaceMap namespaces, Location location, int properties) throws XPathException {
+                    tick();
+                    super.startElement(name, type, attributes, namespaces, location, properties);
+                }
+
+                @Override
+                public void characters(UnicodeString chars, Location location, int properties) throws XPathException {
+                    tick();
+                    super.characters(chars, location, properties);
+                }
+
+                @Override
+                public void endDocument() throws XPathException {
+                    scope.checkDeadline();
+                    if (index >= 0) {
+                        scope.stage = index;
+                        scope.stageName = name;
+                    }
+                    super.endDocument();
+                }
+            };
+        }
+
+        @Override
+        public void close() throws SaxonApiException {
+            inner.closeAndNotify();
+        }
+    }
+}
