@@ -38,7 +38,9 @@ import org.xml.sax.helpers.AttributesImpl;
  * gets a {@link RequestScope}. In development mode every request first checks
  * whether a file under the package or site folders changed; if so, packages
  * and sites are recompiled before it runs, so an edit shows on the next
- * request. Responses are buffered up to {@link #BUFFER} bytes, so an error in
+ * request, and two routes help: {@code /_debug/request} shows the req:request
+ * a site receives, {@code /_debug/response/PATH} the rsp:response that PATH
+ * yields. Responses are buffered up to {@link #BUFFER} bytes, so an error in
  * the middle of a page can still become a proper error page.
  */
 public final class Arno {
@@ -46,10 +48,12 @@ public final class Arno {
     static final int BUFFER = 64 * 1024;
     private static final String MSG = "urn:arno:message";
     private static final String ERR = "urn:arno:error";
+    private static final String DEBUG_RESPONSE = "/_debug/response/";
 
     private final ArnoConfig config;
     private final Processor processor;
     private final XPathExecutable xmlToJson;
+    private final Resources resources;
     private final String idPrefix = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
     private final AtomicLong requests = new AtomicLong();
     private volatile Loaded loaded;
@@ -62,7 +66,8 @@ public final class Arno {
         // Stylesheets may reach the class path only through declared Java stages.
         c.setConfigurationProperty(Feature.ALLOW_EXTERNAL_FUNCTIONS, false);
         this.processor = new Processor(c);
-        new Resources(c, config.content()).install();
+        this.resources = new Resources(c, config.content());
+        resources.install();
         try {
             this.xmlToJson = processor.newXPathCompiler().compile("xml-to-json(.)");
         } catch (SaxonApiException e) {
@@ -198,6 +203,9 @@ public final class Arno {
             debug(request, response, site, sitePath, id);
             return;
         }
+        // Development: /_debug/response/PATH shows the rsp:response that PATH's pipeline yields.
+        boolean showResponse = config.development() && sitePath.startsWith(DEBUG_RESPONSE);
+        if (showResponse) sitePath = sitePath.substring(DEBUG_RESPONSE.length() - 1);
         Route route = null;
         Map<String, String> variables = null;
         for (Route r : site.routes) {
@@ -219,11 +227,19 @@ public final class Arno {
                     route.name(), request.getMethod(), String.join(" ", route.methods)), id);
             return;
         }
-        try (RequestScope scope = new RequestScope(id, route.name(), route.timeoutMillis)) {
+        try (RequestScope scope = new RequestScope(id, route.name(), route.timeoutMillis, resources)) {
             reader.checkDeclaredLength();
-            ResponseWriter writer = new ResponseWriter(request, response, xmlToJson);
+            net.sf.saxon.s9api.Destination sink;
+            if (showResponse) {
+                response.setContentType("application/xml; charset=UTF-8");
+                Serializer s = processor.newSerializer(response.getOutputStream());
+                s.setOutputProperty(Serializer.Property.INDENT, "yes");
+                sink = s;
+            } else {
+                sink = new ResponseWriter(request, response, xmlToJson);
+            }
             route.pipeline.run(processor.getUnderlyingConfiguration(), scope, out -> reader.write(out, null),
-                    writer, messages(id, route.name()));
+                    sink, messages(id, route.name()));
         } catch (PipelineException e) {
             fail(l, site, reader, request, response, e, id);
         } catch (RuntimeException e) {
@@ -256,7 +272,7 @@ public final class Arno {
         Pipeline errorPipeline = site.errorPipeline(status);
         if (errorPipeline == null) errorPipeline = l.defaultError;
         if (errorPipeline != null && errorPipeline.compileError() == null) {
-            try (RequestScope scope = new RequestScope(id, "error", config.timeout().toMillis())) {
+            try (RequestScope scope = new RequestScope(id, "error", config.timeout().toMillis(), resources)) {
                 ResponseWriter writer = new ResponseWriter(request, response, xmlToJson);
                 errorPipeline.run(processor.getUnderlyingConfiguration(), scope,
                         out -> reader.write(out, h -> errorElement(h, e, errorId)), writer, messages(id, "error"));

@@ -9,7 +9,6 @@ import net.sf.saxon.event.ReceivingContentHandler;
 import net.sf.saxon.s9api.Destination;
 import net.sf.saxon.s9api.Message;
 import net.sf.saxon.s9api.SaxonApiException;
-import net.sf.saxon.s9api.SaxonApiUncheckedException;
 import net.sf.saxon.serialize.SerializationProperties;
 import net.sf.saxon.trans.UncheckedXPathException;
 import net.sf.saxon.trans.XPathException;
@@ -52,12 +51,14 @@ final class Pipeline {
             ReceivingContentHandler in = new ReceivingContentHandler();
             in.setPipelineConfiguration(pipe);
             in.setReceiver(first);
+            // Closing the first receiver (at endDocument) closes each stage's destination in
+            // turn; Saxon's close notifiers then run the next stage. Nothing more to close here.
             source.write(in);
-            next.closeAndNotify();
         } catch (PipelineException e) {
             throw e;
-        } catch (SaxonApiException | SAXException | UncheckedXPathException
-                 | SaxonApiUncheckedException | Stage.CompileFailure | RequestScope.TimeLimitExceeded e) {
+        } catch (SaxonApiException | SAXException | RuntimeException e) {
+            // Saxon wraps what our callbacks throw (the deadline, compile failures) in its own
+            // exceptions, sometimes in a bare RuntimeException: translate() looks underneath.
             throw translate(scope, e);
         }
     }

@@ -63,9 +63,12 @@ final class RequestReader {
     /**
      * Writes req:request. {@code extra} writes more children at the end (the
      * error template's msg:attribute); it may be null. The body is inlined
-     * only the first time: an error pipeline gets its attributes only.
+     * only the first time and never for an error pipeline: there it is
+     * described by reference.
      */
     void write(ContentHandler out, Extra extra) throws SAXException, PipelineException {
+        // An error pipeline (extra != null) never reads the body: it may be what failed.
+        if (extra != null) bodyConsumed = true;
         Events e = new Events(out);
         out.startDocument();
         out.startPrefixMapping("req", NS);

@@ -27,9 +27,13 @@ public final class RequestScope implements AutoCloseable {
     int stage = -1;
     String stageName = "";
     volatile boolean expired;
+    private DeadlineTreeModel treeModel;
 
-    RequestScope(String id, String route, long timeoutMillis) {
+    final Resources resources;
+
+    RequestScope(String id, String route, long timeoutMillis, Resources resources) {
         this.id = id;
+        this.resources = resources;
         this.route = route;
         this.timeoutMillis = timeoutMillis;
         this.deadlineNanos = System.nanoTime() + timeoutMillis * 1_000_000L;
@@ -51,6 +55,11 @@ public final class RequestScope implements AutoCloseable {
 
     void keep(String uri, TreeInfo tree) {
         documents.put(uri, tree);
+    }
+
+    DeadlineTreeModel treeModel() {
+        if (treeModel == null) treeModel = new DeadlineTreeModel(this);
+        return treeModel;
     }
 
     /** Throws once the request has run past its time limit. Cheap enough to call often. */

@@ -77,8 +77,11 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
     @Override
     public Source resolve(ResourceRequest request) throws XPathException {
         String uri = request.uri;
-        boolean document = ResourceRequest.XML_NATURE.equals(request.nature)
-                && !ResourceRequest.XSLT_NATURE.equals(request.purpose);
+        String nature = request.nature;
+        boolean code = ResourceRequest.XSLT_NATURE.equals(nature) || ResourceRequest.XQUERY_NATURE.equals(nature)
+                || ResourceRequest.XSD_NATURE.equals(nature);
+        boolean content = uri != null && uri.startsWith(SCHEME);
+        boolean document = content ? !code : ResourceRequest.XML_NATURE.equals(nature);
         RequestScope scope = RequestScope.current();
         if (uri == null || !document || scope == null) {
             // Compile-time lookups (xsl:include, packages) and out-of-request use.
@@ -87,21 +90,21 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         scope.checkDeadline();
         TreeInfo tree = scope.document(uri);
         if (tree == null) {
-            Source source = uri.startsWith(SCHEME) ? source(uri) : new StreamSource(uri);
-            tree = config.buildDocumentTree(source);
+            tree = content ? parse(uri) : config.buildDocumentTree(new StreamSource(uri));
             scope.keep(uri, tree);
         }
         return tree.getRootNode();
     }
 
-    private Source source(String uri) throws XPathException {
+    /** Parses a content document; its base URI stays the content: URI, so relative links resolve inside the scheme. */
+    private TreeInfo parse(String uri) throws XPathException {
         Path file = file(uri);
-        if (!Files.isRegularFile(file)) {
-            throw coded("No content document at " + uri, "FODC0002");
+        if (!Files.isRegularFile(file)) throw coded("No content document at " + uri, "FODC0002");
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            return config.buildDocumentTree(new StreamSource(in, uri));
+        } catch (IOException e) {
+            throw coded("Cannot read " + uri + ": " + e.getMessage(), "FODC0002");
         }
-        StreamSource s = new StreamSource(file.toFile());
-        s.setSystemId(uri);
-        return s;
     }
 
     @Override

@@ -65,6 +65,10 @@ abstract class Stage {
             Xslt30Transformer t = executable.load30();
             if (mode != null) t.setInitialMode(mode);
             t.setMessageHandler(messages);
+            // Saxon consults a transformer's own resolver before the configuration's: set ours here.
+            t.setResourceResolver(scope.resources);
+            t.getUnderlyingController().setCollectionFinder(scope.resources);
+            t.getUnderlyingController().setModel(scope.treeModel());
             return t.asDocumentDestination(next);
         }
     }
@@ -81,6 +85,7 @@ abstract class Stage {
         @Override
         Destination open(RequestScope scope, Destination next, Consumer<Message> messages) {
             XQueryEvaluator q = executable.load();
+            q.setResourceResolver(scope.resources);
             XdmDestination input = new XdmDestination();
             input.onClose(() -> {
                 q.setContextItem(input.getXdmNode());
@@ -116,7 +121,7 @@ abstract class Stage {
 
                 @Override
                 public void close() throws SaxonApiException {
-                    next.closeAndNotify();
+                    next.close();
                 }
             };
         }
@@ -212,7 +217,7 @@ abstract class Stage {
 
         @Override
         public void close() throws SaxonApiException {
-            inner.closeAndNotify();
+            inner.close();
         }
     }
 }

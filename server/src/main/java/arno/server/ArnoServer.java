@@ -1,0 +1,94 @@
+package arno.server;
+
+import arno.pipeline.Arno;
+import arno.pipeline.ArnoConfig;
+import arno.pipeline.ArnoServlet;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+
+/**
+ * Arno in an embedded Tomcat: one connector, one context at "/", the Arno
+ * servlet for everything. {@link #start} returns once the port is open.
+ */
+public final class ArnoServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("arno");
+
+    private final Tomcat tomcat;
+    private final Connector connector;
+    private final Arno arno;
+    private final Path work;
+
+    private ArnoServer(Tomcat tomcat, Connector connector, Arno arno, Path work) {
+        this.tomcat = tomcat;
+        this.connector = connector;
+        this.arno = arno;
+        this.work = work;
+    }
+
+    /**
+     * Starts Arno on {@code address:port} (port 0 picks a free one).
+     * Fails with {@link arno.pipeline.SiteException} when a site or package is broken.
+     */
+    public static ArnoServer start(ArnoConfig config, String address, int port) throws IOException {
+        Arno arno = Arno.start(config);
+        Path work = Files.createTempDirectory("arno-tomcat");
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(work.toString());
+        Connector connector = new Connector();
+        connector.setPort(port);
+        connector.setProperty("address", address);
+        // Keep-alive connections are reused for as many requests as clients like (load tests, proxies).
+        connector.setProperty("maxKeepAliveRequests", "-1");
+        connector.setMaxPostSize((int) Math.min(Integer.MAX_VALUE, config.bodyLimit()));
+        connector.setURIEncoding("UTF-8");
+        tomcat.setConnector(connector);
+        Context context = tomcat.addContext("", null);
+        Tomcat.addServlet(context, "arno", new ArnoServlet(arno));
+        context.addServletMappingDecoded("/", "arno");
+        try {
+            tomcat.start();
+        } catch (LifecycleException e) {
+            throw new IOException("Tomcat did not start: " + e.getMessage(), e);
+        }
+        if (connector.getLocalPort() < 0) {
+            stopQuietly(tomcat);
+            throw new IOException("Cannot listen on " + address + ":" + port + " (in use, or not allowed)");
+        }
+        LOG.log(System.Logger.Level.INFO, "Arno serves " + arno.siteNames() + " on http://" + address + ":"
+                + connector.getLocalPort() + "/" + (config.development() ? " (development mode)" : ""));
+        return new ArnoServer(tomcat, connector, arno, work);
+    }
+
+    public int port() {
+        return connector.getLocalPort();
+    }
+
+    public Arno arno() {
+        return arno;
+    }
+
+    /** The Tomcat context, for mounting more servlets (the batch service). */
+    Context context() {
+        return (Context) tomcat.getHost().findChild("");
+    }
+
+    @Override
+    public void close() {
+        stopQuietly(tomcat);
+        org.apache.commons.io.FileUtils.deleteQuietly(work.toFile());
+    }
+
+    private static void stopQuietly(Tomcat tomcat) {
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } catch (LifecycleException e) {
+            LOG.log(System.Logger.Level.WARNING, "Tomcat did not stop cleanly: " + e.getMessage());
+        }
+    }
+}

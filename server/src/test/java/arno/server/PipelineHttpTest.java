@@ -1,0 +1,315 @@
+package arno.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringReader;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.transform.stream.StreamSource;
+import javax.xml.validation.SchemaFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.xmlunit.assertj3.XmlAssert;
+
+/**
+ * The pipeline server end to end: real Tomcat, real sockets, real Saxon,
+ * the test sites under src/test/resources/testroot.
+ */
+class PipelineHttpTest {
+    static final long LIMIT = 64 * 1024;
+    static TestServer arno;
+
+    @BeforeAll
+    static void start() throws IOException {
+        arno = TestServer.start("testroot", true, LIMIT);
+    }
+
+    @AfterAll
+    static void stop() {
+        arno.close();
+    }
+
+    @Test
+    void filtersAndTemplatesBuildThePage() {
+        HttpResponse<String> r = arno.get("/alpha/hello/world");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("X-Arno-Test")).hasValue("hello");
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("text/html;charset=UTF-8");
+        assertThat(r.headers().allValues("Set-Cookie")).anySatisfy(c ->
+                assertThat(c).contains("seen=yes").contains("Path=/alpha").contains("HttpOnly").contains("Max-Age=60"));
+        var page = Html.parse(r.body());
+        XmlAssert.assertThat(page).valueByXPath("//h1[@id='brand']").isEqualTo("Alpha");
+        XmlAssert.assertThat(page).valueByXPath("//p[@id='greeting']").isEqualTo("Hello, world");
+        XmlAssert.assertThat(page).valueByXPath("starts-with(//p[@id='stamp'], 'java ')").isEqualTo("true");
+        XmlAssert.assertThat(page).valueByXPath("//p[@id='colour']").isEqualTo("blue");
+        assertThat(r.body()).startsWith("<!DOCTYPE HTML>").doesNotContain("urn:arno");
+    }
+
+    @Test
+    void siteChosenByHostUsesTheSharedPackageUnchanged() throws IOException {
+        String raw = raw("GET / HTTP/1.1\r\nHost: beta.test\r\nConnection: close\r\n\r\n");
+        assertThat(raw).startsWith("HTTP/1.1 200");
+        var page = Html.parse(raw.substring(raw.indexOf("\r\n\r\n") + 4));
+        XmlAssert.assertThat(page).valueByXPath("//h1[@id='brand']").isEqualTo("Base");
+        XmlAssert.assertThat(page).valueByXPath("//p[@id='site']").isEqualTo("beta");
+    }
+
+    @Test
+    void xqueryStagesFilterAndTemplate() {
+        HttpResponse<String> sum = arno.get("/alpha/xq/10");
+        assertThat(sum.statusCode()).isEqualTo(200);
+        XmlAssert.assertThat(sum.body()).and("<sum>55</sum>").ignoreWhitespace().areSimilar();
+        assertThat(arno.get("/alpha/mix/7").body()).isEqualTo("49");
+    }
+
+    @Test
+    void redirectIsResolvedAgainstTheRequest() {
+        HttpResponse<String> r = arno.get("/alpha/old");
+        assertThat(r.statusCode()).isEqualTo(301);
+        assertThat(r.headers().firstValue("Location")).hasValue(arno.uri("/alpha/hello/moved").toString());
+    }
+
+    @Test
+    void conditionalGetAnswers304WhenValidatorsMatch() {
+        HttpResponse<String> first = arno.get("/alpha/cond");
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.headers().firstValue("ETag")).hasValue("\"v42\"");
+        assertThat(first.headers().firstValue("Last-Modified")).hasValue("Fri, 2 Jan 2026 03:04:05 GMT");
+        HttpResponse<String> same = arno.get("/alpha/cond", "If-None-Match", "\"v42\"");
+        assertThat(same.statusCode()).isEqualTo(304);
+        assertThat(same.body()).isEmpty();
+        assertThat(arno.get("/alpha/cond", "If-None-Match", "\"v41\"").statusCode()).isEqualTo(200);
+        assertThat(arno.get("/alpha/cond", "If-Modified-Since", "Sat, 03 Jan 2026 00:00:00 GMT").statusCode()).isEqualTo(304);
+        assertThat(arno.get("/alpha/cond", "If-Modified-Since", "Thu, 01 Jan 2026 00:00:00 GMT").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void jsonBodiesComeFromTheXmlToJsonVocabulary() {
+        HttpResponse<String> r = arno.get("/alpha/json");
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json;charset=UTF-8");
+        assertThat(r.body().replace(" ", "")).isEqualTo("{\"site\":\"alpha\",\"answer\":42}");
+    }
+
+    @Test
+    void headAnswersHeadersWithoutBody() throws IOException {
+        String raw = raw("HEAD /alpha/hello/x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        assertThat(raw).startsWith("HTTP/1.1 200").contains("X-Arno-Test: hello");
+        assertThat(raw.substring(raw.indexOf("\r\n\r\n") + 4)).isEmpty();
+    }
+
+    @Test
+    void xmlBodyIsInlinedInTheRequest() {
+        HttpResponse<String> r = post("/alpha/echo", "application/xml", "<a xmlns='urn:x'><b c='d'>text</b></a>");
+        assertThat(r.statusCode()).isEqualTo(200);
+        XmlAssert.assertThat(r.body()).and("<echo kind='xml'><a xmlns='urn:x'><b c='d'>text</b></a></echo>").areSimilar();
+    }
+
+    @Test
+    void malformedXmlBodyIs400NamingLineAndColumn() {
+        HttpResponse<String> r = post("/alpha/echo", "application/xml", "<a>\n  <b></a>");
+        assertThat(r.statusCode()).isEqualTo(400);
+        var page = Html.parse(r.body());
+        XmlAssert.assertThat(page).valueByXPath("//h1[@id='brand']").isEqualTo("Alpha");
+        XmlAssert.assertThat(page).valueByXPath("contains(//p[@id='message'], 'Malformed XML body at line 2, column')").isEqualTo("true");
+        assertThat(arno.get("/alpha/hello/still").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void externalEntitiesAreRefusedWithoutTouchingTheFile() throws IOException {
+        Path secret = Files.createTempFile("arno-secret", ".txt");
+        Files.writeString(secret, "TOP-SECRET");
+        String xxe = "<?xml version='1.0'?><!DOCTYPE a [<!ENTITY x SYSTEM '" + secret.toUri() + "'>]><a>&x;</a>";
+        HttpResponse<String> r = post("/alpha/echo", "application/xml", xxe);
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).doesNotContain("TOP-SECRET").contains("Refused XML body").contains(secret.getFileName().toString());
+        String dtd = "<!DOCTYPE a SYSTEM 'http://127.0.0.1:9/evil.dtd'><a/>";
+        HttpResponse<String> r2 = post("/alpha/echo", "application/xml", dtd);
+        assertThat(r2.statusCode()).isEqualTo(400);
+        assertThat(r2.body()).contains("Refused XML body").contains("evil.dtd");
+    }
+
+    @Test
+    void entityExpansionBombIs400() {
+        StringBuilder bomb = new StringBuilder("<?xml version='1.0'?><!DOCTYPE lolz [<!ENTITY lol 'lol'>");
+        bomb.append("<!ENTITY lol1 '&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;'>");
+        for (int i = 2; i <= 9; i++) {
+            bomb.append("<!ENTITY lol").append(i).append(" '");
+            for (int j = 0; j < 10; j++) bomb.append("&lol").append(i - 1).append(';');
+            bomb.append("'>");
+        }
+        bomb.append("]><lolz>&lol9;</lolz>");
+        HttpResponse<String> r = post("/alpha/echo", "application/xml", bomb.toString());
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).contains("Refused XML body");
+    }
+
+    @Test
+    void bodiesOverTheLimitAre413WithOrWithoutContentLength() {
+        String big = "<a>" + "x".repeat((int) LIMIT) + "</a>";
+        assertThat(post("/alpha/echo", "application/xml", big).statusCode()).isEqualTo(413);
+        HttpRequest chunked = HttpRequest.newBuilder(arno.uri("/alpha/echo"))
+                .header("Content-Type", "application/xml")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() ->
+                        new ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8)))).build();
+        assertThat(arno.send(chunked).statusCode()).isEqualTo(413);
+        assertThat(arno.get("/alpha/hello/after").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void unknownRouteIs404FromTheSiteErrorTemplate() {
+        HttpResponse<String> r = arno.get("/alpha/no/such/page");
+        assertThat(r.statusCode()).isEqualTo(404);
+        var page = Html.parse(r.body());
+        XmlAssert.assertThat(page).valueByXPath("//h1[@id='brand']").isEqualTo("Alpha");
+        XmlAssert.assertThat(page).valueByXPath("//p[@id='status']").isEqualTo("404");
+    }
+
+    @Test
+    void unknownSiteIs404() {
+        HttpResponse<String> r = arno.get("/nowhere");
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.body()).contains("No site answers");
+    }
+
+    @Test
+    void wrongMethodIs405WithAllow() {
+        HttpResponse<String> r = arno.get("/alpha/echo");
+        assertThat(r.statusCode()).isEqualTo(405);
+        assertThat(r.headers().firstValue("Allow").orElse("")).contains("POST").contains("PUT");
+    }
+
+    @Test
+    void runtimeErrorIs500WithIdRouteStageAndLocation() throws IOException {
+        try (LogCapture log = new LogCapture()) {
+            HttpResponse<String> r = arno.get("/alpha/fail");
+            assertThat(r.statusCode()).isEqualTo(500);
+            var page = Html.parse(r.body());
+            String errorId = Html.text(page, "//p[@id='error-id']");
+            assertThat(errorId).startsWith("E-");
+            int line = lineOf(arno.root.resolve("sites/alpha/alpha.xsl"), "error(QName('urn:test', 'boom')");
+            assertThat(Html.text(page, "//p[@id='where']")).endsWith("alpha.xsl:" + line);
+            assertThat(Html.text(page, "//p[@id='code']")).isEqualTo("boom");
+            assertThat(Html.text(page, "//p[@id='message']")).contains("it went wrong");
+            assertThat(log.containing(errorId)).singleElement().satisfies(l -> assertThat(l)
+                    .contains("route=fail").contains("stage=1").contains("alpha.xsl line " + line));
+        }
+    }
+
+    @Test
+    void xslMessagesAreLoggedWithTheRequestId() {
+        try (LogCapture log = new LogCapture()) {
+            assertThat(arno.get("/alpha/message").body()).isEqualTo("said");
+            assertThat(log.containing("xsl:message")).singleElement().satisfies(l ->
+                    assertThat(l).matches("\\[[a-z0-9]+-[a-z0-9]+\\] xsl:message route=message .*alpha.xsl line \\d+: note bold"));
+        }
+    }
+
+    @Test
+    void runawayStylesheetsAreStoppedAndTheServerKeepsServing() {
+        long t0 = System.nanoTime();
+        HttpResponse<String> loop = arno.get("/alpha/loop");
+        HttpResponse<String> hoard = arno.get("/alpha/hoard");
+        long seconds = (System.nanoTime() - t0) / 1_000_000_000L;
+        assertThat(loop.statusCode()).isEqualTo(503);
+        assertThat(Html.text(Html.parse(loop.body()), "//p[@id='message']")).contains("time limit of 1000 ms");
+        assertThat(hoard.statusCode()).isEqualTo(503);
+        assertThat(seconds).as("both runaways stopped near their 1 s limits").isLessThan(20);
+        assertThat(arno.get("/alpha/hello/alive").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void documentsAreStableAcrossStagesAndCollectionsListContent() {
+        HttpResponse<String> r = arno.get("/alpha/docs/a");
+        XmlAssert.assertThat(r.body()).and("<docs same='true' count='2'><title>Document A</title></docs>").areSimilar();
+        HttpResponse<String> missing = arno.get("/alpha/docs/zzz");
+        assertThat(missing.statusCode()).isEqualTo(500);
+        assertThat(missing.body()).contains("content:/docs/zzz.xml");
+    }
+
+    @Test
+    void contentPathsCannotEscapeTheirRoot() {
+        HttpResponse<String> r = arno.get("/alpha/files?path=../../../../../etc/passwd");
+        assertThat(r.statusCode()).isEqualTo(500);
+        assertThat(r.body()).contains("escapes the content root").doesNotContain("root:x");
+        assertThat(arno.get("/alpha/files?path=docs/b.xml").body()).contains("Document B");
+        // Tomcat itself refuses encoded slashes, so a URL cannot smuggle "../" into a route variable.
+        assertThat(arno.get("/alpha/docs/..%2F..%2Fx").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void debugRequestShowsAValidReqRequest() throws Exception {
+        HttpResponse<String> r = arno.get("/alpha/_debug/request?q=1&q=2&w=%C3%A9", "Cookie", "c1=v1", "X-Custom", "abc");
+        assertThat(r.statusCode()).isEqualTo(200);
+        validate("request.xsd", r.body());
+        XmlAssert.assertThat(r.body())
+                .valueByXPath("count(/*[local-name()='request']/*[local-name()='parameters']/*[@name='q']/*)").isEqualTo("2");
+        XmlAssert.assertThat(r.body()).withNamespaceContext(java.util.Map.of("req", "urn:arno:request"))
+                .valueByXPath("/req:request/req:parameters/req:parameter[@name='w']/req:value").isEqualTo("é");
+        XmlAssert.assertThat(r.body()).withNamespaceContext(java.util.Map.of("req", "urn:arno:request"))
+                .valueByXPath("/req:request/req:cookies/req:cookie[@name='c1']").isEqualTo("v1");
+        XmlAssert.assertThat(r.body()).withNamespaceContext(java.util.Map.of("req", "urn:arno:request"))
+                .valueByXPath("/req:request/req:headers/req:header[@name='x-custom']").isEqualTo("abc");
+    }
+
+    @Test
+    void formAndOtherBodiesAreDescribed() throws Exception {
+        HttpResponse<String> form = post("/alpha/_debug/request", "application/x-www-form-urlencoded", "a=1&b=two");
+        validate("request.xsd", form.body());
+        XmlAssert.assertThat(form.body()).withNamespaceContext(java.util.Map.of("req", "urn:arno:request"))
+                .valueByXPath("/req:request/req:parameters/req:parameter[@name='b']/req:value").isEqualTo("two");
+        HttpResponse<String> pdf = post("/alpha/_debug/request", "application/pdf", "%PDF-1.4");
+        validate("request.xsd", pdf.body());
+        XmlAssert.assertThat(pdf.body()).withNamespaceContext(java.util.Map.of("req", "urn:arno:request"))
+                .valueByXPath("/req:request/req:body/@kind").isEqualTo("reference");
+        HttpResponse<String> xml = post("/alpha/_debug/request", "application/xml", "<x/>");
+        validate("request.xsd", xml.body());
+    }
+
+    @Test
+    void everyTestRouteYieldsAValidRspResponse() throws Exception {
+        for (String path : List.of("hello/a", "xq/3", "mix/2", "old", "cond", "json", "docs/b", "message")) {
+            HttpResponse<String> r = arno.get("/alpha/_debug/response/" + path);
+            assertThat(r.statusCode()).as(path).isEqualTo(200);
+            validate("response.xsd", r.body());
+        }
+    }
+
+    static void validate(String schema, String xml) throws Exception {
+        SchemaFactory f = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+        f.newSchema(PipelineHttpTest.class.getResource("/arno/schema/" + schema))
+         .newValidator().validate(new StreamSource(new StringReader(xml)));
+    }
+
+    static int lineOf(Path file, String text) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++) if (lines.get(i).contains(text)) return i + 1;
+        throw new AssertionError(text + " not in " + file);
+    }
+
+    static HttpResponse<String> post(String path, String type, String body) {
+        return arno.send(HttpRequest.newBuilder(arno.uri(path)).header("Content-Type", type)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    }
+
+    /** A request over a plain socket, for what java.net.http will not send (Host, HEAD details). */
+    static String raw(String request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", arno.server.port())) {
+            OutputStream out = s.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = s.getInputStream();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

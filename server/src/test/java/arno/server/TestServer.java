@@ -1,0 +1,67 @@
+package arno.server;
+
+import arno.pipeline.ArnoConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.commons.io.FileUtils;
+
+/**
+ * A real Arno on embedded Tomcat, on an ephemeral loopback port, serving a
+ * private copy of a test root (so tests may edit its files), with a real
+ * HTTP client.
+ */
+final class TestServer implements AutoCloseable {
+    final Path root;
+    final ArnoServer server;
+    final HttpClient client = HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+
+    private TestServer(Path root, ArnoServer server) {
+        this.root = root;
+        this.server = server;
+    }
+
+    /** Copies src/test/resources/{name} and serves it; packages in packages/, sites in sites/, content in content/. */
+    static TestServer start(String name, boolean development, long bodyLimit) throws IOException {
+        Path root = Files.createTempDirectory("arno-test");
+        FileUtils.copyDirectory(Path.of("src/test/resources", name).toFile(), root.toFile());
+        ArnoConfig config = new ArnoConfig(root.resolve("content"), List.of(root.resolve("packages")),
+                root.resolve("sites"), root.resolve("error.xsl"), development, bodyLimit, Duration.ofSeconds(10));
+        return new TestServer(root, ArnoServer.start(config, "127.0.0.1", 0));
+    }
+
+    URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    HttpResponse<String> get(String path, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
+        if (headers.length > 0) b.headers(headers);
+        return send(b.GET().build());
+    }
+
+    HttpResponse<String> send(HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        FileUtils.deleteQuietly(root.toFile());
+    }
+}
