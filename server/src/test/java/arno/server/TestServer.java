@@ -31,8 +31,17 @@ final class TestServer implements AutoCloseable {
 
     /** Copies src/test/resources/{name} and serves it; packages in packages/, sites in sites/, content in content/. */
     static TestServer start(String name, boolean development, long bodyLimit) throws IOException {
+        return start(copy(name), development, bodyLimit);
+    }
+
+    /** A private copy of src/test/resources/{name}, to edit before or while serving it. */
+    static Path copy(String name) throws IOException {
         Path root = Files.createTempDirectory("arno-test");
         FileUtils.copyDirectory(Path.of("src/test/resources", name).toFile(), root.toFile());
+        return root;
+    }
+
+    static TestServer start(Path root, boolean development, long bodyLimit) throws IOException {
         ArnoConfig config = new ArnoConfig(root.resolve("content"), List.of(root.resolve("packages")),
                 root.resolve("sites"), root.resolve("error.xsl"), development, bodyLimit, Duration.ofSeconds(10));
         return new TestServer(root, ArnoServer.start(config, "127.0.0.1", 0));
