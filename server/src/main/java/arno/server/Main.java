@@ -45,6 +45,7 @@ public final class Main {
         try {
             return switch (args.get(0)) {
                 case "serve" -> serve(new Options(args.subList(1, args.size())), err);
+                case "generate" -> arno.demo.Generator.run(args, out, err);
                 default -> throw new UsageException("unknown command '" + args.get(0) + "'");
             };
         } catch (UsageException e) {
@@ -61,15 +62,24 @@ public final class Main {
     }
 
     private static int serve(Options o, PrintStream err) throws IOException {
-        Path root = Path.of(o.take("--root", ".")).toAbsolutePath().normalize();
+        Path root = Path.of(o.take("--root", System.getProperty("arno.home", "."))).toAbsolutePath().normalize();
         Path data = Path.of(o.take("--data", root.resolve("data").toString())).toAbsolutePath().normalize();
         Path sites = Path.of(o.take("--sites", root.resolve("sites").toString())).toAbsolutePath().normalize();
         int port = o.intValue("--port", 8080);
         String bind = o.take("--bind", "127.0.0.1");
         boolean production = o.flag("--production");
+        int articles = o.intValue("--articles", 200);
         o.done();
         if (!Files.isDirectory(sites)) throw new UsageException("sites folder " + sites + " does not exist");
-        Files.createDirectories(data.resolve("content"));
+        Path content = data.resolve("content");
+        if (!Files.isDirectory(content.resolve("journals"))) {
+            // A newcomer's first run: give the demo sites something to show.
+            err.println("arno: no content in " + content + "; generating " + articles + " demo articles");
+            Files.createDirectories(content);
+            int status = arno.demo.Generator.run(List.of("generate", "--articles", Integer.toString(articles),
+                    "--out", content.toString()), err, err);
+            if (status != 0) return status;
+        }
         ArnoConfig config = ArnoConfig.defaults(root, data).withSites(sites).withDevelopment(!production);
         ArnoServer server = ArnoServer.start(config, bind, port);
         CountDownLatch stopped = new CountDownLatch(1);
