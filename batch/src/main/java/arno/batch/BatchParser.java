@@ -1,0 +1,455 @@
+package arno.batch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Enumeration;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.transform.stream.StreamSource;
+import javax.xml.validation.Schema;
+import javax.xml.validation.SchemaFactory;
+import javax.xml.validation.ValidatorHandler;
+import net.sf.saxon.s9api.BuildingContentHandler;
+import net.sf.saxon.s9api.DocumentBuilder;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XPathCompiler;
+import net.sf.saxon.s9api.XPathSelector;
+import net.sf.saxon.s9api.XdmAtomicValue;
+import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.s9api.XdmNodeKind;
+import net.sf.saxon.s9api.XdmValue;
+import net.sf.saxon.s9api.ItemType;
+import org.xml.sax.Attributes;
+import org.xml.sax.ContentHandler;
+import org.xml.sax.ErrorHandler;
+import org.xml.sax.InputSource;
+import org.xml.sax.Locator;
+import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
+import org.xml.sax.XMLReader;
+import org.xml.sax.helpers.DefaultHandler;
+import org.xml.sax.helpers.NamespaceSupport;
+
+/**
+ * Reads a batch document as a SAX stream: the header (stylesheet, parameters)
+ * is built into small Saxon trees, the inputs are handed to the
+ * {@link Batch.Listener} one at a time, so memory does not depend on the
+ * number of inputs. On submission the stream also passes the batch schema's
+ * validator; every error names the document, line and column.
+ */
+final class BatchParser {
+    private static final Schema SCHEMA = loadSchema();
+
+    private final Processor processor;
+    private final Roots roots;
+
+    BatchParser(Processor processor, Roots roots) {
+        this.processor = processor;
+        this.roots = roots;
+    }
+
+    private static Schema loadSchema() {
+        try {
+            SchemaFactory factory = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+            factory.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            factory.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            var url = BatchParser.class.getResource("/arno/schema/batch.xsd");
+            return factory.newSchema(new StreamSource(url.openStream(), url.toString()));
+        } catch (SAXException | IOException e) {
+            throw new IllegalStateException("the batch schema does not load", e);
+        }
+    }
+
+    /**
+     * Parses {@code in}, whose URI (for errors and relative references) is
+     * {@code systemId}. With {@code validate}, the document is checked against
+     * the batch schema as it streams.
+     *
+     * @throws BatchException naming line and column when the batch is malformed,
+     *         invalid, or names something it may not
+     */
+    void parse(InputStream in, String systemId, boolean validate, Batch.Listener listener) {
+        Handler handler = new Handler(URI.create(systemId), listener);
+        XMLReader reader = SecureXml.newReader(false);
+        ContentHandler first = handler;
+        if (validate) {
+            ValidatorHandler validator = SCHEMA.newValidatorHandler();
+            validator.setContentHandler(handler);
+            // Schema errors are kept while the parse goes on: a document that is also not
+            // well-formed is reported as such, which is what its author needs to fix first.
+            validator.setErrorHandler(new Errors(Problem.INVALID_BATCH, handler));
+            first = validator;
+        }
+        reader.setContentHandler(first);
+        reader.setErrorHandler(new Errors(Problem.MALFORMED_BATCH, null));
+        InputSource source = new InputSource(in);
+        source.setSystemId(systemId);
+        try {
+            reader.parse(source);
+            if (handler.deferred != null) throw handler.deferred;
+        } catch (SAXParseException e) {
+            Throwable cause = e.getException();
+            if (cause instanceof BatchException b) throw b;
+            throw new BatchException(Problem.MALFORMED_BATCH, "batch document is not well-formed: " + e.getMessage(),
+                    systemId, e.getLineNumber(), e.getColumnNumber());
+        } catch (SAXException e) {
+            if (e.getException() instanceof BatchException b) throw b;
+            if (e.getException() instanceof RuntimeException r) throw r;
+            throw new BatchException(Problem.MALFORMED_BATCH, "batch document cannot be read: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new BatchException(Problem.MALFORMED_BATCH, "batch document cannot be read: " + e, e);
+        }
+    }
+
+    /** Schema errors and well-formedness errors, each translated with its position. */
+    private static final class Errors implements ErrorHandler {
+        private final Problem problem;
+        private final Handler deferTo;
+
+        Errors(Problem problem, Handler deferTo) {
+            this.problem = problem;
+            this.deferTo = deferTo;
+        }
+
+        @Override public void warning(SAXParseException e) {}
+
+        @Override public void error(SAXParseException e) {
+            if (deferTo != null) {
+                if (deferTo.deferred == null) deferTo.deferred = translate(e);
+                return;
+            }
+            throw translate(e);
+        }
+
+        @Override public void fatalError(SAXParseException e) {
+            throw translate(e);
+        }
+
+        private BatchException translate(SAXParseException e) {
+            String message = e.getMessage() == null ? "error" : e.getMessage();
+            // Xerces prefixes schema errors with the rule's number ("cvc-complex-type.2.4.a: ..."), noise to a reader.
+            message = message.replaceFirst("^cvc-[\\w.-]+: ", "");
+            String what = problem == Problem.INVALID_BATCH
+                    ? "batch document does not match the batch schema: "
+                    : "batch document is not well-formed: ";
+            return new BatchException(problem, what + message, e.getSystemId(), e.getLineNumber(), e.getColumnNumber());
+        }
+    }
+
+    /** The SAX handler proper. Thread rule: one handler per parse. */
+    private final class Handler extends DefaultHandler {
+        private final URI documentUri;
+        private final Batch.Listener listener;
+        /** The first schema error; once set, events are no longer interpreted, only checked for well-formedness. */
+        BatchException deferred;
+        private final NamespaceSupport namespaces = new NamespaceSupport();
+        private boolean contextPushed;
+        private Locator locator;
+        private int depth;
+
+        private URI base;
+        private String name;
+        private int priority;
+        private Integer parallelism;
+        private Batch.Code code;
+        private final List<Batch.Param> params = new ArrayList<>();
+        private boolean headerSent;
+        private long inputs;
+
+        // The subtree being captured (inline stylesheet or parameter content), if any.
+        private BuildingContentHandler capture;
+        private int captureDepth;
+        private Attributes captureAttributes;
+        private int captureLine;
+        private int captureColumn;
+        private String captureElement;
+        private boolean captureHasElement;
+
+        Handler(URI documentUri, Batch.Listener listener) {
+            this.documentUri = documentUri;
+            this.base = documentUri;
+            this.listener = listener;
+        }
+
+        @Override public void setDocumentLocator(Locator locator) {
+            this.locator = locator;
+        }
+
+        @Override public void startPrefixMapping(String prefix, String uri) throws SAXException {
+            if (deferred != null) return;
+            if (!contextPushed) {
+                namespaces.pushContext();
+                contextPushed = true;
+            }
+            namespaces.declarePrefix(prefix, uri);
+            // Mappings arrive before their element's startElement, so at the parent's depth.
+            if (capture != null && depth >= captureDepth) {
+                capture.startPrefixMapping(prefix, uri);
+            }
+        }
+
+        @Override public void endPrefixMapping(String prefix) throws SAXException {
+            if (deferred != null) return;
+            if (capture != null && depth >= captureDepth) {
+                capture.endPrefixMapping(prefix);
+            }
+        }
+
+        @Override public void startElement(String uri, String local, String qName, Attributes atts) throws SAXException {
+            if (deferred != null) return;
+            if (!contextPushed) namespaces.pushContext();
+            contextPushed = false;
+            depth++;
+            if (capture != null) {
+                if (depth > captureDepth) {
+                    captureHasElement = true;
+                    capture.startElement(uri, local, qName, atts);
+                    return;
+                }
+            }
+            if (depth == 1) {
+                root(uri, local, atts);
+            } else if (depth == 2 && Batch.NS.equals(uri)) {
+                switch (local) {
+                    case "stylesheet", "schematron", "param" -> startCapture(local, atts);
+                    case "input" -> input(atts);
+                    default -> throw error(Problem.INVALID_BATCH, "unexpected element " + local);
+                }
+            } else {
+                throw error(Problem.INVALID_BATCH, "unexpected element {" + uri + "}" + local);
+            }
+        }
+
+        @Override public void endElement(String uri, String local, String qName) throws SAXException {
+            if (deferred != null) return;
+            try {
+                if (capture != null) {
+                    if (depth > captureDepth) {
+                        capture.endElement(uri, local, qName);
+                    } else {
+                        endCapture();
+                    }
+                } else if (depth == 1 && !headerSent) {
+                    throw error(Problem.INVALID_BATCH, "batch has no input");
+                }
+            } finally {
+                namespaces.popContext();
+                depth--;
+            }
+        }
+
+        @Override public void characters(char[] ch, int start, int length) throws SAXException {
+            if (deferred != null) return;
+            if (capture != null && depth >= captureDepth) {
+                capture.characters(ch, start, length);
+            }
+        }
+
+        @Override public void ignorableWhitespace(char[] ch, int start, int length) throws SAXException {
+            characters(ch, start, length);
+        }
+
+        @Override public void processingInstruction(String target, String data) throws SAXException {
+            if (deferred != null) return;
+            if (capture != null && depth >= captureDepth) {
+                capture.processingInstruction(target, data);
+            }
+        }
+
+        private void root(String uri, String local, Attributes atts) {
+            if (!Batch.NS.equals(uri) || !"batch".equals(local)) {
+                throw error(Problem.INVALID_BATCH, "the root element must be batch in namespace " + Batch.NS
+                        + ", not {" + uri + "}" + local);
+            }
+            String xmlBase = atts.getValue(XMLConstants.XML_NS_URI, "base");
+            if (xmlBase != null) {
+                base = Roots.toUri(xmlBase, documentUri, "xml:base");
+            }
+            name = atts.getValue("", "name");
+            priority = integer(atts, "priority", 0, Integer.MIN_VALUE);
+            String p = atts.getValue("", "parallelism");
+            parallelism = p == null ? null : integer(atts, "parallelism", 1, 1);
+        }
+
+        private int integer(Attributes atts, String attribute, int defaultValue, int min) {
+            String value = atts.getValue("", attribute);
+            if (value == null) return defaultValue;
+            try {
+                int i = Integer.parseInt(value.strip());
+                if (i < min) throw new NumberFormatException();
+                return i;
+            } catch (NumberFormatException e) {
+                throw error(Problem.INVALID_BATCH, "@" + attribute + " must be an integer"
+                        + (min > Integer.MIN_VALUE ? " of at least " + min : "") + ", not '" + value + "'");
+            }
+        }
+
+        private void startCapture(String local, Attributes atts) throws SAXException {
+            if (headerSent) {
+                throw error(Problem.INVALID_BATCH, local + " must come before the first input");
+            }
+            if (!"param".equals(local) && code != null) {
+                throw error(Problem.INVALID_BATCH, "a batch has one stylesheet or schematron, this is a second");
+            }
+            if ("param".equals(local) && code == null) {
+                throw error(Problem.INVALID_BATCH, "param must follow the stylesheet or schematron");
+            }
+            try {
+                DocumentBuilder builder = processor.newDocumentBuilder();
+                builder.setBaseURI(base);
+                builder.setLineNumbering(true);
+                capture = builder.newBuildingContentHandler();
+            } catch (SaxonApiException e) {
+                throw new IllegalStateException(e);
+            }
+            capture.setDocumentLocator(locator);
+            capture.startDocument();
+            // The captured tree sees every namespace in scope, as the original did.
+            for (Enumeration<?> e = namespaces.getPrefixes(); e.hasMoreElements(); ) {
+                String prefix = (String) e.nextElement();
+                if (!"xml".equals(prefix)) capture.startPrefixMapping(prefix, namespaces.getURI(prefix));
+            }
+            String defaultNs = namespaces.getURI("");
+            if (defaultNs != null && !defaultNs.isEmpty()) {
+                capture.startPrefixMapping("", defaultNs);
+            }
+            captureDepth = depth;
+            captureElement = local;
+            captureAttributes = new org.xml.sax.helpers.AttributesImpl(atts);
+            captureLine = locator.getLineNumber();
+            captureColumn = locator.getColumnNumber();
+            captureHasElement = false;
+        }
+
+        private void endCapture() throws SAXException {
+            capture.endDocument();
+            XdmNode document;
+            try {
+                document = capture.getDocumentNode();
+            } catch (SaxonApiException e) {
+                throw new IllegalStateException(e);
+            }
+            capture = null;
+            if ("param".equals(captureElement)) {
+                params.add(param(document));
+            } else {
+                code = code(document);
+            }
+        }
+
+        private Batch.Code code(XdmNode document) {
+            Batch.Kind kind = "stylesheet".equals(captureElement) ? Batch.Kind.XSLT : Batch.Kind.SCHEMATRON;
+            String href = captureAttributes.getValue("", "href");
+            XdmNode element = null;
+            for (XdmNode child : document.children()) {
+                if (child.getNodeKind() == XdmNodeKind.ELEMENT) {
+                    if (element != null) {
+                        throw errorAtCapture(Problem.INVALID_BATCH, captureElement + " holds more than one element");
+                    }
+                    element = child;
+                } else if (child.getNodeKind() == XdmNodeKind.TEXT && !child.getStringValue().isBlank()) {
+                    throw errorAtCapture(Problem.INVALID_BATCH, captureElement + " holds text; it takes href or one element");
+                }
+            }
+            if ((href == null) == (element == null)) {
+                throw errorAtCapture(Problem.INVALID_BATCH, captureElement
+                        + " needs either an href or the " + (kind == Batch.Kind.XSLT ? "stylesheet" : "schema")
+                        + " inline, exactly one of the two");
+            }
+            if (element != null && kind == Batch.Kind.SCHEMATRON
+                    && !"http://purl.oclc.org/dsdl/schematron".equals(element.getNodeName().getNamespace())) {
+                throw errorAtCapture(Problem.INVALID_BATCH, "schematron holds " + element.getNodeName().getEQName()
+                        + "; expected an ISO Schematron schema (namespace http://purl.oclc.org/dsdl/schematron)");
+            }
+            Roots.Target target = null;
+            if (href != null) {
+                try {
+                    target = roots.resolve(href, base, captureElement);
+                } catch (BatchException e) {
+                    throw errorAtCapture(e.problem, e.getMessage());
+                }
+            }
+            return new Batch.Code(kind, target, element == null ? null : document,
+                    captureAttributes.getValue("", "phase"), documentUri.toString(), captureLine, captureColumn);
+        }
+
+        private Batch.Param param(XdmNode document) {
+            String nameAttr = captureAttributes.getValue("", "name");
+            QName qname;
+            try {
+                qname = nameAttr.startsWith("Q{") ? QName.fromEQName(nameAttr) : qname(nameAttr.strip());
+            } catch (IllegalArgumentException e) {
+                throw errorAtCapture(Problem.BAD_PARAMETER, "param name '" + nameAttr + "' is not a QName: " + e.getMessage());
+            }
+            String select = captureAttributes.getValue("", "select");
+            if (select != null) {
+                XPathCompiler xpath = processor.newXPathCompiler();
+                for (Enumeration<?> e = namespaces.getPrefixes(); e.hasMoreElements(); ) {
+                    String prefix = (String) e.nextElement();
+                    xpath.declareNamespace(prefix, namespaces.getURI(prefix));
+                }
+                try {
+                    XPathSelector selector = xpath.compile(select).load();
+                    selector.setContextItem(document);
+                    return new Batch.Param(qname, selector.evaluate());
+                } catch (SaxonApiException e) {
+                    throw errorAtCapture(Problem.BAD_PARAMETER, "param " + nameAttr + ": select=\"" + select
+                            + "\" fails: " + e.getMessage());
+                }
+            }
+            if (captureHasElement) return new Batch.Param(qname, document);
+            try {
+                return new Batch.Param(qname, new XdmAtomicValue(document.getStringValue(), ItemType.UNTYPED_ATOMIC));
+            } catch (SaxonApiException e) {
+                throw new IllegalStateException("any string is an xs:untypedAtomic", e);
+            }
+        }
+
+        private QName qname(String lexical) {
+            int colon = lexical.indexOf(':');
+            if (colon < 0) {
+                if (!net.sf.saxon.om.NameChecker.isValidNCName(lexical)) throw new IllegalArgumentException("invalid name");
+                return new QName(lexical);
+            }
+            String prefix = lexical.substring(0, colon);
+            String uri = namespaces.getURI(prefix);
+            if (uri == null) throw new IllegalArgumentException("prefix " + prefix + " is not declared");
+            return new QName(prefix, uri, lexical.substring(colon + 1));
+        }
+
+        private void input(Attributes atts) {
+            if (code == null) {
+                throw error(Problem.INVALID_BATCH, "input must follow the stylesheet or schematron");
+            }
+            if (!headerSent) {
+                headerSent = true;
+                listener.header(new Batch.Header(name, priority, parallelism, base, code, List.copyOf(params)));
+            }
+            String href = atts.getValue("", "href");
+            String output = atts.getValue("", "output");
+            if (href == null) throw error(Problem.INVALID_BATCH, "input needs an href");
+            Roots.Target source;
+            Roots.Target target = null;
+            try {
+                source = roots.resolve(href, base, "input");
+                if (output != null) target = roots.resolve(output, base, "output");
+            } catch (BatchException e) {
+                throw error(e.problem, e.getMessage());
+            }
+            listener.input(new Batch.Input(++inputs, source, target, locator.getLineNumber()));
+        }
+
+        private BatchException error(Problem problem, String message) {
+            return new BatchException(problem, message, documentUri.toString(),
+                    locator == null ? -1 : locator.getLineNumber(), locator == null ? -1 : locator.getColumnNumber());
+        }
+
+        private BatchException errorAtCapture(Problem problem, String message) {
+            return new BatchException(problem, message, documentUri.toString(), captureLine, captureColumn);
+        }
+    }
+}

@@ -1,0 +1,368 @@
+package arno.batch;
+
+import jakarta.servlet.http.HttpServlet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import net.sf.saxon.s9api.Processor;
+import org.apache.commons.io.FileUtils;
+
+/**
+ * The batch transformation service: accepts batch documents over HTTP, keeps
+ * them in a bounded, persistent queue, runs each with its stylesheet compiled
+ * once and applied to every input in parallel, and writes a streamed report.
+ *
+ * <p>Design. A batch is never held as a tree: it is kept as the file that was
+ * submitted and read as a SAX stream each time it runs ({@link BatchParser});
+ * its inputs flow through a semaphore into a shared worker pool
+ * ({@link JobRun}), and each transformation's report entry is appended to the
+ * report file as soon as it is complete ({@link ReportWriter}). So the heap
+ * holds, per running job, its compiled stylesheet, its parameters, a bit per
+ * input and the transformations under way: it does not grow with the batch.
+ *
+ * <p>Durability. A job is acknowledged (202) only once its batch file and its
+ * state are fsynced. The report records how far it is good, so a job that was
+ * running when the service stopped or died resumes where it was: inputs already
+ * in the report are skipped, the others run.
+ *
+ * <p>Use: {@link #start}, mount {@link #servlet()} at {@code /batch/*},
+ * {@link #close} on shutdown. The HTTP API is described in batch/README.md.
+ */
+public final class BatchService implements AutoCloseable {
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+
+    private final BatchOptions options;
+    private final Path jobsDir;
+    private final Engine engine;
+    private final Scheduler scheduler;
+    private final Users users;
+    private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    private final AtomicLong sequence = new AtomicLong();
+    private final ThreadPoolExecutor pool;
+
+    private BatchService(BatchOptions options) throws IOException {
+        this.options = options;
+        this.jobsDir = options.workDirectory().resolve("jobs");
+        Files.createDirectories(jobsDir);
+        Roots roots = new Roots(options.roots());
+        Processor processor = new Processor(false);
+        Fetcher fetcher = new Fetcher(options.httpTimeout());
+        AtomicInteger threadNumber = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(options.workers(), options.workers(), 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "arno-batch-worker-" + threadNumber.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        this.engine = new Engine(processor, new BatchParser(processor, roots),
+                new StylesheetCache(processor, roots, fetcher), roots, fetcher, options.clock(), pool, options.workers());
+        this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
+        this.users = new Users(options.usersFile());
+    }
+
+    /**
+     * Starts the service: loads the jobs in the work directory and resumes those
+     * that were queued or running, in their old order.
+     *
+     * @throws IllegalArgumentException when a root or the work directory cannot be used
+     */
+    public static BatchService start(BatchOptions options) {
+        try {
+            BatchService service = new BatchService(options);
+            service.load();
+            return service;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the batch service in " + options.workDirectory(), e);
+        }
+    }
+
+    private void load() throws IOException {
+        List<Job> unfinished = new ArrayList<>();
+        long maxSequence = 0;
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(jobsDir, Files::isDirectory)) {
+            for (Path dir : dirs) {
+                if (!Files.exists(dir.resolve(Job.STATE))) {
+                    // Never acknowledged: the submission died before its state was written.
+                    FileUtils.deleteDirectory(dir.toFile());
+                    continue;
+                }
+                Job job = Job.load(dir);
+                jobs.put(job.id, job);
+                maxSequence = Math.max(maxSequence, job.sequence);
+                if (!job.status.finished()) unfinished.add(job);
+            }
+        }
+        sequence.set(maxSequence);
+        unfinished.sort(Scheduler.ORDER);
+        for (Job job : unfinished) scheduler.resume(job);
+    }
+
+    /** The servlet to mount at {@code /batch/*}. */
+    public HttpServlet servlet() {
+        return new BatchServlet(this);
+    }
+
+    /**
+     * For development servers: when no account exists, creates the account
+     * {@code arno} with a random password and returns {@code "arno:password"}
+     * for the server to print at start-up; returns null when accounts exist.
+     */
+    public String createDevelopmentAccount() {
+        synchronized (users) {
+            if (!users.isEmpty()) return null;
+            String password = Users.randomPassword();
+            users.add("arno", password);
+            return "arno:" + password;
+        }
+    }
+
+    /** Adds or replaces an account in the users file of {@code options} (the service need not run). */
+    public static void addAccount(BatchOptions options, String name, String password) {
+        new Users(options.usersFile()).add(name, password);
+    }
+
+    /**
+     * Stops taking jobs, lets the transformations under way finish (waiting up
+     * to a minute), and leaves every unfinished job to resume at the next start.
+     */
+    @Override public void close() {
+        try {
+            scheduler.close(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        pool.shutdown();
+        try {
+            if (!pool.awaitTermination(10, TimeUnit.SECONDS)) pool.shutdownNow();
+        } catch (InterruptedException e) {
+            pool.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- What the servlet calls -------------------------------------------------------------
+
+    String authenticate(String authorization) {
+        return users.authenticate(authorization);
+    }
+
+    BatchOptions options() {
+        return options;
+    }
+
+    /** Seconds a client should wait before submitting again: when the soonest running job should end. */
+    long retryAfterSeconds() {
+        long best = Long.MAX_VALUE;
+        long now = System.nanoTime();
+        for (Job job : jobs.values()) {
+            if (job.status != Job.Status.RUNNING) continue;
+            double rate = job.rate(now);
+            if (rate > 0) best = Math.min(best, (long) Math.ceil(job.remaining() / rate));
+        }
+        return best == Long.MAX_VALUE ? 30 : Math.max(1, Math.min(best, 3600));
+    }
+
+    /** Thrown when a submitted batch's stylesheet fails: the job exists, FAILED, with the compiler's messages. */
+    static final class FailedAtOnce extends RuntimeException {
+        final Job job;
+        final BatchException cause;
+
+        FailedAtOnce(Job job, BatchException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.job = job;
+            this.cause = cause;
+        }
+    }
+
+    /**
+     * Accepts a batch: stores it, validates it as it streams, compiles its
+     * stylesheet, and queues it. Returns once the job is durable.
+     *
+     * @param contentLocation the batch's own URI, the base of its relative references (may be null)
+     * @throws BatchException for a batch that is refused (nothing is kept)
+     * @throws FailedAtOnce when the stylesheet does not compile (the failed job is kept)
+     */
+    Job submit(InputStream body, String contentLocation, String user) {
+        if (scheduler.isClosed()) throw new BatchException(Problem.SHUTTING_DOWN, "the batch service is shutting down");
+        if (scheduler.isFull()) throw queueFull();
+        URI base = base(contentLocation);
+        Instant now = options.clock().instant();
+        Path dir = newJobDirectory(now);
+        String id = dir.getFileName().toString();
+        boolean accepted = false;
+        try {
+            Path batchFile = dir.resolve(Job.BATCH);
+            copy(body, batchFile);
+            Batch.Header[] header = new Batch.Header[1];
+            long[] count = {0};
+            try (InputStream in = new java.io.BufferedInputStream(Files.newInputStream(batchFile), 1 << 16)) {
+                engine.parser().parse(in, base.toString(), true, new Batch.Listener() {
+                    @Override public void header(Batch.Header h) {
+                        header[0] = h;
+                    }
+
+                    @Override public void input(Batch.Input input) {
+                        count[0]++;
+                    }
+                });
+            }
+            Batch.Header h = header[0];
+            int parallelism = h.parallelism() == null ? options.workers() : Math.min(h.parallelism(), options.workers());
+            Job job = new Job(id, dir, sequence.incrementAndGet(), h.name(), h.priority(), parallelism,
+                    h.code().kind(), h.code().label(), base.toString(), count[0], now, user, Job.Status.QUEUED);
+            Job.Durable.force(batchFile);
+            try {
+                StylesheetCache.Compiled compiled = engine.cache().get(h.code());
+                JobRun.checkParameters(compiled.executable(), h.params(), h.code());
+            } catch (BatchException e) {
+                job.status = Job.Status.FAILED;
+                jobs.put(id, job);
+                new JobRun(job, engine).failBeforeStart(e);
+                Job.Durable.forceDirectory(jobsDir);
+                accepted = true;
+                throw new FailedAtOnce(job, e);
+            }
+            synchronized (scheduler) {
+                if (scheduler.isFull()) throw queueFull();
+                job.save();
+                Job.Durable.forceDirectory(jobsDir);
+                jobs.put(id, job);
+                accepted = true;
+                scheduler.enqueue(job);
+            }
+            return job;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot store the batch in " + dir, e);
+        } finally {
+            if (!accepted) FileUtils.deleteQuietly(dir.toFile());
+        }
+    }
+
+    private BatchException queueFull() {
+        return new BatchException(Problem.QUEUE_FULL, "the batch queue is full (" + options.queueBound()
+                + " jobs waiting); try again later");
+    }
+
+    private URI base(String contentLocation) {
+        if (contentLocation == null || contentLocation.isBlank()) return engine.roots().defaultBase();
+        try {
+            URI uri = new URI(contentLocation.strip());
+            if (!uri.isAbsolute()) {
+                throw new BatchException(Problem.UNSUPPORTED_URI, "Content-Location " + contentLocation
+                        + " must be an absolute URI (the batch's own location)");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new BatchException(Problem.UNSUPPORTED_URI, "Content-Location " + contentLocation
+                    + " is not a URI: " + e.getMessage());
+        }
+    }
+
+    private void copy(InputStream body, Path file) throws IOException {
+        long limit = options.maxBatchBytes();
+        long total = 0;
+        byte[] buffer = new byte[1 << 16];
+        try (OutputStream out = Files.newOutputStream(file)) {
+            int n;
+            while ((n = body.read(buffer)) > 0) {
+                total += n;
+                if (total > limit) {
+                    throw new BatchException(Problem.BATCH_TOO_LARGE, "the batch document exceeds " + limit
+                            + " bytes; split it into several batches");
+                }
+                out.write(buffer, 0, n);
+            }
+        }
+    }
+
+    /** A new job folder named by time and a random suffix, so names sort by submission and never collide. */
+    private Path newJobDirectory(Instant now) {
+        String stamp = ID_TIME.format(now);
+        for (int attempt = 0; ; attempt++) {
+            String suffix = Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36 * 36), 36);
+            Path dir = jobsDir.resolve(stamp + "-" + "0".repeat(4 - suffix.length()) + suffix);
+            try {
+                return Files.createDirectory(dir);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                if (attempt > 100) throw new IllegalStateException("cannot find a free job name in " + jobsDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create a job folder in " + jobsDir, e);
+            }
+        }
+    }
+
+    Job job(String id) {
+        Job job = id == null ? null : jobs.get(id);
+        if (job == null) throw new BatchException(Problem.NO_SUCH_JOB, "there is no job " + id);
+        return job;
+    }
+
+    /** Every job, newest first. */
+    List<Job> jobs() {
+        List<Job> list = new ArrayList<>(jobs.values());
+        list.sort(Comparator.comparingLong((Job j) -> j.sequence).reversed());
+        return list;
+    }
+
+    /** Cancels a job: a waiting job ends at once; a running one lets the transformations under way finish. */
+    Job cancel(String id) {
+        Job job = job(id);
+        synchronized (scheduler) {
+            if (job.status.finished()) {
+                throw new BatchException(Problem.ALREADY_FINISHED, "job " + id + " has already finished ("
+                        + job.status.lower() + ")");
+            }
+            if (job.cancelRequested) return job;
+            job.cancelledAt = options.clock().instant();
+            job.cancelRequested = true;
+            if (scheduler.withdraw(job)) {
+                new JobRun(job, engine).cancelBeforeStart();
+                return job;
+            }
+            job.save();
+            JobRun run = scheduler.runOf(id);
+            if (run != null) run.cancel();
+        }
+        return job;
+    }
+
+    /** The report's good length and whether it is complete; null when the job has no report yet. */
+    ReportWriter.Mark reportMark(Job job) {
+        JobRun run = scheduler.runOf(job.id);
+        ReportWriter.Mark mark = run == null ? null : run.mark();
+        if (mark != null) return mark;
+        Path report = job.reportFile();
+        try {
+            if (!Files.exists(report)) return null;
+            if (job.status.finished()) return new ReportWriter.Mark(Files.size(report), true);
+            return new ReportWriter.Mark(ReportWriter.readCommitted(job.dir), false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    Path jobsDirectory() {
+        return jobsDir;
+    }
+}

@@ -1,0 +1,232 @@
+package arno.batch;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The HTTP face of the batch service, mounted at {@code /batch/*}. Reading
+ * (GET) is open; writing (POST, DELETE) needs an account (HTTP Basic). Every
+ * error is an {@code err:error} document with the status from {@link Problem}.
+ *
+ * <pre>
+ * POST   /batch/jobs                  submit a batch       202 + Location, 400, 401, 413, 415, 422, 503 + Retry-After
+ * GET    /batch/jobs                  all jobs, newest first
+ * GET    /batch/jobs/{id}             status and progress
+ * DELETE /batch/jobs/{id}             cancel               202, 404, 409
+ * GET    /batch/jobs/{id}/report      the report (?format=html for people; also by Accept)
+ * GET    /batch/jobs/{id}/svrl/{n}    the SVRL of input n (Schematron jobs)
+ * GET    /batch/jobs/{id}/batch       the batch as submitted
+ * GET    /batch/schema                the batch document's XSD
+ * </pre>
+ */
+final class BatchServlet extends HttpServlet {
+    private static final Pattern JOB = Pattern.compile("/jobs/([A-Za-z0-9-]+)(/report|/batch|/svrl/(\\d+)(?:\\.xml)?)?/?");
+    private static final String XML = "application/xml;charset=UTF-8";
+
+    private final transient BatchService service;
+
+    BatchServlet(BatchService service) {
+        this.service = service;
+    }
+
+    @Override protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String path = req.getPathInfo() == null ? "/" : req.getPathInfo();
+        String method = req.getMethod();
+        resp.setHeader("Cache-Control", "no-store");
+        try {
+            if (path.equals("/") || path.equals("/jobs") || path.equals("/jobs/")) {
+                switch (method) {
+                    case "GET", "HEAD" -> list(req, resp);
+                    case "POST" -> submit(req, resp);
+                    default -> notAllowed(resp, "GET, HEAD, POST");
+                }
+            } else if (path.equals("/schema")) {
+                if (!method.equals("GET") && !method.equals("HEAD")) {
+                    notAllowed(resp, "GET, HEAD");
+                    return;
+                }
+                resp.setContentType(XML);
+                try (InputStream in = BatchServlet.class.getResourceAsStream("/arno/schema/batch.xsd")) {
+                    in.transferTo(resp.getOutputStream());
+                }
+            } else {
+                Matcher m = JOB.matcher(path);
+                if (!m.matches()) throw new BatchException(Problem.NOT_FOUND, "no resource at " + req.getRequestURI());
+                Job job = service.job(m.group(1));
+                String sub = m.group(2);
+                if (sub == null) {
+                    switch (method) {
+                        case "GET", "HEAD" -> status(req, resp, job, HttpServletResponse.SC_OK);
+                        case "DELETE" -> cancel(req, resp, job);
+                        default -> notAllowed(resp, "GET, HEAD, DELETE");
+                    }
+                } else if (!method.equals("GET") && !method.equals("HEAD")) {
+                    notAllowed(resp, "GET, HEAD");
+                } else if (sub.equals("/report")) {
+                    report(req, resp, job);
+                } else if (sub.equals("/batch")) {
+                    file(resp, job.batchFile(), "batch");
+                } else {
+                    file(resp, job.dir.resolve(Job.SVRL).resolve(Long.parseLong(m.group(3)) + ".xml"), "SVRL");
+                }
+            }
+        } catch (BatchException e) {
+            error(req, resp, e, null);
+        } catch (BatchService.FailedAtOnce e) {
+            String href = jobsUrl(req) + "/" + e.job.id;
+            resp.setHeader("Location", href);
+            error(req, resp, e.cause, href);
+        }
+    }
+
+    private void submit(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String user = service.authenticate(req.getHeader("Authorization"));
+        if (user == null) {
+            resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-batch\", charset=\"UTF-8\"");
+            throw new BatchException(Problem.UNAUTHORIZED, req.getHeader("Authorization") == null
+                    ? "submitting a batch needs an account (HTTP Basic)"
+                    : "the account name or password is wrong");
+        }
+        String type = req.getContentType();
+        if (type != null) {
+            String media = type.split(";")[0].strip().toLowerCase(Locale.ROOT);
+            if (!media.equals("application/xml") && !media.equals("text/xml") && !media.endsWith("+xml")) {
+                throw new BatchException(Problem.UNSUPPORTED_MEDIA_TYPE, "a batch is sent as application/xml, not " + type);
+            }
+        }
+        Job job = service.submit(req.getInputStream(), req.getHeader("Content-Location"), user);
+        resp.setHeader("Location", jobsUrl(req) + "/" + job.id);
+        status(req, resp, job, HttpServletResponse.SC_ACCEPTED);
+    }
+
+    private void cancel(HttpServletRequest req, HttpServletResponse resp, Job job) throws IOException {
+        String user = service.authenticate(req.getHeader("Authorization"));
+        if (user == null) {
+            resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-batch\", charset=\"UTF-8\"");
+            throw new BatchException(Problem.UNAUTHORIZED, "cancelling a job needs an account (HTTP Basic)");
+        }
+        service.cancel(job.id);
+        status(req, resp, job, HttpServletResponse.SC_ACCEPTED);
+    }
+
+    private void list(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        Xml x = new Xml(body);
+        Views.list(x, service.jobs(), jobsUrl(req));
+        x.finish();
+        send(resp, HttpServletResponse.SC_OK, body, req.getMethod());
+    }
+
+    private void status(HttpServletRequest req, HttpServletResponse resp, Job job, int status) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        Xml x = new Xml(body);
+        x.declaration();
+        Views.status(x, job, jobsUrl(req) + "/" + job.id, true);
+        x.finish();
+        send(resp, status, body, req.getMethod());
+    }
+
+    private void report(HttpServletRequest req, HttpServletResponse resp, Job job) throws IOException {
+        String format = req.getParameter("format");
+        if (format == null) {
+            String accept = req.getHeader("Accept");
+            format = accept != null && accept.contains("text/html") ? "html" : "xml";
+        }
+        if (!format.equals("html") && !format.equals("xml")) {
+            throw new BatchException(Problem.NOT_FOUND, "report format '" + format + "' does not exist; use xml or html");
+        }
+        ReportWriter.Mark mark = service.reportMark(job);
+        Path file = job.reportFile();
+        java.util.function.Supplier<InputStream> source = () -> {
+            try {
+                if (mark == null) {
+                    return new java.io.ByteArrayInputStream(JobRun.element(x -> x.declaration().start("report")
+                            .attr("xmlns", Batch.NS).attr("job", job.id).attr("name", job.name)
+                            .attr("kind", job.kind.name().toLowerCase(Locale.ROOT)).attr("stylesheet", job.stylesheet)
+                            .attr("inputs", job.total).attr("submitted", job.submitted).end())
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+                return ReportScan.prefix(file, mark.length(), mark.complete());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+        if (req.getMethod().equals("HEAD")) {
+            resp.setContentType(format.equals("html") ? "text/html;charset=UTF-8" : XML);
+            return;
+        }
+        if (format.equals("html")) {
+            resp.setContentType("text/html;charset=UTF-8");
+            ReportHtml.render(source, resp.getOutputStream(), "failed".equals(req.getParameter("only")), statusLine(job));
+        } else {
+            resp.setContentType(XML);
+            try (InputStream in = source.get()) {
+                in.transferTo(resp.getOutputStream());
+            }
+        }
+    }
+
+    private static String statusLine(Job job) {
+        StringBuilder s = new StringBuilder(job.status.lower()).append(": ").append(job.done()).append(" of ")
+                .append(job.total).append(" done, ").append(job.failed.get()).append(" failed");
+        if (job.notRun.get() > 0) s.append(", ").append(job.notRun.get()).append(" not run");
+        if (job.status == Job.Status.RUNNING) {
+            double rate = job.rate(System.nanoTime());
+            if (rate > 0) {
+                s.append(String.format(Locale.ROOT, ", %.1f/s, about %.0f s left", rate, job.remaining() / rate));
+            }
+        }
+        return s.toString();
+    }
+
+    private static void file(HttpServletResponse resp, Path file, String what) throws IOException {
+        if (!Files.exists(file)) throw new BatchException(Problem.NOT_FOUND, "this job has no " + what + " " + file.getFileName());
+        resp.setContentType(XML);
+        resp.setContentLengthLong(Files.size(file));
+        try (OutputStream out = resp.getOutputStream()) {
+            Files.copy(file, out);
+        }
+    }
+
+    private static void notAllowed(HttpServletResponse resp, String allow) {
+        resp.setHeader("Allow", allow);
+        throw new BatchException(Problem.METHOD_NOT_ALLOWED, "method not allowed here; allowed: " + allow);
+    }
+
+    private void error(HttpServletRequest req, HttpServletResponse resp, BatchException e, String jobHref) throws IOException {
+        if (resp.isCommitted()) return;
+        if (e.problem == Problem.QUEUE_FULL || e.problem == Problem.SHUTTING_DOWN) {
+            resp.setHeader("Retry-After", Long.toString(service.retryAfterSeconds()));
+        }
+        // The body of a refused POST may be unread; Tomcat then closes the connection rather than drain it.
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        Xml x = new Xml(body);
+        Views.error(x, e, jobHref);
+        x.finish();
+        send(resp, e.problem.status, body, req.getMethod());
+    }
+
+    private static void send(HttpServletResponse resp, int status, ByteArrayOutputStream body, String method) throws IOException {
+        resp.setStatus(status);
+        resp.setContentType(XML);
+        resp.setContentLength(body.size());
+        if (!"HEAD".equals(method)) body.writeTo(resp.getOutputStream());
+    }
+
+    private static String jobsUrl(HttpServletRequest req) {
+        String host = req.getServerName();
+        if (host.contains(":")) host = "[" + host + "]";
+        return req.getScheme() + "://" + host + ":" + req.getServerPort() + req.getContextPath() + req.getServletPath() + "/jobs";
+    }
+}

@@ -1,0 +1,328 @@
+package arno.batch;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XdmValue;
+import net.sf.saxon.s9api.XsltExecutable;
+
+/**
+ * Runs one job, on a thread of its own: reads the batch file as a stream and
+ * feeds its inputs to the shared worker pool, never more than the job's
+ * parallelism at once (a semaphore, so the feeder blocks and memory stays flat
+ * whatever the number of inputs), then writes the totals.
+ *
+ * <p>A job that ran before (the service was stopped or died) resumes: the
+ * report is cut back to its last complete entry, and the inputs it records are
+ * skipped. Stopping the service ({@link #stop}) lets the transformations under
+ * way finish and leaves the job RUNNING on disk; cancelling ({@link #cancel})
+ * lets them finish too, then completes the report with what was not run.
+ */
+final class JobRun implements Runnable {
+    private final Job job;
+    private final Engine engine;
+    private final int parallelism;
+    private final Semaphore permits;
+    private final Map<Long, Batch.Input> underWay = new ConcurrentSkipListMap<>();
+    private final RuleStats ruleStats = new RuleStats();
+    private volatile boolean stopping;
+    private volatile ReportWriter report;
+    private boolean cancelWritten;
+    private Transformation transformation;
+    private ReportScan previous;
+
+    /** Thrown from the parse listener to stop reading inputs. */
+    private static final class Stop extends RuntimeException {
+        Stop() {
+            super(null, null, false, false);
+        }
+    }
+
+    JobRun(Job job, Engine engine) {
+        this.job = job;
+        this.engine = engine;
+        this.parallelism = Math.max(1, Math.min(job.parallelism, engine.workerCount()));
+        this.permits = new Semaphore(parallelism);
+    }
+
+    /** The report's good length right now, or null before the run opened it. */
+    ReportWriter.Mark mark() {
+        ReportWriter r = report;
+        return r == null ? null : r.mark();
+    }
+
+    @Override public void run() {
+        try {
+            runJob();
+        } catch (RuntimeException | Error e) {
+            job.failure = "internal error: " + e;
+            try {
+                complete();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private void runJob() {
+        boolean resumed = job.started != null && Files.exists(job.reportFile());
+        Instant now = engine.clock().instant();
+        job.status = Job.Status.RUNNING;
+        if (job.started == null) job.started = now;
+        job.save();
+
+        if (resumed) {
+            report = ReportWriter.resume(job.dir);
+            previous = ReportScan.scan(job.reportFile(), report.mark().length());
+            job.succeeded.set(previous.succeeded);
+            job.failed.set(previous.failed);
+            if (job.kind == Batch.Kind.SCHEMATRON) rebuildRuleStats();
+        } else {
+            report = ReportWriter.create(job.dir);
+            previous = new ReportScan();
+            report.append(header());
+        }
+        synchronized (this) {
+            cancelWritten |= previous.cancelled;
+            if (job.cancelRequested) writeCancelled();
+        }
+        job.doneAtRunStart = job.done();
+        job.runStartNanos = System.nanoTime();
+        report.append(element(x -> x.start("run").attr("start", now).attr("resumed", resumed)
+                .attr("workers", engine.workerCount()).attr("parallelism", parallelism)
+                .attr("done-before", resumed ? job.done() : null).end().newline()));
+
+        if (!job.cancelRequested) {
+            feed();
+            // Every permit back means every transformation handed out has finished.
+            permits.acquireUninterruptibly(parallelism);
+            permits.release(parallelism);
+        }
+        if (stopping && !job.cancelRequested && job.failure == null) {
+            report.close();
+            return;
+        }
+        complete();
+    }
+
+    private void feed() {
+        try (InputStream in = Files.newInputStream(job.batchFile())) {
+            engine.parser().parse(new java.io.BufferedInputStream(in, 1 << 16), job.base, false, new Batch.Listener() {
+                @Override public void header(Batch.Header header) {
+                    prepare(header);
+                }
+
+                @Override public void input(Batch.Input input) {
+                    submit(input);
+                }
+            });
+        } catch (Stop e) {
+            // cancelled, stopping, or the stylesheet failed: see the fields
+        } catch (BatchException e) {
+            // The batch was valid when accepted; a change since (a root removed) fails the job.
+            job.failure = e.describe();
+            report.append(element(x -> problem(x, "batch-error", e)));
+        } catch (IOException e) {
+            job.failure = "the accepted batch " + job.batchFile() + " cannot be read: " + e;
+            report.append(element(x -> x.start("batch-error").text(job.failure).end().newline()));
+        }
+    }
+
+    private void prepare(Batch.Header header) {
+        try {
+            StylesheetCache.Compiled compiled = engine.cache().get(header.code());
+            checkParameters(compiled.executable(), header.params(), header.code());
+            Map<QName, XdmValue> parameters = new LinkedHashMap<>();
+            for (Batch.Param p : header.params()) parameters.put(p.name(), p.value());
+            transformation = new Transformation(engine.processor(), compiled.executable(), parameters, job,
+                    header.base(), engine.roots(), engine.fetcher(), engine.clock(), ruleStats);
+        } catch (BatchException e) {
+            job.failure = e.describe();
+            report.append(element(x -> problem(x, "stylesheet-error", e)));
+            throw new Stop();
+        }
+    }
+
+    /** A required stylesheet parameter that the batch does not set fails the job before any input runs. */
+    static void checkParameters(XsltExecutable executable, List<Batch.Param> params, Batch.Code code) {
+        List<String> missing = new ArrayList<>();
+        executable.getGlobalParameters().forEach((name, details) -> {
+            if (details.isRequired() && params.stream().noneMatch(p -> p.name().equals(name))) {
+                missing.add(name.getEQName());
+            }
+        });
+        if (!missing.isEmpty()) {
+            throw new BatchException(Problem.MISSING_PARAMETER, "the stylesheet " + code.label()
+                    + " requires parameter" + (missing.size() > 1 ? "s " : " ") + String.join(", ", missing)
+                    + ", which the batch does not set", code.systemId(), code.line(), code.column());
+        }
+    }
+
+    private void submit(Batch.Input input) {
+        if (input.index() <= Integer.MAX_VALUE && previous.done.get((int) input.index())) return;
+        if (job.cancelRequested || stopping) throw new Stop();
+        permits.acquireUninterruptibly();
+        if (job.cancelRequested || stopping) {
+            permits.release();
+            throw new Stop();
+        }
+        underWay.put(input.index(), input);
+        job.running.incrementAndGet();
+        try {
+            engine.workers().execute(() -> transform(input));
+        } catch (RejectedExecutionException e) {
+            underWay.remove(input.index());
+            job.running.decrementAndGet();
+            permits.release();
+            stopping = true;
+            throw new Stop();
+        }
+    }
+
+    private void transform(Batch.Input input) {
+        try {
+            // Handed out but not begun when the job was cancelled or the service stopped: not run
+            // (a stopped job runs it after the restart).
+            if (job.cancelRequested || stopping) return;
+            Transformation.Outcome outcome = transformation.run(input, report, () -> job.cancelRequested);
+            (outcome.ok() ? job.succeeded : job.failed).incrementAndGet();
+        } finally {
+            underWay.remove(input.index());
+            job.running.decrementAndGet();
+            permits.release();
+        }
+    }
+
+    /**
+     * Cancels the run ({@code job.cancelRequested} is already set): no new
+     * transformation starts; the report names those under way, which finish.
+     */
+    synchronized void cancel() {
+        if (report != null) writeCancelled();
+    }
+
+    /** A job cancelled while it waited: its report says so and that nothing ran. */
+    void cancelBeforeStart() {
+        synchronized (this) {
+            report = ReportWriter.create(job.dir);
+            report.append(header());
+            writeCancelled();
+        }
+        complete();
+    }
+
+    /** A job whose stylesheet failed when it was submitted: the report holds the compiler's messages. */
+    void failBeforeStart(BatchException e) {
+        job.failure = e.describe();
+        report = ReportWriter.create(job.dir);
+        report.append(header());
+        report.append(element(x -> problem(x, "stylesheet-error", e)));
+        complete();
+    }
+
+    private void writeCancelled() {
+        if (cancelWritten) return;
+        cancelWritten = true;
+        List<Batch.Input> snapshot = new ArrayList<>(underWay.values());
+        Instant at = job.cancelledAt;
+        report.append(element(x -> {
+            x.start("cancelled").attr("at", at).attr("under-way", snapshot.size()).newline();
+            for (Batch.Input i : snapshot) {
+                x.start("under-way").attr("index", i.index()).attr("input", i.source().uri()).end().newline();
+            }
+            x.end().newline();
+        }));
+    }
+
+    /** Stops feeding for a service shutdown; transformations under way finish. */
+    void stop() {
+        stopping = true;
+    }
+
+    private void complete() {
+        Instant now = engine.clock().instant();
+        if (report == null) {
+            report = ReportWriter.create(job.dir);
+            report.append(header());
+        }
+        if (job.started == null) job.started = now;
+        if (job.cancelRequested || job.failure != null) {
+            job.notRun.set(Math.max(0, job.total - job.done()));
+        }
+        double seconds = Duration.between(job.started, now).toNanos() / 1e9;
+        report.complete(element(x -> {
+            x.start("totals").attr("inputs", job.total).attr("succeeded", job.succeeded.get())
+                    .attr("failed", job.failed.get()).attr("not-run", job.notRun.get())
+                    .attr("started", job.started).attr("finished", now)
+                    .attr("seconds", String.format(java.util.Locale.ROOT, "%.3f", seconds))
+                    .attr("rate", String.format(java.util.Locale.ROOT, "%.1f", job.rate(System.nanoTime())))
+                    .end().newline();
+            if (job.kind == Batch.Kind.SCHEMATRON) ruleStats.write(x);
+            x.flush();
+        }).concat("</report>\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        report.close();
+        job.finishedAt = now;
+        job.status = job.failure != null ? Job.Status.FAILED
+                : job.cancelRequested ? Job.Status.CANCELLED
+                : job.failed.get() > 0 ? Job.Status.FAILED
+                : Job.Status.COMPLETED;
+        job.save();
+    }
+
+    private String header() {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + element(x -> x.start("report")
+                .attr("xmlns", Batch.NS).attr("job", job.id).attr("name", job.name).attr("kind", job.kind.name().toLowerCase())
+                .attr("stylesheet", job.stylesheet).attr("inputs", job.total).attr("submitted", job.submitted)
+                .text("\n").flush());
+    }
+
+    static void problem(Xml x, String element, BatchException e) {
+        x.start(element).attr("problem", e.problem.code).attr("system-id", e.systemId)
+                .attr("line", e.line > 0 ? e.line : null).attr("column", e.column > 0 ? e.column : null).newline();
+        x.element("message", e.getMessage()).newline();
+        for (BatchException.Detail d : e.details) {
+            x.start("detail").attr("code", d.code()).attr("system-id", d.systemId())
+                    .attr("line", d.line() > 0 ? d.line() : null).attr("column", d.column() > 0 ? d.column() : null)
+                    .attr("warning", d.warning() ? "true" : null).text(d.message()).end().newline();
+        }
+        x.end().newline();
+    }
+
+    static String element(java.util.function.Consumer<Xml> write) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        Xml xml = new Xml(bytes);
+        write.accept(xml);
+        xml.flush();
+        return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** A resumed Schematron job re-reads the SVRL it kept for the inputs already done. */
+    private void rebuildRuleStats() {
+        Path dir = job.dir.resolve(Job.SVRL);
+        var builder = engine.processor().newDocumentBuilder();
+        for (int i = previous.done.nextSetBit(0); i >= 0; i = previous.done.nextSetBit(i + 1)) {
+            Path file = dir.resolve(i + ".xml");
+            if (!Files.exists(file)) continue;
+            try {
+                ruleStats.add(Svrl.summarize(builder.build(file.toFile())).perRule());
+            } catch (SaxonApiException e) {
+                throw new UncheckedIOException(new IOException("kept SVRL " + file + " cannot be read", e));
+            }
+        }
+    }
+}

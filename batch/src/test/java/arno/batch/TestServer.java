@@ -1,0 +1,220 @@
+package arno.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.startup.Tomcat;
+
+/**
+ * A real embedded Tomcat on an ephemeral port with the batch servlet at
+ * /batch/* and, at /files/*, a small file server over the test's root folder:
+ * GET serves files, PUT stores them, and GETs under /files/gate/ wait until
+ * the test opens the gate, which makes "a job that is running" deterministic.
+ */
+final class TestServer implements AutoCloseable {
+    static final String USER = "tester";
+    static final String PASSWORD = "secret-password";
+
+    final Path root;
+    final Path work;
+    private final Consumer<BatchOptions.Builder> settings;
+    private Tomcat tomcat;
+    BatchService service;
+    int port;
+    volatile CountDownLatch gate = new CountDownLatch(1);
+    final CountDownLatch gateReached = new CountDownLatch(1);
+    final Map<String, String> puts = new ConcurrentHashMap<>();
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    TestServer(Path tmp, Consumer<BatchOptions.Builder> settings) {
+        this.root = tmp.resolve("root");
+        this.work = tmp.resolve("work");
+        this.settings = settings;
+        try {
+            Files.createDirectories(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        BatchService.addAccount(options(), USER, PASSWORD);
+        start();
+    }
+
+    TestServer(Path tmp) {
+        this(tmp, b -> { });
+    }
+
+    BatchOptions options() {
+        BatchOptions.Builder b = BatchOptions.builder(work).roots(java.util.List.of(root)).workers(2);
+        settings.accept(b);
+        return b.build();
+    }
+
+    void start() {
+        service = BatchService.start(options());
+        tomcat = new Tomcat();
+        tomcat.setBaseDir(work.resolveSibling("tomcat").toString());
+        tomcat.setPort(0);
+        tomcat.getConnector();
+        Context context = tomcat.addContext("", null);
+        Tomcat.addServlet(context, "batch", service.servlet());
+        context.addServletMappingDecoded("/batch/*", "batch");
+        Tomcat.addServlet(context, "files", new Files_());
+        context.addServletMappingDecoded("/files/*", "files");
+        try {
+            tomcat.start();
+        } catch (LifecycleException e) {
+            throw new IllegalStateException(e);
+        }
+        port = tomcat.getConnector().getLocalPort();
+    }
+
+    /** Stops Tomcat and the service (as a server shutdown does) and starts both again on the same folders. */
+    void restart() {
+        stop();
+        start();
+    }
+
+    void stop() {
+        service.close();
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } catch (LifecycleException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override public void close() {
+        gate.countDown();
+        stop();
+    }
+
+    String url(String path) {
+        return "http://localhost:" + port + path;
+    }
+
+    HttpResponse<String> post(String batch) {
+        return post(batch, USER + ":" + PASSWORD, null);
+    }
+
+    HttpResponse<String> post(String batch, String credentials, String contentLocation) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url("/batch/jobs")))
+                .header("Content-Type", "application/xml")
+                .POST(HttpRequest.BodyPublishers.ofString(batch));
+        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (contentLocation != null) b.header("Content-Location", contentLocation);
+        return send(b.build());
+    }
+
+    HttpResponse<String> get(String pathOrUrl) {
+        String u = pathOrUrl.startsWith("http") ? pathOrUrl : url(pathOrUrl);
+        return send(HttpRequest.newBuilder(URI.create(u)).GET().build());
+    }
+
+    HttpResponse<String> delete(String pathOrUrl, String credentials) {
+        String u = pathOrUrl.startsWith("http") ? pathOrUrl : url(pathOrUrl);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(u)).DELETE();
+        if (credentials != null) b.header("Authorization", basic(credentials));
+        return send(b.build());
+    }
+
+    static String basic(String credentials) {
+        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+    }
+
+    HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Submits and returns the job URL, asserting 202. */
+    String submit(String batch) {
+        HttpResponse<String> r = post(batch);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        return r.headers().firstValue("Location").orElseThrow();
+    }
+
+    private static final Pattern STATUS = Pattern.compile("<job [^>]*status=\"([a-z]+)\"");
+
+    static String status(String statusXml) {
+        Matcher m = STATUS.matcher(statusXml);
+        assertThat(m.find()).as(statusXml).isTrue();
+        return m.group(1);
+    }
+
+    /** Polls the job until it has finished; returns its final status document. */
+    String awaitFinished(String jobUrl) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            String body = get(jobUrl).body();
+            String s = status(body);
+            if (s.equals("completed") || s.equals("failed") || s.equals("cancelled")) return body;
+            sleep(20);
+        }
+        throw new AssertionError("job " + jobUrl + " did not finish: " + get(jobUrl).body());
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** GET serves files under root; GET /gate/... waits for the gate; PUT stores bodies in {@link #puts}. */
+    private final class Files_ extends HttpServlet {
+        @Override protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            String path = req.getPathInfo();
+            if (path.startsWith("/gate/")) {
+                gateReached.countDown();
+                try {
+                    gate.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                path = path.substring("/gate".length());
+            }
+            Path file = root.resolve(path.substring(1)).normalize();
+            if (!file.startsWith(root) || !Files.isRegularFile(file)) {
+                resp.sendError(404);
+                return;
+            }
+            resp.setContentType("application/xml");
+            Files.copy(file, resp.getOutputStream());
+        }
+
+        @Override protected void doPut(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+            puts.put(req.getPathInfo(), new String(req.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            resp.setStatus(201);
+        }
+    }
+}
