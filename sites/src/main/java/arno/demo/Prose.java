@@ -51,7 +51,7 @@ final class Prose {
   static final String[] SURNAMES = {
     "Okafor", "Lindqvist", "Moreau", "Tanaka", "García", "Kowalski", "Nguyễn", "Müller",
     "Haddad", "Sørensen", "O'Brien", "Petrov", "Chen", "Ferreira", "Novak", "Ishikawa",
-    "Abebe", "Rossi", "Kaur", "Dubois", "Johansson", "Mensah", "Van der Berg", "Silva",
+    "Abebe", "Rossi", "Kaur", "Dubois", "Johansson", "Mensah", "Vandenberg", "Silva",
     "Kim", "Nowak", "Hughes", "Alvarez", "Yilmaz", "Papadopoulos", "Bianchi", "Ivanova",
     "Schmidt", "Park", "Andersen", "Costa", "Walsh", "Zhang", "Fischer", "Rahman"
   };

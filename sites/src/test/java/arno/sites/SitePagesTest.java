@@ -1,0 +1,265 @@
+package arno.sites;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import arno.demo.Generator;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.Serializer;
+import net.sf.saxon.s9api.XdmNode;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every page of both demo sites rendered through real Saxon over generated content. Expected
+ * values are read from the generated files with XPath, never copied from output.
+ */
+class SitePagesTest {
+  @TempDir static Path tmp;
+  static Path content;
+  static SiteHarness h;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    content = tmp.resolve("content");
+    Generator.generate(content, 24, 5);
+    h = new SiteHarness(content);
+  }
+
+  static String journal(String site) {
+    return h.sites.get(site).params().get("journal");
+  }
+
+  static XdmNode content(String path) throws SaxonApiException {
+    return h.parse(content.resolve(path));
+  }
+
+  /** Renders, checks the response against response.xsd and the status, returns the response. */
+  static XdmNode page(String site, String path, int status) throws Exception {
+    SiteHarness.Page p = h.get(site, path);
+    assertThat(p.response()).as("a route of %s matches %s", site, path).isNotNull();
+    h.validateResponse(p.response());
+    assertThat(h.string(p.response(), "string(/rsp:response/@status)")).as("status of %s%s", site, path)
+        .isEqualTo(Integer.toString(status));
+    return p.response();
+  }
+
+  static String s(XdmNode n, String xpath) throws SaxonApiException {
+    return h.string(n, xpath);
+  }
+
+  static List<String> all(XdmNode n, String xpath) throws SaxonApiException {
+    return h.strings(n, xpath);
+  }
+
+  /** The first article of the first issue of the first volume. */
+  static String firstArticle(String site) throws SaxonApiException {
+    return "/v1/i1/" + s(content("journals/" + journal(site) + "/v1/i1/issue.atom"),
+        "substring-before((/atom:feed/atom:entry)[1]/atom:link[@rel='alternate'][@type='application/xml']/@href, '/')");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"journal-a", "journal-b"})
+  void homeListsEveryVolumeNewestFirstWithItsIssues(String site) throws Exception {
+    XdmNode home = page(site, "/", 200);
+    XdmNode feed = content("journals/" + journal(site) + "/journal.atom");
+    assertThat(s(home, "string(//h1)")).isEqualTo(s(feed, "string(/atom:feed/atom:title)"));
+    assertThat(all(home, "//section[@class='volume']/h2/string()"))
+        .containsExactlyElementsOf(all(feed, "reverse(/atom:feed/atom:entry/atom:title/string())"));
+    int issues = 0;
+    for (String v : all(feed, "/atom:feed/atom:entry/atom:link/@href/substring-before(., '/')")) {
+      issues += Integer.parseInt(s(content("journals/" + journal(site) + "/" + v + "/volume.atom"), "string(count(//atom:entry))"));
+    }
+    assertThat(all(home, "//ul[@class='issues']/li/a/@href")).hasSize(issues)
+        .allMatch(href -> href.matches("/" + site + "/v\\d+/i\\d+"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"journal-a", "journal-b"})
+  void everyLinkFromHomeToAnIssueAndOnToItsArticlesAnswers200(String site) throws Exception {
+    XdmNode home = page(site, "/", 200);
+    for (String href : all(home, "//ul[@class='issues']/li/a/@href")) {
+      String path = href.substring(site.length() + 1);
+      XdmNode toc = page(site, path, 200);
+      List<String> articles = all(toc, "//main//a[matches(@href, '/a\\d+$')]/@href");
+      XdmNode feed = content("journals/" + journal(site) + path + "/issue.atom");
+      assertThat(articles).hasSize(Integer.parseInt(s(feed, "string(count(/atom:feed/atom:entry))")));
+      page(site, articles.get(0).substring(site.length() + 1), 200);
+    }
+  }
+
+  @Test
+  void sharedTocGroupsArticlesByType() throws Exception {
+    XdmNode toc = page("journal-a", "/v1/i1", 200);
+    XdmNode feed = content("journals/ja/v1/i1/issue.atom");
+    assertThat(all(toc, "//h2[@class='toc-type']/string()"))
+        .containsExactlyElementsOf(all(feed, "distinct-values(//atom:category[@scheme='urn:arno:article-type']/@label)"));
+    assertThat(all(toc, "//article[@class='toc-item']/h3/a/string()"))
+        .containsExactlyInAnyOrderElementsOf(all(feed, "//atom:entry/atom:title/string()"));
+    assertThat(s(toc, "exists(//table)")).isEqualTo("false");
+  }
+
+  @Test
+  void journalBOverridesTheTocWithOneTableInPageOrder() throws Exception {
+    XdmNode toc = page("journal-b", "/v1/i1", 200);
+    XdmNode feed = content("journals/jb/v1/i1/issue.atom");
+    assertThat(all(toc, "//table[@class='toc-table']/tbody/tr/td[2]/a/string()"))
+        .containsExactlyElementsOf(all(feed, "sort(//atom:entry, (), function($e) { xs:integer($e/prism:startingPage) })/atom:title/string()"));
+    assertThat(all(toc, "//table[@class='toc-table']/tbody/tr/td[2]/details/p[1]/string()"))
+        .containsExactlyInAnyOrderElementsOf(all(feed, "//atom:entry/atom:summary/string()"));
+    assertThat(s(toc, "exists(//h2[@class='toc-type'])")).isEqualTo("false");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"journal-a", "journal-b"})
+  void abstractPageShowsTheFrontMatter(String site) throws Exception {
+    String path = firstArticle(site);
+    XdmNode page = page(site, path, 200);
+    XdmNode article = content("journals/" + journal(site) + path + "/article.xml");
+    assertThat(s(page, "string(//h1)")).isEqualTo(s(article, "normalize-space(//article-meta//article-title)"));
+    assertThat(all(page, "//p[@class='authors']/span[@class='author']/normalize-space(text()[1])"))
+        .containsExactlyElementsOf(all(article, "//contrib/name/concat(given-names, ' ', surname)"));
+    assertThat(all(page, "//ol[@class='affiliations']/li/@id")).containsExactlyElementsOf(all(article, "//aff/@id"));
+    assertThat(s(page, "normalize-space(//section[@class='abstract']/p)")).isEqualTo(s(article, "normalize-space(//abstract/p)"));
+    assertThat(s(page, "string(//a[@class='doi'])")).isEqualTo("https://doi.org/" + s(article, "string(//article-id[@pub-id-type='doi'])"));
+    assertThat(all(page, "//section[@class='figures']//a/@href"))
+        .containsExactlyElementsOf(all(article, "//fig/@id ! ('/" + site + path + "/figures/' || .)"));
+    assertThat(all(page, "//head/meta[@name='citation_author']/@content"))
+        .containsExactlyElementsOf(all(article, "//contrib/name/concat(surname, ', ', given-names)"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"journal-a", "journal-b"})
+  void fullTextRendersTheWholeArticleAndEveryInPageLinkHasATarget(String site) throws Exception {
+    String path = firstArticle(site);
+    XdmNode page = page(site, path + "/full", 200);
+    XdmNode article = content("journals/" + journal(site) + path + "/article.xml");
+    assertThat(all(page, "//main//section[@id][starts-with(@id, 'sec')]/@id")).containsExactlyElementsOf(all(article, "//sec/@id"));
+    assertThat(all(page, "//nav[@class='outline']//a/@href"))
+        .containsExactlyElementsOf(all(article, "(/article/body/sec/@id ! ('#' || .), '#references')"));
+    assertThat(s(page, "string(count(//section[@id='references']/ol/li))")).isEqualTo(s(article, "string(count(//ref))"));
+    assertThat(s(page, "string(count(//figure[@class='fig']))")).isEqualTo(s(article, "string(count(//fig))"));
+    assertThat(s(page, "string(count(//figure[@class='table']//td))")).isEqualTo(s(article, "string(count(//table-wrap//td))"));
+    assertThat(s(page, "string(count(//main//p[ancestor::section[starts-with(@id, 'sec')]]))"))
+        .isEqualTo(s(article, "string(count(/article/body//p[not(ancestor::caption)]))"));
+    assertThat(s(page, "string(count(//a[contains-token(@class, 'xref')]))")).isEqualTo(s(article, "string(count(/article/body//xref))"));
+    assertThat(all(page, "let $ids := //@id return distinct-values(//a[starts-with(@href, '#')]/substring(@href, 2))[not(. = $ids)]"))
+        .as("in-page links without a target").isEmpty();
+    assertThat(all(page, "//figure[@class='fig']//img/@src"))
+        .allMatch(src -> src.matches("/" + site + path + "/figures/f\\d+/image"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"journal-a", "journal-b"})
+  void figurePageShowsTheImageAndWhereItIsCited(String site) throws Exception {
+    String path = firstArticle(site);
+    XdmNode article = content("journals/" + journal(site) + path + "/article.xml");
+    for (String id : all(article, "//fig/@id/string()")) {
+      XdmNode page = page(site, path + "/figures/" + id, 200);
+      assertThat(s(page, "string(//figure/@id)")).isEqualTo(id);
+      assertThat(s(page, "string(//figure/svg:svg/svg:title)"))
+          .isEqualTo(s(content("journals/" + journal(site) + path + "/figures/" + id + ".svg"), "string(/svg:svg/svg:title)"));
+      assertThat(s(page, "normalize-space(//figcaption/b)")).isEqualTo(s(article, "normalize-space(//fig[@id='" + id + "']/caption/title)"));
+      assertThat(s(page, "string(count(//section[@class='cited-in']/blockquote))"))
+          .isEqualTo(s(article, "string(count(//xref[@rid='" + id + "']/ancestor::p[1] / .))"));
+      XdmNode image = page(site, path + "/figures/" + id + "/image", 200);
+      assertThat(s(image, "string(/rsp:response/rsp:body/@media-type)")).isEqualTo("image/svg+xml");
+      assertThat(s(image, "exists(/rsp:response/rsp:body/svg:svg)")).isEqualTo("true");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"journal-a", "journal-b"})
+  void missingOrMalformedResourcesAre404PagesInTheSiteLayout(String site) throws Exception {
+    String article = firstArticle(site);
+    String siteName = s(page(site, "/", 200), "string(//span[@class='site-name'])");
+    for (String path : List.of("/v999/i1", "/v1/i99", "/x1/i1", "/v1/i1/a9999", article.replace("/v1/", "/v9/"),
+        article + "/figures/f99", article + "/figures/f99/image", "/v1/i1/..", "/v1/%2e%2e/a0001/full", "/v1/i1/a0001x/full")) {
+      XdmNode page = page(site, path, 404);
+      assertThat(s(page, "string(//h1)")).as(path).isEqualTo("Not found");
+      assertThat(s(page, "string(//span[@class='site-name'])")).isEqualTo(siteName);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"journal-a", "journal-b"})
+  void errorTemplateAnswersWithTheErrorStatusAndHidesDetailsInProduction(String site) throws Exception {
+    String error = "<err:error status=\"503\" id=\"E-12\" code=\"XTDE0640\" route=\"toc\" stage=\"1\" module=\"file:/x.xsl\" line=\"7\" column=\"3\">"
+        + "<err:message>Store unavailable</err:message></err:error>";
+    XdmNode prod = h.error(site, "/v1/i1", error, false);
+    h.validateResponse(prod);
+    assertThat(s(prod, "string(/rsp:response/@status)")).isEqualTo("503");
+    assertThat(s(prod, "string(//h1)")).isEqualTo("503 Service unavailable");
+    assertThat(s(prod, "string(//p[@class='error-id'])")).contains("E-12");
+    assertThat(s(prod, "exists(//section[@class='error-details'])")).isEqualTo("false");
+    assertThat(s(prod, "string(//span[@class='logo'] | //a[@class='logo'])")).isNotEmpty();
+
+    XdmNode dev = h.error(site, "/v1/i1", error, true);
+    h.validateResponse(dev);
+    assertThat(all(dev, "//section[@class='error-details']//dt/string()")).contains("code", "module", "line", "column");
+    assertThat(s(dev, "string(//section[@class='error-details']//pre)")).isEqualTo("Store unavailable");
+  }
+
+  @Test
+  void sitesDifferByTheirOverrides() throws Exception {
+    XdmNode a = page("journal-a", "/", 200);
+    XdmNode b = page("journal-b", "/", 200);
+    assertThat(s(a, "string(//span[@class='site-name'])")).isEqualTo("Journal of Coastal Hydrology");
+    assertThat(s(b, "string(//span[@class='site-name'])")).isEqualTo("Materials Informatics Review");
+    assertThat(s(a, "string(//a[@class='logo'])")).isEqualTo("JCH");
+    assertThat(s(b, "string(//a[@class='logo'])")).isEqualTo("MIR");
+    assertThat(s(a, "string(//style)")).contains("--primary:#0b4f6c").doesNotContain("toc-table{");
+    assertThat(s(b, "string(//style)")).contains("--primary:#3d1f5c").contains("Helvetica Neue").contains(".toc-table{");
+    assertThat(all(a, "//header//nav/a/string()")).containsExactly("Issues", "Authors");
+    assertThat(all(b, "//header//nav/a/string()")).containsExactly("Issues");
+    assertThat(h.get("journal-b", "/authors").response()).as("journal-b has no /authors route").isNull();
+  }
+
+  @Test
+  void authorsIndexListsEveryAuthorOnceWithTheirArticles() throws Exception {
+    XdmNode page = page("journal-a", "/authors", 200);
+    List<String> names = all(page, "//h3[@class='author']/string()");
+    assertThat(names).doesNotHaveDuplicates();
+    int entries = 0;
+    for (String v : all(content("journals/ja/journal.atom"), "//atom:entry/atom:link/@href/substring-before(., '/')")) {
+      for (String i : all(content("journals/ja/" + v + "/volume.atom"), "//atom:entry/atom:link/@href/substring-before(., '/')")) {
+        XdmNode feed = content("journals/ja/" + v + "/" + i + "/issue.atom");
+        entries += Integer.parseInt(s(feed, "string(count(//atom:entry/atom:author))"));
+        for (String name : all(feed, "//atom:entry/atom:author/atom:name/string()")) {
+          String[] w = name.split(" ");
+          String sortName = w[w.length - 1] + ", " + String.join(" ", java.util.Arrays.copyOf(w, w.length - 1));
+          assertThat(names).contains(sortName);
+        }
+      }
+    }
+    assertThat(names).isNotEmpty();
+    assertThat(s(page, "string(count(//section[@class='letter']//li))")).isEqualTo(Integer.toString(entries));
+    assertThat(all(page, "//section[@class='letter']/h2/string()")).isSorted();
+  }
+
+  @Test
+  void pagesAreDeterministic() throws Exception {
+    String path = firstArticle("journal-a") + "/full";
+    assertThat(page("journal-a", path, 200).toString()).isEqualTo(page("journal-a", path, 200).toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/", "/v1/i1", "/authors"})
+  void htmlSerializesAsHtml5WithoutStrayNamespaces(String path) throws Exception {
+    XdmNode response = page("journal-a", path, 200);
+    XdmNode html = (XdmNode) h.eval(response, "/rsp:response/rsp:body/*").itemAt(0);
+    StringWriter w = new StringWriter();
+    Serializer ser = h.saxon.newSerializer(w);
+    ser.setOutputProperty(Serializer.Property.METHOD, "html");
+    ser.setOutputProperty(Serializer.Property.HTML_VERSION, "5");
+    ser.serializeNode(html);
+    assertThat(w.toString()).startsWith("<!DOCTYPE HTML>");
+    assertThat(java.util.regex.Pattern.compile("xmlns(:\\w+)?=\"([^\"]*)\"").matcher(w.toString()).results()
+        .map(m -> m.group(2))).allMatch(uri -> uri.startsWith("urn:arno:"));
+  }
+}

@@ -1,0 +1,745 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!--
+  urn:arno:journal - a whole journal site, shared by every journal site and
+  specialised with xsl:override in each site's site.xsl.
+
+  Pages are modes; a route names one (site.xml: <template xslt="site.xsl" mode="toc"/>)
+  and the server applies templates to the req:request document in it:
+
+    home        /                                           volumes and their issues
+    toc         /{volume}/{issue}                           an issue's table of contents
+    abstract    /{volume}/{issue}/{article}                 title, authors, abstract, figures
+    fulltext    /{volume}/{issue}/{article}/full            the whole article
+    figure      /{volume}/{issue}/{article}/figures/{figure}         one figure, where it is cited
+    figure-image /{volume}/{issue}/{article}/figures/{figure}/image  the figure's SVG
+    error       (site.xml <error>)                          error pages in the site's layout
+
+  How a page is built, in two steps:
+  1. The page mode's template for "/" finds the resource (a few doc() calls,
+     each document bound once to a variable) and describes the page as a map,
+     the page model: kind, title, status, the request, and the nodes to show.
+     A resource that does not exist gives kind 'not-found' and status 404.
+  2. j:page writes the response and the layout around the main content,
+     which comes from <xsl:apply-templates select="$page" mode="j:main"/>:
+     one template rule per kind, matching ".[?kind eq 'toc']".
+  The main content is written straight into the response, never built as a
+  temporary tree and copied, and the model holds references to the source
+  nodes, not copies: a full-text page costs one pass over the article.
+
+  What sites override (all public): the branding variables ($j:site-name,
+  $j:logo-text, $j:tagline, the colours, $j:css), the layout pieces
+  (j:page, j:masthead, j:navigation, j:footer), the main content of any kind
+  (template rules in mode j:main, e.g. a different table of contents), and how
+  JATS renders (mode j:jats). A site adds a page with its own mode that builds
+  a page model of a new kind and a j:main rule for it.
+
+  Content is read only through content: URIs (doc('content:/journals/ja/...')),
+  which the server resolves to the content folder or, later, the store.
+  Route variables are checked against the generator's naming (v1, i1, a0001,
+  f1) before any URI is built from them, so no request can name other files.
+-->
+<xsl:package name="urn:arno:journal" package-version="1.0.0" version="3.0"
+    expand-text="yes"
+    xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+    xmlns:xs="http://www.w3.org/2001/XMLSchema"
+    xmlns:map="http://www.w3.org/2005/xpath-functions/map"
+    xmlns:req="urn:arno:request"
+    xmlns:rsp="urn:arno:response"
+    xmlns:err="urn:arno:error"
+    xmlns:r="urn:arno:templates:response"
+    xmlns:e="urn:arno:templates:error"
+    xmlns:j="urn:arno:journal"
+    xmlns:atom="http://www.w3.org/2005/Atom"
+    xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/"
+    xmlns:xlink="http://www.w3.org/1999/xlink"
+    xmlns:svg="http://www.w3.org/2000/svg"
+    exclude-result-prefixes="#all">
+
+  <xsl:use-package name="urn:arno:templates:response" package-version="1.*"/>
+  <xsl:use-package name="urn:arno:templates:error" package-version="1.*">
+    <!-- This package has its own, branded, error mode. -->
+    <xsl:accept component="mode" names="error" visibility="hidden"/>
+  </xsl:use-package>
+
+  <xsl:mode name="home" visibility="public"/>
+  <xsl:mode name="toc" visibility="public"/>
+  <xsl:mode name="abstract" visibility="public"/>
+  <xsl:mode name="fulltext" visibility="public"/>
+  <xsl:mode name="figure" visibility="public"/>
+  <xsl:mode name="figure-image" visibility="public"/>
+  <xsl:mode name="error" visibility="public"/>
+  <xsl:mode name="j:main" visibility="public"/>
+  <xsl:mode name="j:head" visibility="public"/>
+  <xsl:mode name="j:jats" visibility="public" on-no-match="text-only-copy"/>
+
+  <!-- ===== branding: overridden by every site ===== -->
+
+  <xsl:variable name="j:site-name" as="xs:string" select="'Arno Journal'" visibility="public"/>
+  <xsl:variable name="j:logo-text" as="xs:string" select="'AJ'" visibility="public"/>
+  <xsl:variable name="j:tagline" as="xs:string" select="'Research articles'" visibility="public"/>
+  <xsl:variable name="j:colour-primary" as="xs:string" select="'#2f3e4e'" visibility="public"/>
+  <xsl:variable name="j:colour-accent" as="xs:string" select="'#b5523b'" visibility="public"/>
+  <xsl:variable name="j:colour-background" as="xs:string" select="'#ffffff'" visibility="public"/>
+  <xsl:variable name="j:font" as="xs:string" select="'Georgia, ''Times New Roman'', serif'" visibility="public"/>
+
+  <!-- Built once per transformation from the colours; a site may replace it whole. -->
+  <xsl:variable name="j:css" as="xs:string" visibility="public" select="string-join((
+      ':root{--primary:' || $j:colour-primary || ';--accent:' || $j:colour-accent || ';--bg:' || $j:colour-background || '}',
+      'body{margin:0;font:17px/1.55 ' || $j:font || ';color:#1d1d1f;background:var(--bg)}',
+      'a{color:var(--accent)}',
+      '.masthead{background:var(--primary);color:#fff;padding:1rem 2rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}',
+      '.masthead a{color:#fff;text-decoration:none}',
+      '.logo{font:700 1.4rem/1 sans-serif;border:2px solid #fff;padding:.35rem .5rem;letter-spacing:.05em}',
+      '.site-name{font-size:1.3rem}.tagline{opacity:.8;font-style:italic}',
+      '.masthead nav{margin-left:auto;display:flex;gap:1rem}',
+      '.crumbs{padding:.5rem 2rem;font-size:.9rem;border-bottom:1px solid #ddd}',
+      '.crumbs ol{list-style:none;margin:0;padding:0;display:flex;gap:.5rem;flex-wrap:wrap}',
+      '.crumbs li+li::before{content:''\203A'';margin-right:.5rem;color:#888}',
+      'main{max-width:52rem;margin:0 auto;padding:1rem 2rem 3rem}',
+      '.authors{font-style:normal}.meta{color:#555;font-size:.9rem}',
+      'figure{margin:1.5rem 0;padding:.75rem;border:1px solid #ddd}figure img,figure svg{max-width:100%;height:auto}',
+      'table{border-collapse:collapse;font-size:.9rem}th,td{border-bottom:1px solid #ccc;padding:.25rem .5rem;text-align:left}',
+      '.toc-type{margin-top:2rem;color:var(--primary);border-bottom:2px solid var(--accent)}',
+      '.toc-item{margin:1rem 0}.toc-item h3{margin:0;font-size:1.05rem}',
+      'footer{border-top:1px solid #ddd;padding:1rem 2rem;font-size:.85rem;color:#555}'), '&#10;')"/>
+
+  <!-- ===== content access ===== -->
+
+  <!--
+    The content: URI of a journal's folder, e.g. content:/journals/ja/. The
+    journal comes from site.xml; a missing or odd value is a site error.
+  -->
+  <xsl:function name="j:journal-uri" as="xs:string" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <xsl:if test="not(matches($page?journal, '^[a-z][a-z0-9-]*$'))">
+      <xsl:sequence select="error(xs:QName('j:site'), 'Site ' || $page?request/req:site/@name
+          || ' needs the site parameter ''journal'' naming a journal folder such as ja, not '''
+          || $page?journal || '''')"/>
+    </xsl:if>
+    <xsl:sequence select="'content:/journals/' || $page?journal || '/'"/>
+  </xsl:function>
+
+  <!--
+    The route variables that name a resource, if every one has the form the
+    generator gives (v1, i2, a0042, f3); otherwise the empty sequence, and the
+    page is a 404. This is also what keeps a request from naming other files.
+  -->
+  <xsl:function name="j:checked" as="xs:string*" visibility="public">
+    <xsl:param name="request" as="element(req:request)"/>
+    <xsl:param name="names" as="xs:string*"/>
+    <xsl:variable name="values" select="$names ! r:variable($request, .)"/>
+    <xsl:sequence select="if (count($values) eq count($names)
+        and (every $i in 1 to count($names) satisfies matches($values[$i], $j:forms($names[$i]))))
+        then $values else ()"/>
+  </xsl:function>
+
+  <xsl:variable name="j:forms" as="map(xs:string, xs:string)" select="map {
+      'volume': '^v[1-9][0-9]{0,3}$', 'issue': '^i[1-9][0-9]{0,2}$',
+      'article': '^a[0-9]{4,7}$', 'figure': '^f[1-9][0-9]{0,2}$' }"/>
+
+  <!-- The document at a URI, or empty if there is none. -->
+  <xsl:function name="j:doc" as="document-node()?" visibility="public">
+    <xsl:param name="uri" as="xs:string"/>
+    <xsl:sequence select="if (doc-available($uri)) then doc($uri) else ()"/>
+  </xsl:function>
+
+  <!-- Every element with an id, for figures and tables by id. -->
+  <xsl:key name="j:id" match="*[@id]" use="@id"/>
+  <!-- Where the text cites a figure, table or reference. -->
+  <xsl:key name="j:cited" match="xref" use="@rid"/>
+
+  <!-- An issue feed entry's article folder, a0042, from its link to article.xml. -->
+  <xsl:function name="j:entry-article" as="xs:string" visibility="public">
+    <xsl:param name="entry" as="element(atom:entry)"/>
+    <xsl:sequence select="substring-before($entry/atom:link[@rel eq 'alternate'][@type eq 'application/xml']/@href, '/')"/>
+  </xsl:function>
+
+  <xsl:function name="j:entry-authors" as="xs:string" visibility="public">
+    <xsl:param name="entry" as="element(atom:entry)"/>
+    <xsl:sequence select="string-join($entry/atom:author/atom:name, ', ')"/>
+  </xsl:function>
+
+  <xsl:function name="j:entry-type" as="xs:string" visibility="public">
+    <xsl:param name="entry" as="element(atom:entry)"/>
+    <xsl:sequence select="string($entry/atom:category[@scheme eq 'urn:arno:article-type']/@label)"/>
+  </xsl:function>
+
+  <!-- ===== page models ===== -->
+
+  <!-- What every page model holds; page modes add their own keys with map:merge. -->
+  <xsl:function name="j:model" as="map(*)" visibility="public">
+    <xsl:param name="request" as="element(req:request)"/>
+    <xsl:param name="kind" as="xs:string"/>
+    <xsl:param name="title" as="xs:string"/>
+    <xsl:sequence select="map {
+        'kind': $kind, 'title': $title, 'status': 200, 'request': $request,
+        'base': r:base($request), 'journal': string(r:site-param($request, 'journal')), 'crumbs': () }"/>
+  </xsl:function>
+
+  <xsl:function name="j:not-found" as="map(*)" visibility="public">
+    <xsl:param name="request" as="element(req:request)"/>
+    <xsl:param name="what" as="xs:string"/>
+    <xsl:sequence select="map:merge((map { 'status': 404, 'what': $what },
+        j:model($request, 'not-found', 'Not found')))"/>
+  </xsl:function>
+
+  <!-- A link inside the site: j:href($page, ('v1', 'i2')) is /journal-a/v1/i2 -->
+  <xsl:function name="j:href" as="xs:string" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <xsl:param name="steps" as="xs:string*"/>
+    <xsl:sequence select="$page?base || '/' || string-join($steps ! encode-for-uri(.), '/')"/>
+  </xsl:function>
+
+  <xsl:function name="j:crumb" as="map(*)" visibility="public">
+    <xsl:param name="label" as="xs:string"/>
+    <xsl:param name="steps" as="xs:string*"/>
+    <xsl:sequence select="map { 'label': $label, 'steps': $steps }"/>
+  </xsl:function>
+
+  <xsl:function name="j:issue-label" as="xs:string" visibility="public">
+    <xsl:param name="volume" as="xs:string"/>
+    <xsl:param name="issue" as="xs:string"/>
+    <xsl:sequence select="'Volume ' || substring($volume, 2) || ', Issue ' || substring($issue, 2)"/>
+  </xsl:function>
+
+  <!-- An article page model (abstract, full text, figure), or 404 when the article does not exist. -->
+  <xsl:function name="j:article-model" as="map(*)" visibility="public">
+    <xsl:param name="request" as="element(req:request)"/>
+    <xsl:param name="kind" as="xs:string"/>
+    <xsl:param name="names" as="xs:string*"/>
+    <xsl:variable name="page" select="j:model($request, $kind, '')"/>
+    <xsl:variable name="ids" select="j:checked($request, $names)"/>
+    <xsl:variable name="dir" select="if (exists($ids)) then j:journal-uri($page) || string-join($ids[position() le 3], '/') || '/' else ()"/>
+    <xsl:variable name="article" select="if (exists($dir)) then j:doc($dir || 'article.xml')/article else ()"/>
+    <xsl:sequence select="if (empty($article))
+        then j:not-found($request, 'article ' || string-join($names[position() le 3] ! r:variable($request, .), '/'))
+        else map:merge((map {
+          'title': normalize-space($article/front/article-meta/title-group/article-title),
+          'article': $article, 'dir': $dir,
+          'volume-id': $ids[1], 'issue-id': $ids[2], 'article-id': $ids[3],
+          'crumbs': j:crumb(j:issue-label($ids[1], $ids[2]), $ids[position() le 2]) }, $page))"/>
+  </xsl:function>
+
+  <!-- ===== the layout ===== -->
+
+  <!-- The response and the page around the main content; $page is a page model. -->
+  <xsl:template name="j:page" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <rsp:response status="{$page?status}">
+      <rsp:body method="html">
+        <html lang="en">
+          <head>
+            <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
+            <title>{if ($page?kind eq 'home') then $j:site-name else $page?title || ' – ' || $j:site-name}</title>
+            <style>{$j:css}</style>
+            <xsl:apply-templates select="$page" mode="j:head"/>
+          </head>
+          <body class="page-{$page?kind}">
+            <xsl:call-template name="j:masthead">
+              <xsl:with-param name="page" select="$page"/>
+            </xsl:call-template>
+            <xsl:if test="$page?kind ne 'home'">
+              <xsl:call-template name="j:crumbs">
+                <xsl:with-param name="page" select="$page"/>
+              </xsl:call-template>
+            </xsl:if>
+            <main id="content">
+              <xsl:apply-templates select="$page" mode="j:main">
+                <xsl:with-param name="page" select="$page" tunnel="yes"/>
+              </xsl:apply-templates>
+            </main>
+            <xsl:call-template name="j:footer">
+              <xsl:with-param name="page" select="$page"/>
+            </xsl:call-template>
+          </body>
+        </html>
+      </rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template name="j:masthead" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <header class="masthead">
+      <a class="logo" href="{j:href($page, ())}" aria-label="{$j:site-name} home">{$j:logo-text}</a>
+      <span class="site-name">{$j:site-name}</span>
+      <span class="tagline">{$j:tagline}</span>
+      <nav aria-label="Site">
+        <xsl:call-template name="j:navigation">
+          <xsl:with-param name="page" select="$page"/>
+        </xsl:call-template>
+      </nav>
+    </header>
+  </xsl:template>
+
+  <!-- The site's menu: links only, the masthead wraps them in <nav>. -->
+  <xsl:template name="j:navigation" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <a href="{j:href($page, ())}">Issues</a>
+  </xsl:template>
+
+  <xsl:template name="j:crumbs" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <nav class="crumbs" aria-label="Breadcrumb">
+      <ol>
+        <li><a href="{j:href($page, ())}">Home</a></li>
+        <xsl:for-each select="$page?crumbs">
+          <li><a href="{j:href($page, ?steps)}">{?label}</a></li>
+        </xsl:for-each>
+        <li aria-current="page">{$page?title}</li>
+      </ol>
+    </nav>
+  </xsl:template>
+
+  <xsl:template name="j:footer" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <footer>
+      <p>{$j:site-name} · {$j:tagline} · Published with Arno</p>
+    </footer>
+  </xsl:template>
+
+  <!-- Extra <head> content by kind: citation metadata on article pages. -->
+  <xsl:template match="." mode="j:head"/>
+
+  <xsl:template match=".[?kind = ('abstract', 'fulltext')]" mode="j:head">
+    <xsl:variable name="meta" select="?article/front/article-meta"/>
+    <meta name="citation_title" content="{normalize-space($meta/title-group/article-title)}"/>
+    <xsl:for-each select="$meta/contrib-group/contrib/name">
+      <meta name="citation_author" content="{surname}, {given-names}"/>
+    </xsl:for-each>
+    <meta name="citation_journal_title" content="{?article/front/journal-meta/journal-title-group/journal-title}"/>
+    <meta name="citation_publication_date" content="{string-join($meta/pub-date[1]/(year, month, day), '/')}"/>
+    <meta name="citation_volume" content="{$meta/volume}"/>
+    <meta name="citation_issue" content="{$meta/issue}"/>
+    <meta name="citation_firstpage" content="{$meta/fpage}"/>
+    <meta name="citation_lastpage" content="{$meta/lpage}"/>
+    <meta name="citation_doi" content="{$meta/article-id[@pub-id-type eq 'doi']}"/>
+  </xsl:template>
+
+  <!-- A kind without a j:main rule is a mistake in the site: say which. -->
+  <xsl:template match="." mode="j:main" priority="-10">
+    <xsl:sequence select="error(xs:QName('j:no-main'), 'No template rule in mode j:main for pages of kind '''
+        || (if (. instance of map(*)) then ?kind else 'not a page model') || '''')"/>
+  </xsl:template>
+
+  <xsl:template match=".[?kind eq 'not-found']" mode="j:main">
+    <h1>Not found</h1>
+    <p>There is no {?what} in {$j:site-name}.</p>
+    <p><a href="{j:href(., ())}">Browse the issues</a></p>
+  </xsl:template>
+
+  <!-- ===== home: volumes and their issues, newest first ===== -->
+
+  <xsl:template match="/" mode="home">
+    <xsl:variable name="page" select="j:model(req:request, 'home', 'Home')"/>
+    <xsl:variable name="dir" select="j:journal-uri($page)"/>
+    <xsl:variable name="feed" select="j:doc($dir || 'journal.atom')/atom:feed"/>
+    <xsl:call-template name="j:page">
+      <xsl:with-param name="page" select="if (empty($feed)) then j:not-found(req:request, 'journal ' || $page?journal)
+          else map:merge((map {
+            'title': string($feed/atom:title), 'feed': $feed,
+            'volumes': reverse($feed/atom:entry) ! j:doc(resolve-uri(atom:link[@rel eq 'alternate']/@href, $dir))/atom:feed },
+            $page))"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match=".[?kind eq 'home']" mode="j:main">
+    <xsl:variable name="page" select="."/>
+    <h1>{?title}</h1>
+    <xsl:for-each select="?volumes">
+      <xsl:variable name="volume" select="'v' || prism:volume"/>
+      <section class="volume" id="{$volume}">
+        <h2>{atom:title}</h2>
+        <ul class="issues">
+          <xsl:for-each select="atom:entry">
+            <li>
+              <a href="{j:href($page, ($volume, 'i' || prism:number))}">{atom:title}</a>
+              <span class="meta"> · {atom:summary}</span>
+            </li>
+          </xsl:for-each>
+        </ul>
+      </section>
+    </xsl:for-each>
+  </xsl:template>
+
+  <!-- ===== toc: the articles of one issue ===== -->
+
+  <xsl:template match="/" mode="toc">
+    <xsl:variable name="request" select="req:request"/>
+    <xsl:variable name="page" select="j:model($request, 'toc', '')"/>
+    <xsl:variable name="ids" select="j:checked($request, ('volume', 'issue'))"/>
+    <xsl:variable name="feed" select="if (exists($ids))
+        then j:doc(j:journal-uri($page) || $ids[1] || '/' || $ids[2] || '/issue.atom')/atom:feed else ()"/>
+    <xsl:call-template name="j:page">
+      <xsl:with-param name="page" select="if (empty($feed))
+          then j:not-found($request, 'issue ' || string-join(('volume', 'issue') ! r:variable($request, .), '/'))
+          else map:merge((map {
+            'title': j:issue-label($ids[1], $ids[2]), 'feed': $feed,
+            'volume-id': $ids[1], 'issue-id': $ids[2] }, $page))"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- Grouped by article type, in the order the issue lists them. -->
+  <xsl:template match=".[?kind eq 'toc']" mode="j:main">
+    <xsl:variable name="page" select="."/>
+    <h1>{?feed/atom:title}</h1>
+    <p class="meta">{count(?feed/atom:entry)} articles</p>
+    <xsl:for-each-group select="?feed/atom:entry" group-by="j:entry-type(.)">
+      <h2 class="toc-type">{current-grouping-key()}</h2>
+      <xsl:for-each select="current-group()">
+        <xsl:call-template name="j:toc-item">
+          <xsl:with-param name="page" select="$page"/>
+        </xsl:call-template>
+      </xsl:for-each>
+    </xsl:for-each-group>
+  </xsl:template>
+
+  <!-- One article in a table of contents; the context item is its atom:entry. -->
+  <xsl:template name="j:toc-item" visibility="public">
+    <xsl:context-item as="element(atom:entry)" use="required"/>
+    <xsl:param name="page" as="map(*)"/>
+    <xsl:variable name="steps" select="$page?volume-id, $page?issue-id, j:entry-article(.)"/>
+    <article class="toc-item">
+      <h3><a href="{j:href($page, $steps)}">{atom:title}</a></h3>
+      <p class="authors">{j:entry-authors(.)}</p>
+      <p class="meta">pp. {prism:startingPage}–{prism:endingPage} ·
+        <a href="https://doi.org/{prism:doi}">doi:{prism:doi}</a> ·
+        <a href="{j:href($page, ($steps, 'full'))}">Full text</a></p>
+    </article>
+  </xsl:template>
+
+  <!-- ===== abstract ===== -->
+
+  <xsl:template match="/" mode="abstract">
+    <xsl:call-template name="j:page">
+      <xsl:with-param name="page" select="j:article-model(req:request, 'abstract', ('volume', 'issue', 'article'))"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match=".[?kind eq 'abstract']" mode="j:main">
+    <xsl:variable name="page" select="."/>
+    <xsl:variable name="article-steps" select="?volume-id, ?issue-id, ?article-id"/>
+    <article class="abstract-page">
+      <xsl:call-template name="j:article-header">
+        <xsl:with-param name="page" select="$page"/>
+      </xsl:call-template>
+      <xsl:apply-templates select="?article/front/article-meta/(abstract, kwd-group)" mode="j:jats">
+        <xsl:with-param name="anchors" select="j:href($page, ($article-steps, 'full'))" tunnel="yes"/>
+      </xsl:apply-templates>
+      <p class="full-text-link"><a href="{j:href($page, ($article-steps, 'full'))}">Read the full text</a></p>
+      <!-- Figures can sit at any depth of the body: one descendant walk, on this page only. -->
+      <xsl:variable name="figures" select="?article/body//fig"/>
+      <xsl:if test="exists($figures)">
+        <section class="figures">
+          <h2>Figures</h2>
+          <ul>
+            <xsl:for-each select="$figures">
+              <li><a href="{j:href($page, ($article-steps, 'figures', @id))}">{label}</a>: {caption/title}</li>
+            </xsl:for-each>
+          </ul>
+        </section>
+      </xsl:if>
+    </article>
+  </xsl:template>
+
+  <!-- Type, title, authors, affiliations and the citation line of an article page. -->
+  <xsl:template name="j:article-header" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <xsl:variable name="meta" select="$page?article/front/article-meta"/>
+    <xsl:variable name="doi" select="string($meta/article-id[@pub-id-type eq 'doi'])"/>
+    <header class="article-header">
+      <p class="article-type">{$meta/article-categories/subj-group[@subj-group-type eq 'heading']/subject}</p>
+      <h1>{normalize-space($meta/title-group/article-title)}</h1>
+      <p class="authors">
+        <xsl:for-each select="$meta/contrib-group/contrib">
+          <xsl:if test="position() gt 1">, </xsl:if>
+          <span class="author">{name/given-names} {name/surname}<sup>{string-join(xref[@ref-type eq 'aff'], ',')}</sup>
+            <xsl:if test="@corresp eq 'yes' and email">
+              <a class="corresp" href="mailto:{email}" title="Corresponding author">✉</a>
+            </xsl:if>
+          </span>
+        </xsl:for-each>
+      </p>
+      <ol class="affiliations">
+        <xsl:for-each select="$meta/aff">
+          <li id="{@id}"><sup>{label}</sup> {string-join((institution, addr-line, country), ', ')}</li>
+        </xsl:for-each>
+      </ol>
+      <p class="meta">
+        <i>{$page?article/front/journal-meta/journal-title-group/journal-title}</i>
+        {$meta/volume}({$meta/issue}): {$meta/fpage}–{$meta/lpage} ·
+        Published {j:date($meta/pub-date[1])} ·
+        <a class="doi" href="https://doi.org/{$doi}">https://doi.org/{$doi}</a>
+      </p>
+    </header>
+  </xsl:template>
+
+  <!-- A JATS date (day, month, year) as "16 December 2011". -->
+  <xsl:function name="j:date" as="xs:string?" visibility="public">
+    <xsl:param name="date" as="element()?"/>
+    <xsl:sequence select="$date ! format-date(xs:date(year || '-' || month || '-' || day), '[D] [MNn] [Y]', 'en', (), ())"/>
+  </xsl:function>
+
+  <!-- ===== full text ===== -->
+
+  <xsl:template match="/" mode="fulltext">
+    <xsl:variable name="page" select="j:article-model(req:request, 'fulltext', ('volume', 'issue', 'article'))"/>
+    <xsl:call-template name="j:page">
+      <xsl:with-param name="page" select="if ($page?kind eq 'not-found') then $page
+          else map:merge((map {
+            'crumbs': ($page?crumbs, j:crumb($page?title, ($page?volume-id, $page?issue-id, $page?article-id))),
+            'title': 'Full text' }, $page))"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match=".[?kind eq 'fulltext']" mode="j:main">
+    <article class="full-text">
+      <xsl:call-template name="j:article-header">
+        <xsl:with-param name="page" select="."/>
+      </xsl:call-template>
+      <nav class="outline" aria-label="Sections">
+        <ol>
+          <xsl:for-each select="?article/body/sec">
+            <li><a href="#{@id}">{title}</a></li>
+          </xsl:for-each>
+          <xsl:if test="?article/back/ref-list"><li><a href="#references">References</a></li></xsl:if>
+        </ol>
+      </nav>
+      <xsl:apply-templates select="?article/front/article-meta/(abstract, kwd-group), ?article/body/sec, ?article/back/(ack, ref-list)" mode="j:jats">
+        <xsl:with-param name="anchors" select="''" tunnel="yes"/>
+      </xsl:apply-templates>
+    </article>
+  </xsl:template>
+
+  <!-- ===== figure: one figure, large, with the paragraphs that cite it ===== -->
+
+  <xsl:template match="/" mode="figure">
+    <xsl:variable name="request" select="req:request"/>
+    <xsl:variable name="page" select="j:article-model($request, 'figure', ('volume', 'issue', 'article', 'figure'))"/>
+    <xsl:variable name="id" select="r:variable($request, 'figure')"/>
+    <xsl:variable name="figure" select="if ($page?kind eq 'not-found') then () else key('j:id', $id, $page?article)[self::fig]"/>
+    <xsl:call-template name="j:page">
+      <xsl:with-param name="page" select="if (empty($figure))
+          then j:not-found($request, 'figure ' || $id || ' in article ' || r:variable($request, 'article'))
+          else map:merge((map {
+            'title': $figure/label || ': ' || $figure/caption/title, 'figure': $figure,
+            'svg': j:doc(resolve-uri($figure/graphic/@xlink:href, $page?dir))/svg:svg,
+            'crumbs': ($page?crumbs, j:crumb($page?title, ($page?volume-id, $page?issue-id, $page?article-id))) }, $page))"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match=".[?kind eq 'figure']" mode="j:main">
+    <xsl:variable name="page" select="."/>
+    <xsl:variable name="article-steps" select="?volume-id, ?issue-id, ?article-id"/>
+    <xsl:variable name="full" select="j:href($page, ($article-steps, 'full'))"/>
+    <article class="figure-page">
+      <figure id="{?figure/@id}">
+        <xsl:copy-of select="?svg"/>
+        <figcaption>
+          <strong>{?figure/label}.</strong>
+          <xsl:text> </xsl:text>
+          <xsl:apply-templates select="?figure/caption/node()" mode="j:jats">
+            <xsl:with-param name="anchors" select="$full" tunnel="yes"/>
+          </xsl:apply-templates>
+        </figcaption>
+      </figure>
+      <xsl:variable name="citing" select="key('j:cited', ?figure/@id, ?article)/ancestor::p[1]"/>
+      <xsl:if test="exists($citing)">
+        <section class="cited-in">
+          <h2>Cited in the text</h2>
+          <xsl:for-each select="$citing">
+            <blockquote>
+              <p class="meta"><a href="{$full}#{ancestor::sec[1]/@id}">{ancestor::sec[1]/title}</a></p>
+              <xsl:apply-templates select="." mode="j:jats">
+                <xsl:with-param name="anchors" select="$full" tunnel="yes"/>
+              </xsl:apply-templates>
+            </blockquote>
+          </xsl:for-each>
+        </section>
+      </xsl:if>
+      <xsl:variable name="all" select="?article/body//fig"/>
+      <xsl:variable name="at" select="index-of($all ! generate-id(), generate-id(?figure))"/>
+      <nav class="figure-nav" aria-label="Figures">
+        <xsl:for-each select="$all[$at - 1]">
+          <a rel="prev" href="{j:href($page, ($article-steps, 'figures', @id))}">← {label}</a>
+          <xsl:text> · </xsl:text>
+        </xsl:for-each>
+        <a href="{j:href($page, $article-steps)}">Back to the article</a>
+        <xsl:for-each select="$all[$at + 1]">
+          <xsl:text> · </xsl:text>
+          <a rel="next" href="{j:href($page, ($article-steps, 'figures', @id))}">{label} →</a>
+        </xsl:for-each>
+      </nav>
+    </article>
+  </xsl:template>
+
+  <!-- The figure's image alone, as image/svg+xml; the full text links to it. -->
+  <xsl:template match="/" mode="figure-image">
+    <xsl:variable name="request" select="req:request"/>
+    <xsl:variable name="page" select="j:model($request, 'figure-image', '')"/>
+    <xsl:variable name="ids" select="j:checked($request, ('volume', 'issue', 'article', 'figure'))"/>
+    <xsl:variable name="svg" select="if (exists($ids)) then j:doc(j:journal-uri($page)
+        || string-join($ids[position() le 3], '/') || '/figures/' || $ids[4] || '.svg')/svg:svg else ()"/>
+    <xsl:choose>
+      <xsl:when test="exists($svg)">
+        <rsp:response status="200">
+          <rsp:header name="Cache-Control">public, max-age=86400</rsp:header>
+          <rsp:body method="xml" media-type="image/svg+xml" omit-xml-declaration="true">
+            <xsl:copy-of select="$svg"/>
+          </rsp:body>
+        </rsp:response>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:call-template name="j:page">
+          <xsl:with-param name="page" select="j:not-found($request, 'figure image ' || r:variable($request, 'figure'))"/>
+        </xsl:call-template>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- ===== error pages in the site's layout ===== -->
+
+  <xsl:template match="/" mode="error">
+    <xsl:variable name="request" select="req:request"/>
+    <xsl:variable name="status" select="e:status(r:error($request))"/>
+    <xsl:call-template name="j:page">
+      <xsl:with-param name="page" select="map:merge((
+          map { 'status': $status, 'error': r:error($request) },
+          j:model($request, 'error', $status || ' ' || r:status-text($status))))"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match=".[?kind eq 'error']" mode="j:main">
+    <h1>{?title}</h1>
+    <xsl:call-template name="e:summary">
+      <xsl:with-param name="error" select="?error"/>
+    </xsl:call-template>
+    <p><a href="{j:href(., ())}">Browse the issues</a></p>
+    <xsl:call-template name="e:details">
+      <xsl:with-param name="request" select="?request"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <!-- ===== JATS to HTML ===== -->
+  <!--
+    Tunnel parameter $anchors: the URL that in-article anchors (#r3, #f1)
+    belong to: '' on the full-text page, the full-text URL elsewhere.
+    Tunnel parameter $page: the page model, for links to figure pages.
+  -->
+
+  <xsl:template match="sec" mode="j:jats">
+    <section id="{@id}">
+      <xsl:apply-templates mode="#current"/>
+    </section>
+  </xsl:template>
+
+  <xsl:template match="sec/title" mode="j:jats">
+    <xsl:element name="h{count(ancestor::sec) + 1}">
+      <xsl:apply-templates mode="#current"/>
+    </xsl:element>
+  </xsl:template>
+
+  <xsl:template match="p" mode="j:jats">
+    <p><xsl:apply-templates mode="#current"/></p>
+  </xsl:template>
+
+  <xsl:template match="italic" mode="j:jats"><em><xsl:apply-templates mode="#current"/></em></xsl:template>
+  <xsl:template match="bold" mode="j:jats"><strong><xsl:apply-templates mode="#current"/></strong></xsl:template>
+  <xsl:template match="sup | sub" mode="j:jats">
+    <xsl:element name="{local-name()}"><xsl:apply-templates mode="#current"/></xsl:element>
+  </xsl:template>
+
+  <xsl:template match="xref" mode="j:jats">
+    <xsl:param name="anchors" as="xs:string" tunnel="yes"/>
+    <a class="xref xref-{@ref-type}" href="{$anchors}#{@rid}"><xsl:apply-templates mode="#current"/></a>
+  </xsl:template>
+
+  <xsl:template match="abstract" mode="j:jats">
+    <section class="abstract" id="abstract">
+      <h2>Abstract</h2>
+      <xsl:apply-templates select="p" mode="#current"/>
+    </section>
+  </xsl:template>
+
+  <xsl:template match="kwd-group" mode="j:jats">
+    <p class="keywords"><strong>Keywords: </strong>{string-join(kwd, ' · ')}</p>
+  </xsl:template>
+
+  <xsl:template match="fig" mode="j:jats">
+    <xsl:param name="page" as="map(*)" tunnel="yes"/>
+    <xsl:variable name="steps" select="$page?volume-id, $page?issue-id, $page?article-id, 'figures', string(@id)"/>
+    <figure id="{@id}" class="fig">
+      <a href="{j:href($page, $steps)}">
+        <img src="{j:href($page, ($steps, 'image'))}" alt="{caption/title}" loading="lazy" width="400" height="240"/>
+      </a>
+      <figcaption><strong>{label}.</strong><xsl:text> </xsl:text><xsl:apply-templates select="caption/node()" mode="#current"/></figcaption>
+    </figure>
+  </xsl:template>
+
+  <xsl:template match="caption/title" mode="j:jats">
+    <b><xsl:apply-templates mode="#current"/></b>
+    <xsl:text> </xsl:text>
+  </xsl:template>
+
+  <xsl:template match="caption/p" mode="j:jats">
+    <xsl:apply-templates mode="#current"/>
+  </xsl:template>
+
+  <xsl:template match="table-wrap" mode="j:jats">
+    <figure id="{@id}" class="table">
+      <figcaption><strong>{label}.</strong><xsl:text> </xsl:text><xsl:apply-templates select="caption/node()" mode="#current"/></figcaption>
+      <xsl:apply-templates select="table" mode="#current"/>
+      <xsl:apply-templates select="table-wrap-foot/fn/p" mode="#current"/>
+    </figure>
+  </xsl:template>
+
+  <!-- JATS tables are XHTML tables: the same element names, presentation attributes dropped. -->
+  <xsl:template match="table | thead | tbody | tfoot | tr | th | td" mode="j:jats">
+    <xsl:element name="{local-name()}">
+      <xsl:copy-of select="@colspan | @rowspan"/>
+      <xsl:apply-templates mode="#current"/>
+    </xsl:element>
+  </xsl:template>
+
+  <xsl:template match="ack" mode="j:jats">
+    <section class="acknowledgements" id="acknowledgements">
+      <h2>Acknowledgements</h2>
+      <xsl:apply-templates select="p" mode="#current"/>
+    </section>
+  </xsl:template>
+
+  <xsl:template match="ref-list" mode="j:jats">
+    <section class="references" id="references">
+      <h2>{(title, 'References')[1]}</h2>
+      <ol>
+        <xsl:apply-templates select="ref" mode="#current"/>
+      </ol>
+    </section>
+  </xsl:template>
+
+  <xsl:template match="ref" mode="j:jats">
+    <li id="{@id}"><xsl:apply-templates select="element-citation | mixed-citation" mode="#current"/></li>
+  </xsl:template>
+
+  <!-- Vancouver-like: Authors (year). Title. Source volume:pages. DOI. -->
+  <xsl:template match="element-citation" mode="j:jats">
+    <xsl:variable name="names" select="person-group/name ! (surname || ' ' || given-names)"/>
+    <span class="ref-authors">{string-join($names, ', ')}{if (person-group/etal) then ', et al.' else ''}</span>
+    <xsl:text> ({year}). </xsl:text>
+    <xsl:choose>
+      <xsl:when test="@publication-type eq 'book'">
+        <i>{source}</i>
+        <xsl:text>. {string-join((publisher-loc, publisher-name), ': ')}.</xsl:text>
+      </xsl:when>
+      <xsl:otherwise>
+        <xsl:text>{article-title}. </xsl:text>
+        <i>{source}</i>
+        <xsl:text>{volume ! (' ' || .)}{if (fpage) then ':' || fpage || (lpage ! ('–' || .)) else ''}.</xsl:text>
+      </xsl:otherwise>
+    </xsl:choose>
+    <xsl:for-each select="pub-id[@pub-id-type eq 'doi']">
+      <xsl:text> </xsl:text>
+      <a href="https://doi.org/{.}">doi:{.}</a>
+    </xsl:for-each>
+  </xsl:template>
+</xsl:package>
