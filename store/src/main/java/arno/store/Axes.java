@@ -1,0 +1,248 @@
+package arno.store;
+
+import java.util.Arrays;
+
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.pattern.AnyNodeTest;
+import net.sf.saxon.pattern.NameTest;
+import net.sf.saxon.pattern.NodeKindTest;
+import net.sf.saxon.pattern.NodePredicate;
+import net.sf.saxon.tree.iter.AxisIterator;
+import net.sf.saxon.type.Type;
+
+/**
+ * The axis iterators over stored records. The structural ones are O(1) per step:
+ * {@link Siblings} hops from record to next sibling by the size field; {@link Scan} walks a
+ * contiguous range (a subtree for descendant, the rest of the document for following), where
+ * document order is byte order. Name and kind tests run on the decoded header, so records that do
+ * not match allocate nothing.
+ */
+final class Axes {
+
+    private Axes() {
+    }
+
+    /**
+     * A node test compiled for the record decoder: any node, a kind, a kind and fingerprint, or
+     * (for the rest: unions, wildcards with a namespace, typed tests) Saxon's own test on a node.
+     */
+    static final class Test {
+        private static final int ANY = 0;
+        private static final int KIND = 1;
+        private static final int NAME = 2;
+        private static final int GENERAL = 3;
+
+        private final int mode;
+        private final int kind;
+        private final int fingerprint;
+        private final NodePredicate predicate;
+        private final int[] fingerprints;
+
+        private Test(int mode, int kind, int fingerprint, NodePredicate predicate, int[] fingerprints) {
+            this.mode = mode;
+            this.kind = kind;
+            this.fingerprint = fingerprint;
+            this.predicate = predicate;
+            this.fingerprints = fingerprints;
+        }
+
+        static Test of(NodePredicate p, StoredTree t) {
+            if (p == null || p instanceof AnyNodeTest) {
+                return new Test(ANY, 0, 0, null, null);
+            }
+            if (p instanceof NodeKindTest k) {
+                return new Test(KIND, k.getNodeKind(), 0, null, null);
+            }
+            if (p instanceof NameTest n) {
+                return new Test(NAME, n.getNodeKind(), n.getFingerprint(), null, t.fingerprints);
+            }
+            return new Test(GENERAL, 0, 0, p, null);
+        }
+
+        /** Whether a node of this kind and name code might match without building it. */
+        boolean quick(int saxonKind, int code) {
+            return switch (mode) {
+                case ANY, GENERAL -> true;
+                case KIND -> saxonKind == kind;
+                default -> saxonKind == kind && code >= 0 && fingerprints[code] == fingerprint;
+            };
+        }
+
+        boolean full(NodeInfo n) {
+            return mode != GENERAL || predicate.test(n);
+        }
+
+        /** Attributes never match a kind or name test for another kind. */
+        boolean attributes() {
+            return mode == ANY || mode == GENERAL || kind == Type.ATTRIBUTE;
+        }
+    }
+
+    /** Child and following-sibling: from a record to its next sibling until the parent's END. */
+    static final class Siblings implements AxisIterator {
+        private final StoredTree tree;
+        private final Rec r;
+        private final Test test;
+        private long pos;
+
+        Siblings(StoredTree tree, long from, Test test) {
+            this.tree = tree;
+            this.r = new Rec(tree);
+            this.test = test;
+            this.pos = from;
+        }
+
+        @Override
+        public NodeInfo next() {
+            while (pos >= 0) {
+                Rec r = this.r;
+                r.read(pos);
+                if (r.kind == Format.END) {
+                    pos = -1;
+                    return null;
+                }
+                pos = r.end;
+                if (test.quick(StoredTree.SAXON_KIND[r.kind], r.code)) {
+                    StoredNode n = tree.node(r);
+                    if (test.full(n)) {
+                        return n;
+                    }
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Descendant and following: every record in [from, limit), END bytes skipped. */
+    static final class Scan implements AxisIterator {
+        private final StoredTree tree;
+        private final Rec r;
+        private final Test test;
+        private final long limit;
+        private long pos;
+
+        Scan(StoredTree tree, long from, long limit, Test test) {
+            this.tree = tree;
+            this.r = new Rec(tree);
+            this.test = test;
+            this.pos = from;
+            this.limit = limit;
+        }
+
+        @Override
+        public NodeInfo next() {
+            Rec r = this.r;
+            while (pos < limit) {
+                r.read(pos);
+                if (r.kind == Format.END) {
+                    pos++;
+                    continue;
+                }
+                pos = r.first;
+                if (test.quick(StoredTree.SAXON_KIND[r.kind], r.code)) {
+                    StoredNode n = tree.node(r);
+                    if (test.full(n)) {
+                        return n;
+                    }
+                }
+            }
+            return null;
+        }
+    }
+
+    /** The attribute entries of one element header. */
+    static final class Attributes implements AxisIterator {
+        private final StoredNode element;
+        private final AttrEntry e = new AttrEntry();
+        private final Test test;
+        private final long limit;
+        private long pos;
+
+        Attributes(StoredNode element, long from, long limit, Test test) {
+            this.element = element;
+            this.test = test;
+            this.pos = test.attributes() ? from : limit;
+            this.limit = limit;
+        }
+
+        @Override
+        public NodeInfo next() {
+            StoredTree tree = element.tree;
+            while (pos < limit) {
+                e.read(tree, pos);
+                pos = e.next;
+                if (test.quick(Type.ATTRIBUTE, e.code)) {
+                    StoredNode n = new StoredNode(tree, e.pos, Type.ATTRIBUTE, e.code, element.pos);
+                    if (test.full(n)) {
+                        return n;
+                    }
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Ancestor (from the parent) and ancestor-or-self (from the node). */
+    static final class Ancestors implements AxisIterator {
+        private final NodePredicate predicate;
+        private StoredNode next;
+
+        Ancestors(StoredNode from, NodePredicate predicate) {
+            this.next = from;
+            this.predicate = predicate;
+        }
+
+        @Override
+        public NodeInfo next() {
+            while (next != null) {
+                StoredNode n = next;
+                next = n.getParent();
+                if (predicate == null || predicate.test(n)) {
+                    return n;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Preceding-sibling, nearest first. Records have no back links (they would cost bytes on
+     * every node), so the siblings before the node are collected from the parent's first child.
+     */
+    static AxisIterator precedingSiblings(StoredNode node, NodePredicate predicate) {
+        StoredTree tree = node.tree;
+        Rec r = new Rec(tree);
+        r.read(node.pos);
+        r.read(r.parent);
+        long p = r.first;
+        long[] found = new long[8];
+        int n = 0;
+        Test test = Test.of(predicate, tree);
+        while (p != node.pos) {
+            r.read(p);
+            if (test.quick(StoredTree.SAXON_KIND[r.kind], r.code)) {
+                if (n == found.length) {
+                    found = Arrays.copyOf(found, n * 2);
+                }
+                found[n++] = p;
+            }
+            p = r.end;
+        }
+        long[] positions = found;
+        int count = n;
+        return new AxisIterator() {
+            private int i = count;
+
+            @Override
+            public NodeInfo next() {
+                while (i > 0) {
+                    StoredNode s = tree.nodeAt(positions[--i]);
+                    if (test.full(s)) {
+                        return s;
+                    }
+                }
+                return null;
+            }
+        };
+    }
+}

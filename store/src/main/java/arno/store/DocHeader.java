@@ -1,0 +1,55 @@
+package arno.store;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The HEADER entry of a stored document: what is needed to open it without touching its chunks.
+ *
+ * <pre>
+ *  0 u8  format          1 u8 flags (BIGS, NSMAPS, IDS present)   2 u16 reserved
+ *  4 i32 chunk count     8 i64 length of the record stream
+ * 16 i64 XML bytes read (-1 when not from bytes)                  24 i64 version
+ * 32 i64 node count     40 i32 name codes used (highest + 1)      44 i32 URI length
+ * 48 URI (UTF-8)
+ * </pre>
+ */
+record DocHeader(long docId, String uri, long version, long length, int chunks, long xmlBytes, long nodes,
+                 int nameCodes, int flags) {
+
+    static final int HAS_BIGS = 1;
+    static final int HAS_NSMAPS = 2;
+    static final int HAS_IDS = 4;
+
+    DirectBuffer encode() {
+        byte[] u = uri.getBytes(StandardCharsets.UTF_8);
+        UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(48 + u.length));
+        b.putByte(0, (byte) Format.VERSION);
+        b.putByte(1, (byte) flags);
+        b.putInt(4, chunks, Keys.BE);
+        b.putLong(8, length, Keys.BE);
+        b.putLong(16, xmlBytes, Keys.BE);
+        b.putLong(24, version, Keys.BE);
+        b.putLong(32, nodes, Keys.BE);
+        b.putInt(40, nameCodes, Keys.BE);
+        b.putInt(44, u.length, Keys.BE);
+        b.putBytes(48, u);
+        return b;
+    }
+
+    static DocHeader decode(long docId, DirectBuffer b) {
+        if (b.capacity() < 48 || b.getByte(0) != Format.VERSION) {
+            throw new StoreException(StoreException.Code.CORRUPT, "document " + docId + ": header is malformed");
+        }
+        int ulen = b.getInt(44, Keys.BE);
+        if (ulen < 0 || 48 + ulen != b.capacity()) {
+            throw new StoreException(StoreException.Code.CORRUPT, "document " + docId + ": header URI is malformed");
+        }
+        return new DocHeader(docId, Keys.string(b, 48, ulen), b.getLong(24, Keys.BE), b.getLong(8, Keys.BE),
+                b.getInt(4, Keys.BE), b.getLong(16, Keys.BE), b.getLong(32, Keys.BE), b.getInt(40, Keys.BE),
+                b.getByte(1) & 0xFF);
+    }
+}

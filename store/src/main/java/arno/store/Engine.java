@@ -1,0 +1,248 @@
+package arno.store;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.lmdbjava.Dbi;
+import org.lmdbjava.DbiFlags;
+import org.lmdbjava.DirectBufferProxy;
+import org.lmdbjava.Env;
+import org.lmdbjava.EnvFlags;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Txn;
+
+/**
+ * The LMDB environment of one store directory, its databases, and the lock file that keeps other
+ * processes out. LMDB itself lets several processes share an environment; Arno does not, because
+ * the namebase is cached in memory and must see every name that is written.
+ *
+ * <p>Environment flags: {@code MDB_NOTLS} so that a read snapshot is not tied to the thread that
+ * opened it (a request may move between threads, and a thread may hold several snapshots);
+ * {@code MDB_WRITEMAP} by default so that a large write transaction is written into the map
+ * rather than held in malloc'd memory.
+ */
+final class Engine implements AutoCloseable {
+
+    static final String LOCK_FILE = "arno-store.lock";
+    static final String MAGIC = "arno-store";
+
+    final Path dir;
+    final Env<DirectBuffer> env;
+    final Dbi<DirectBuffer> meta;
+    final Dbi<DirectBuffer> names;
+    final Dbi<DirectBuffer> paths;
+    final Dbi<DirectBuffer> docs;
+    final Dbi<DirectBuffer> changes;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+
+    private Engine(Path dir, Env<DirectBuffer> env, FileChannel lockChannel, FileLock lock) {
+        this.dir = dir;
+        this.env = env;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.meta = env.openDbi("meta", DbiFlags.MDB_CREATE);
+        this.names = env.openDbi("names", DbiFlags.MDB_CREATE);
+        this.paths = env.openDbi("paths", DbiFlags.MDB_CREATE);
+        this.docs = env.openDbi("docs", DbiFlags.MDB_CREATE);
+        this.changes = env.openDbi("changes", DbiFlags.MDB_CREATE);
+    }
+
+    static Engine open(Path dir, StoreOptions options) {
+        Path abs = dir.toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(abs);
+        } catch (IOException e) {
+            throw new StoreException(StoreException.Code.IO, "cannot create store directory " + abs + ": " + e, e);
+        }
+        FileChannel channel;
+        FileLock lock;
+        Path lockPath = abs.resolve(LOCK_FILE);
+        try {
+            channel = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new StoreException(StoreException.Code.IO, "cannot open lock file " + lockPath + ": " + e, e);
+        }
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            closeQuietly(channel);
+            throw new StoreException(StoreException.Code.LOCKED, "store " + abs
+                    + " is already open in this process; share the open Store instead of opening it twice");
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new StoreException(StoreException.Code.IO, "cannot lock " + lockPath + ": " + e, e);
+        }
+        if (lock == null) {
+            String holder = readHolder(lockPath);
+            closeQuietly(channel);
+            throw new StoreException(StoreException.Code.LOCKED, "store " + abs
+                    + " is in use by another process" + holder + " (lock file " + lockPath
+                    + "); stop that process or give another --data directory");
+        }
+        try {
+            channel.truncate(0);
+            channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            channel.force(false);
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new StoreException(StoreException.Code.IO, "cannot write lock file " + lockPath + ": " + e, e);
+        }
+        Env<DirectBuffer> env;
+        List<EnvFlags> flags = new ArrayList<>();
+        flags.add(EnvFlags.MDB_NOTLS);
+        if (options.writeMap()) {
+            flags.add(EnvFlags.MDB_WRITEMAP);
+        }
+        if (options.noSync()) {
+            flags.add(EnvFlags.MDB_NOSYNC);
+        }
+        try {
+            env = Env.create(DirectBufferProxy.PROXY_DB)
+                    .setMapSize(options.mapSize())
+                    .setMaxDbs(8)
+                    .setMaxReaders(options.maxReaders())
+                    .open(abs.toFile(), flags.toArray(new EnvFlags[0]));
+        } catch (Env.FileInvalidException | Env.VersionMismatchException e) {
+            releaseQuietly(lock, channel);
+            throw new StoreException(StoreException.Code.NOT_A_STORE, "store " + abs
+                    + " holds a data.mdb that this LMDB cannot read (" + e.getMessage() + ")", e);
+        } catch (LmdbException e) {
+            releaseQuietly(lock, channel);
+            throw new StoreException(StoreException.Code.IO, "cannot open store " + abs + ": " + e.getMessage(), e);
+        }
+        Engine engine;
+        try {
+            List<byte[]> existing = env.getDbiNames();
+            if (!existing.isEmpty() && existing.stream().noneMatch(n -> "meta".equals(new String(n, StandardCharsets.UTF_8)))) {
+                throw new StoreException(StoreException.Code.NOT_A_STORE, "store " + abs
+                        + " holds an LMDB environment that is not an Arno store (no meta database)");
+            }
+            env.readerCheck();
+            engine = new Engine(abs, env, channel, lock);
+            engine.checkFormat();
+        } catch (RuntimeException e) {
+            env.close();
+            releaseQuietly(lock, channel);
+            throw e instanceof LmdbException le ? Engine.translate(le, abs.toString()) : e;
+        }
+        return engine;
+    }
+
+    /** Stamps a new store, or refuses an existing one of another format. */
+    private void checkFormat() {
+        Keys k = new Keys();
+        try (Txn<DirectBuffer> txn = env.txnWrite()) {
+            DirectBuffer magic = meta.get(txn, k.utf8("magic"));
+            if (magic == null) {
+                if (meta.stat(txn).entries != 0 || docs.stat(txn).entries != 0) {
+                    throw new StoreException(StoreException.Code.NOT_A_STORE, "store " + dir
+                            + " has data but no Arno magic; it is not an Arno store");
+                }
+                meta.put(txn, k.utf8("magic"), Keys.direct(MAGIC.getBytes(StandardCharsets.US_ASCII)));
+                putLong(txn, k, "format", Format.VERSION);
+                putLong(txn, k, "version", 0);
+                putLong(txn, k, "nextDoc", 1);
+                txn.commit();
+                return;
+            }
+            String m = Keys.string(magic, 0, magic.capacity());
+            if (!MAGIC.equals(m)) {
+                throw new StoreException(StoreException.Code.NOT_A_STORE, "store " + dir
+                        + " has magic '" + m + "', not '" + MAGIC + "'; it is not an Arno store");
+            }
+            long format = getLong(txn, k, "format");
+            if (format != Format.VERSION) {
+                throw new StoreException(StoreException.Code.INCOMPATIBLE_FORMAT, "store " + dir
+                        + " has format version " + format + "; this Arno reads format version " + Format.VERSION
+                        + ". Export its documents with the Arno that wrote them and load them into a new store,"
+                        + " or give another --data directory");
+            }
+            txn.abort();
+        }
+    }
+
+    long getLong(Txn<DirectBuffer> txn, Keys k, String name) {
+        DirectBuffer v = meta.get(txn, k.utf8(name));
+        if (v == null || v.capacity() != 8) {
+            throw new StoreException(StoreException.Code.CORRUPT, "store " + dir + ": meta entry '" + name
+                    + "' is missing or malformed");
+        }
+        return v.getLong(0, Keys.BE);
+    }
+
+    void putLong(Txn<DirectBuffer> txn, Keys k, String name, long value) {
+        UnsafeBuffer v = k.value();
+        v.putLong(0, value, Keys.BE);
+        meta.put(txn, k.utf8(name), k.value(8));
+    }
+
+    /** Bytes the data file really uses: LMDB's last page, not the sparse file's apparent size. */
+    long usedBytes() {
+        return (env.info().lastPageNumber + 1) * (long) env.stat().pageSize;
+    }
+
+    /** One place where LMDB failures become store errors. */
+    static StoreException translate(LmdbException e, String what) {
+        if (e instanceof Env.MapFullException) {
+            return new StoreException(StoreException.Code.FULL, what + ": the store is full (LMDB map size reached);"
+                    + " reopen it with a larger map size (--map-size)", e);
+        }
+        if (e instanceof Env.ReadersFullException) {
+            return new StoreException(StoreException.Code.IO, what + ": too many read snapshots are open at once;"
+                    + " close snapshots or raise maxReaders", e);
+        }
+        if (e instanceof Env.AlreadyClosedException) {
+            return new StoreException(StoreException.Code.CLOSED, what + ": the store is closed", e);
+        }
+        return new StoreException(StoreException.Code.IO, what + ": " + e.getMessage(), e);
+    }
+
+    @Override
+    public void close() {
+        try {
+            env.close();
+        } finally {
+            releaseQuietly(lock, lockChannel);
+        }
+    }
+
+    private static String readHolder(Path lockPath) {
+        try {
+            String pid = Files.readString(lockPath, StandardCharsets.US_ASCII).trim();
+            return pid.isEmpty() ? "" : " (pid " + pid + ")";
+        } catch (IOException | UncheckedIOException e) {
+            return "";
+        }
+    }
+
+    private static void releaseQuietly(FileLock lock, FileChannel channel) {
+        try {
+            lock.release();
+        } catch (IOException ignored) {
+            // closing the channel below releases it anyway
+        }
+        closeQuietly(channel);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package arno.store;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+import org.agrona.DirectBuffer;
+import org.lmdbjava.Cursor;
+import org.lmdbjava.Txn;
+
+import net.sf.saxon.Configuration;
+import net.sf.saxon.om.FingerprintedQName;
+import net.sf.saxon.om.NamePool;
+import net.sf.saxon.om.NamespaceUri;
+import net.sf.saxon.om.NodeName;
+
+/**
+ * The persistent namebase: every (prefix, namespace URI, local name) used by a stored element,
+ * attribute or processing instruction gets an integer code, once for the whole store. Records hold
+ * the code; each Saxon {@link Configuration} maps codes to its own NamePool fingerprints once
+ * ({@link Mapping}), so a name test on a stored node is an array load and an int compare.
+ *
+ * <p>Threads: the committed table is append-only and published copy-on-write, so readers never
+ * lock. New names are allocated inside a write transaction ({@link Pending}) and published when it
+ * commits, under this object's monitor together with the LMDB commit, so a snapshot that sees a
+ * document always finds its names (a mapping that lacks a code waits on the same monitor).
+ */
+final class Namebase {
+
+    record Name(String prefix, String uri, String local) {
+        byte[] encode() {
+            return (prefix + '\0' + uri + '\0' + local).getBytes(StandardCharsets.UTF_8);
+        }
+
+        static Name decode(DirectBuffer b) {
+            String s = Keys.string(b, 0, b.capacity());
+            int a = s.indexOf('\0');
+            int c = s.indexOf('\0', a + 1);
+            if (a < 0 || c < 0) {
+                throw new StoreException(StoreException.Code.CORRUPT, "namebase entry is malformed: " + s);
+            }
+            return new Name(s.substring(0, a), s.substring(a + 1, c), s.substring(c + 1));
+        }
+    }
+
+    private final Engine engine;
+    private volatile Name[] names;
+    /** Guarded by the store's write lock (only writers look names up). */
+    private final Map<Name, Integer> codes = new HashMap<>();
+    private final Map<Configuration, Mapping> mappings = new WeakHashMap<>();
+
+    private Namebase(Engine engine, Name[] names) {
+        this.engine = engine;
+        this.names = names;
+        for (int i = 0; i < names.length; i++) {
+            codes.put(names[i], i);
+        }
+    }
+
+    static Namebase load(Engine engine) {
+        List<Name> list = new ArrayList<>();
+        try (Txn<DirectBuffer> txn = engine.env.txnRead(); Cursor<DirectBuffer> c = engine.names.openCursor(txn)) {
+            boolean more = c.first();
+            while (more) {
+                int code = c.key().getInt(0, Keys.BE);
+                if (code != list.size()) {
+                    throw new StoreException(StoreException.Code.CORRUPT, "store " + engine.dir
+                            + ": namebase has a gap at code " + list.size());
+                }
+                list.add(Name.decode(c.val()));
+                more = c.next();
+            }
+        }
+        return new Namebase(engine, list.toArray(new Name[0]));
+    }
+
+    int size() {
+        return names.length;
+    }
+
+    Name get(int code) {
+        return names[code];
+    }
+
+    /** The mapping of this namebase into a Configuration's NamePool, made once per Configuration. */
+    Mapping mapping(Configuration config) {
+        synchronized (mappings) {
+            return mappings.computeIfAbsent(config, c -> new Mapping(c.getNamePool()));
+        }
+    }
+
+    Pending pending(Txn<DirectBuffer> txn) {
+        return new Pending(txn);
+    }
+
+    /** Names first used by one write transaction. Not thread-safe: it belongs to its transaction. */
+    final class Pending {
+        private final Txn<DirectBuffer> txn;
+        private final List<Name> added = new ArrayList<>();
+        private final Map<Name, Integer> addedCodes = new HashMap<>();
+        private final Keys keys = new Keys();
+
+        private Pending(Txn<DirectBuffer> txn) {
+            this.txn = txn;
+        }
+
+        int code(String prefix, String uri, String local) {
+            Name n = new Name(prefix, uri, local);
+            Integer c = codes.get(n);
+            if (c == null) {
+                c = addedCodes.get(n);
+            }
+            if (c == null) {
+                c = names.length + added.size();
+                engine.names.put(txn, keys.code(c), Keys.direct(n.encode()));
+                added.add(n);
+                addedCodes.put(n, c);
+            }
+            return c;
+        }
+
+        /** The highest code allocated so far plus one. */
+        int limit() {
+            return names.length + added.size();
+        }
+
+        /** Commits the LMDB transaction and publishes the new names as one step for readers. */
+        void commitAndPublish() {
+            synchronized (Namebase.this) {
+                txn.commit();
+                if (!added.isEmpty()) {
+                    Name[] all = Arrays.copyOf(names, names.length + added.size());
+                    for (int i = 0; i < added.size(); i++) {
+                        all[names.length + i] = added.get(i);
+                    }
+                    codes.putAll(addedCodes);
+                    names = all;
+                }
+            }
+        }
+    }
+
+    /** Namebase codes → fingerprints and names of one NamePool. Arrays only grow; copy-on-write. */
+    final class Mapping {
+        private final NamePool pool;
+        private volatile Table table = new Table(new int[0], new NodeName[0]);
+
+        private Mapping(NamePool pool) {
+            this.pool = pool;
+        }
+
+        /** A table that covers at least codes below {@code limit}. */
+        Table covering(int limit) {
+            Table t = table;
+            if (t.fingerprints.length >= limit) {
+                return t;
+            }
+            synchronized (Namebase.this) {
+                t = table;
+                Name[] all = names;
+                if (all.length < limit) {
+                    throw new StoreException(StoreException.Code.CORRUPT, "store " + engine.dir
+                            + ": a document uses name code " + (limit - 1) + " but the namebase has "
+                            + all.length + " names");
+                }
+                int old = t.fingerprints.length;
+                int[] fps = Arrays.copyOf(t.fingerprints, all.length);
+                NodeName[] nn = Arrays.copyOf(t.names, all.length);
+                for (int i = old; i < all.length; i++) {
+                    NamespaceUri uri = NamespaceUri.of(all[i].uri());
+                    fps[i] = pool.allocateFingerprint(uri, all[i].local());
+                    nn[i] = new FingerprintedQName(all[i].prefix(), uri, all[i].local(), fps[i]);
+                }
+                t = new Table(fps, nn);
+                table = t;
+                return t;
+            }
+        }
+    }
+
+    /** Immutable once published. */
+    static final class Table {
+        final int[] fingerprints;
+        final NodeName[] names;
+
+        Table(int[] fingerprints, NodeName[] names) {
+            this.fingerprints = fingerprints;
+            this.names = names;
+        }
+    }
+}

@@ -1,0 +1,239 @@
+package arno.store;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.agrona.DirectBuffer;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Txn;
+
+import net.sf.saxon.Configuration;
+
+/**
+ * An embedded, persistent XML store: documents stored once in a compact binary form and
+ * navigated in place by Saxon, never re-parsed.
+ *
+ * <h2>Design</h2>
+ * The store is an LMDB environment (one memory-mapped file, B+trees, MVCC). A document is a byte
+ * stream of records (see {@link Format}) cut into 1 MiB values; a Saxon {@code NodeInfo} is a
+ * position in that stream, read straight from the mapped pages. Writers get ACID transactions
+ * ({@link #write()}): one at a time, put and delete several documents, all or nothing. Readers
+ * get snapshots ({@link #read()}): one consistent version of the whole store for as long as they
+ * are held, never blocked by the writer and never blocking it (a long-held snapshot does keep the
+ * pages it sees from being reused, so requests hold one only for their duration).
+ *
+ * <p>Every commit that changes something gets the next version number; each document records
+ * the version that wrote it, and the change feed ({@link #changesSince(long)}) lists every put
+ * and delete after a given version, for caches to invalidate what depends on them.
+ *
+ * <h2>Threads</h2>
+ * A {@code Store} is thread-safe. A {@link WriteTransaction} belongs to the thread that opened it.
+ * A {@link Snapshot} may move between threads and may be shared, but its nodes are valid only
+ * until it is closed.
+ */
+public final class Store implements AutoCloseable {
+
+    /** The scheme under which stored documents are reachable from XSLT and XQuery. */
+    public static final String SCHEME = "store:";
+    static final int MAX_URI_BYTES = 400;
+
+    final Engine engine;
+    final Namebase names;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final AtomicInteger openSnapshots = new AtomicInteger();
+    private volatile long version;
+    private volatile boolean closed;
+    private volatile Configuration ownConfig;
+
+    private Store(Engine engine) {
+        this.engine = engine;
+        this.names = Namebase.load(engine);
+        try (Txn<DirectBuffer> txn = engine.env.txnRead()) {
+            this.version = engine.getLong(txn, new Keys(), "version");
+        }
+    }
+
+    /** Opens (creating if needed) the store in {@code dir}. Fails if another process holds it. */
+    public static Store open(Path dir, StoreOptions options) {
+        Engine engine = Engine.open(dir, options);
+        try {
+            return new Store(engine);
+        } catch (RuntimeException e) {
+            engine.close();
+            throw e instanceof LmdbException le ? Engine.translate(le, "store " + dir) : e;
+        }
+    }
+
+    public static Store open(Path dir) {
+        return open(dir, StoreOptions.defaults());
+    }
+
+    public Path directory() {
+        return engine.dir;
+    }
+
+    /** The version of the last commit (0 for an empty store). */
+    public long version() {
+        return version;
+    }
+
+    /**
+     * Begins the write transaction; waits while another thread has one. Use with
+     * try-with-resources: closing without {@link WriteTransaction#commit()} aborts.
+     */
+    public WriteTransaction write() {
+        checkOpen();
+        if (writeLock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("this thread already has an open write transaction on " + engine.dir
+                    + "; commit or abort it first");
+        }
+        writeLock.lock();
+        try {
+            checkOpen();
+            return new WriteTransaction(this, engine.env.txnWrite());
+        } catch (LmdbException e) {
+            writeLock.unlock();
+            throw Engine.translate(e, "store " + engine.dir);
+        } catch (RuntimeException e) {
+            writeLock.unlock();
+            throw e;
+        }
+    }
+
+    /** Opens a read snapshot of the current version. Close it when done (try-with-resources). */
+    public Snapshot read() {
+        checkOpen();
+        Txn<DirectBuffer> txn;
+        try {
+            txn = engine.env.txnRead();
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + engine.dir);
+        }
+        openSnapshots.incrementAndGet();
+        return new Snapshot(this, txn);
+    }
+
+    /** Changes committed after {@code since}, oldest first (convenience for a one-off snapshot). */
+    public List<Change> changesSince(long since) {
+        try (Snapshot s = read()) {
+            return s.changesSince(since);
+        }
+    }
+
+    /**
+     * Checks every document and entry: each document decodes and is consistent with its header,
+     * its side tables and the namebase; no entry is orphaned. Returns the problems (empty if none).
+     */
+    public List<String> check() {
+        try (Snapshot s = read()) {
+            return new Checker(this, s).run();
+        }
+    }
+
+    /** Bytes of the data file in use (LMDB pages up to the last one written). */
+    public long diskBytes() {
+        checkOpen();
+        return engine.usedBytes();
+    }
+
+    /**
+     * Closes the store. Every snapshot must be closed first: their nodes point into the memory
+     * map, which closing unmaps.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        int open = openSnapshots.get();
+        if (open > 0) {
+            throw new IllegalStateException(open + " read snapshot(s) of store " + engine.dir
+                    + " are still open; close them before closing the store");
+        }
+        if (writeLock.isLocked() || !writeLock.tryLock()) {
+            throw new IllegalStateException("a write transaction on store " + engine.dir
+                    + " is still open; commit or abort it before closing the store");
+        }
+        try {
+            closed = true;
+            engine.close();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new StoreException(StoreException.Code.CLOSED, "store " + engine.dir + " is closed");
+        }
+    }
+
+    void committed(long v) {
+        version = v;
+    }
+
+    void writeFinished() {
+        writeLock.unlock();
+    }
+
+    void snapshotClosed() {
+        openSnapshots.decrementAndGet();
+    }
+
+    /** The Configuration the store itself parses and serializes with. */
+    Configuration ownConfiguration() {
+        Configuration c = ownConfig;
+        if (c == null) {
+            synchronized (this) {
+                c = ownConfig;
+                if (c == null) {
+                    c = new Configuration();
+                    ownConfig = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    /** Store URIs are absolute path-like strings: {@code /a/b.xml}. */
+    static String checkUri(String uri) {
+        String problem = null;
+        if (uri == null || uri.isEmpty()) {
+            problem = "is empty";
+        } else if (uri.charAt(0) != '/') {
+            problem = "does not start with '/'";
+        } else if (uri.length() > 1 && uri.endsWith("/")) {
+            problem = "ends with '/' (that names a folder, not a document)";
+        } else if (uri.length() == 1) {
+            problem = "names the root folder, not a document";
+        } else if (uri.getBytes(StandardCharsets.UTF_8).length > MAX_URI_BYTES) {
+            problem = "is longer than " + MAX_URI_BYTES + " bytes";
+        } else {
+            for (String seg : uri.substring(1).split("/", -1)) {
+                if (seg.isEmpty()) {
+                    problem = "has an empty segment ('//')";
+                } else if (seg.equals(".") || seg.equals("..")) {
+                    problem = "has a '" + seg + "' segment";
+                }
+            }
+            for (int i = 0; i < uri.length() && problem == null; i++) {
+                char c = uri.charAt(i);
+                if (c < 0x20 || c == 0x7F) {
+                    problem = "has a control character at index " + i;
+                } else if (c == '?' || c == '#') {
+                    problem = "has a '" + c + "' (no query or fragment in store URIs)";
+                } else if (c == '\\') {
+                    problem = "has a backslash";
+                }
+            }
+        }
+        if (problem != null) {
+            throw new StoreException(StoreException.Code.INVALID_URI, "store URI '" + uri + "' " + problem
+                    + "; store URIs are absolute paths like /journals/ja/v1/article.xml");
+        }
+        return uri;
+    }
+}

@@ -1,0 +1,93 @@
+package arno.store;
+
+/**
+ * How a store is opened. Immutable; every setting has its default here and is checked when set,
+ * so a bad value fails at once with the name of the setting.
+ *
+ * <pre>{@code
+ * Store.open(dir, StoreOptions.defaults().mapSize(64L << 30))
+ * }</pre>
+ */
+public final class StoreOptions {
+
+    /** 16 GiB: the most the store may grow to before it must be reopened with a larger map. */
+    public static final long DEFAULT_MAP_SIZE = 16L << 30;
+    /** Concurrent read snapshots across the process (LMDB reader slots). */
+    public static final int DEFAULT_MAX_READERS = 1024;
+
+    private static final StoreOptions DEFAULTS = new StoreOptions(DEFAULT_MAP_SIZE, DEFAULT_MAX_READERS, true, false);
+
+    private final long mapSize;
+    private final int maxReaders;
+    private final boolean writeMap;
+    private final boolean noSync;
+
+    private StoreOptions(long mapSize, int maxReaders, boolean writeMap, boolean noSync) {
+        this.mapSize = mapSize;
+        this.maxReaders = maxReaders;
+        this.writeMap = writeMap;
+        this.noSync = noSync;
+    }
+
+    public static StoreOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /**
+     * The LMDB map size in bytes: the largest the data file may grow to. It is address space, not
+     * memory; the file only takes the disk it uses (it is sparse). Rounded up to 1 MiB.
+     */
+    public StoreOptions mapSize(long bytes) {
+        if (bytes < (1L << 20)) {
+            throw new IllegalArgumentException("mapSize must be at least 1 MiB, was " + bytes);
+        }
+        return new StoreOptions((bytes + (1L << 20) - 1) & ~((1L << 20) - 1), maxReaders, writeMap, noSync);
+    }
+
+    /** The most read snapshots open at the same time in this process. */
+    public StoreOptions maxReaders(int readers) {
+        if (readers < 1) {
+            throw new IllegalArgumentException("maxReaders must be at least 1, was " + readers);
+        }
+        return new StoreOptions(mapSize, readers, writeMap, noSync);
+    }
+
+    /**
+     * Whether LMDB writes dirty pages straight into the memory map (MDB_WRITEMAP, the default).
+     * With it, a transaction that writes a document larger than memory costs page cache, not
+     * process memory; without it LMDB keeps every dirty page of the transaction in malloc'd memory.
+     */
+    public StoreOptions writeMap(boolean on) {
+        return new StoreOptions(mapSize, maxReaders, on, noSync);
+    }
+
+    /**
+     * Skip the fsync at commit (MDB_NOSYNC). A crash of the machine (not of the process) may then
+     * lose the last transactions, never consistency. Only for bulk loads that can be redone.
+     */
+    public StoreOptions noSync(boolean on) {
+        return new StoreOptions(mapSize, maxReaders, writeMap, on);
+    }
+
+    public long mapSize() {
+        return mapSize;
+    }
+
+    public int maxReaders() {
+        return maxReaders;
+    }
+
+    public boolean writeMap() {
+        return writeMap;
+    }
+
+    public boolean noSync() {
+        return noSync;
+    }
+
+    @Override
+    public String toString() {
+        return "StoreOptions[mapSize=" + mapSize + ", maxReaders=" + maxReaders + ", writeMap=" + writeMap
+                + ", noSync=" + noSync + "]";
+    }
+}

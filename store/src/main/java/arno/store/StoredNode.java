@@ -1,0 +1,628 @@
+package arno.store;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import net.sf.saxon.event.Receiver;
+import net.sf.saxon.event.ReceiverOption;
+import net.sf.saxon.om.AtomicSequence;
+import net.sf.saxon.om.AttributeInfo;
+import net.sf.saxon.om.AttributeMap;
+import net.sf.saxon.om.CopyOptions;
+import net.sf.saxon.om.EmptyAttributeMap;
+import net.sf.saxon.om.LargeAttributeMap;
+import net.sf.saxon.om.NamespaceBinding;
+import net.sf.saxon.om.NamespaceMap;
+import net.sf.saxon.om.NamespaceUri;
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.om.NodeName;
+import net.sf.saxon.om.SingletonAttributeMap;
+import net.sf.saxon.om.SmallAttributeMap;
+import net.sf.saxon.om.TreeInfo;
+import net.sf.saxon.pattern.NodePredicate;
+import net.sf.saxon.s9api.Location;
+import net.sf.saxon.str.UnicodeString;
+import net.sf.saxon.trans.XPathException;
+import net.sf.saxon.tree.NamespaceNode;
+import net.sf.saxon.tree.iter.AxisIterator;
+import net.sf.saxon.tree.iter.EmptyIterator;
+import net.sf.saxon.tree.iter.PrependAxisIterator;
+import net.sf.saxon.tree.util.Navigator;
+import net.sf.saxon.type.BuiltInAtomicType;
+import net.sf.saxon.type.SchemaType;
+import net.sf.saxon.type.Type;
+import net.sf.saxon.type.Untyped;
+import net.sf.saxon.value.StringValue;
+import net.sf.saxon.expr.parser.Loc;
+import net.sf.saxon.om.AxisInfo;
+import net.sf.saxon.str.EmptyUnicodeString;
+
+/**
+ * A node of a stored document: a position in the record stream plus what the iterator that made
+ * it had already decoded (kind and name code). For an attribute the position is that of its entry
+ * in the element header and {@code owner} is the element's position; entries lie between the
+ * element record and its first child, so comparing positions is document order for every kind.
+ */
+final class StoredNode implements NodeInfo {
+
+    private static final char[] LETTER = {'x', 'e', 'a', 't', 'x', 'x', 'x', 'p', 'c', 'r', 'x', 'x', 'x', 'n'};
+
+    final StoredTree tree;
+    final long pos;
+    final int kind;
+    final int code;
+    final long owner;
+    private StoredNode parent;
+
+    StoredNode(StoredTree tree, long pos, int kind, int code, long owner) {
+        this.tree = tree;
+        this.pos = pos;
+        this.kind = kind;
+        this.code = code;
+        this.owner = owner;
+    }
+
+    private Rec rec() {
+        Rec r = new Rec(tree);
+        r.read(pos);
+        return r;
+    }
+
+    private AttrEntry entry() {
+        AttrEntry e = new AttrEntry();
+        e.read(tree, pos);
+        return e;
+    }
+
+    @Override
+    public TreeInfo getTreeInfo() {
+        return tree;
+    }
+
+    @Override
+    public int getNodeKind() {
+        return kind;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof StoredNode n && n.pos == pos && n.tree == tree && n.kind == kind;
+    }
+
+    @Override
+    public int hashCode() {
+        return ((int) tree.documentNumber << 20) ^ Long.hashCode(pos) ^ (kind << 14);
+    }
+
+    @Override
+    public String getSystemId() {
+        return tree.systemId;
+    }
+
+    @Override
+    public String getPublicId() {
+        return null;
+    }
+
+    @Override
+    public void setSystemId(String systemId) {
+        // a stored document's system id is its store URI; it cannot be changed per node
+    }
+
+    @Override
+    public String getBaseURI() {
+        if (kind == Type.DOCUMENT) {
+            return tree.systemId;
+        }
+        return Navigator.getBaseURI(this);
+    }
+
+    @Override
+    public int getLineNumber() {
+        return -1;
+    }
+
+    @Override
+    public int getColumnNumber() {
+        return -1;
+    }
+
+    @Override
+    public Location saveLocation() {
+        return this;
+    }
+
+    @Override
+    public int compareOrder(NodeInfo other) {
+        if (other instanceof StoredNode s) {
+            if (s.tree == tree) {
+                return Long.compare(pos, s.pos);
+            }
+            return Long.compare(tree.documentNumber, s.tree.documentNumber);
+        }
+        if (other instanceof NamespaceNode) {
+            return -other.compareOrder(this);
+        }
+        return Long.compare(tree.getDocumentNumber(), other.getTreeInfo().getDocumentNumber());
+    }
+
+    @Override
+    public boolean hasFingerprint() {
+        return true;
+    }
+
+    @Override
+    public int getFingerprint() {
+        return code < 0 ? -1 : tree.fingerprints[code];
+    }
+
+    NodeName nodeName() {
+        return code < 0 ? null : tree.names[code];
+    }
+
+    @Override
+    public String getLocalPart() {
+        return code < 0 ? "" : tree.names[code].getLocalPart();
+    }
+
+    @Override
+    public NamespaceUri getNamespaceUri() {
+        return code < 0 ? NamespaceUri.NULL : tree.names[code].getNamespaceUri();
+    }
+
+    @Override
+    public String getDisplayName() {
+        return code < 0 ? "" : tree.names[code].getDisplayName();
+    }
+
+    @Override
+    public String getPrefix() {
+        return code < 0 ? "" : tree.names[code].getPrefix();
+    }
+
+    @Override
+    public SchemaType getSchemaType() {
+        return switch (kind) {
+            case Type.ELEMENT -> Untyped.getInstance();
+            case Type.ATTRIBUTE -> BuiltInAtomicType.UNTYPED_ATOMIC;
+            case Type.DOCUMENT -> Untyped.getInstance();
+            default -> null;
+        };
+    }
+
+    @Override
+    public UnicodeString getUnicodeStringValue() {
+        tree.checkOpen();
+        switch (kind) {
+            case Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION -> {
+                Rec r = rec();
+                return tree.text(r.content, r.length);
+            }
+            case Type.ATTRIBUTE -> {
+                AttrEntry e = entry();
+                return tree.text(e.value, e.length);
+            }
+            default -> {
+                return descendantText();
+            }
+        }
+    }
+
+    @Override
+    public String getStringValue() {
+        if (kind == Type.ATTRIBUTE) {
+            tree.checkOpen();
+            AttrEntry e = entry();
+            return tree.string(e.value, e.length);
+        }
+        return getUnicodeStringValue().toString();
+    }
+
+    /** The concatenated text descendants, gathered as UTF-8 and decoded once. */
+    private UnicodeString descendantText() {
+        Rec r = rec();
+        long p = r.first;
+        long limit = r.end;
+        byte[] buf = null;
+        int n = 0;
+        while (p < limit) {
+            r.read(p);
+            if (r.kind == Format.TEXT) {
+                if (buf == null) {
+                    buf = new byte[Math.max(16, r.length)];
+                } else if (n + r.length > buf.length) {
+                    buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + r.length));
+                }
+                tree.bytes(r.content, r.length, buf, n);
+                n += r.length;
+                p = r.end;
+            } else {
+                p = r.first;
+            }
+        }
+        if (n == 0) {
+            return EmptyUnicodeString.getInstance();
+        }
+        return StoredTree.decode(buf, n);
+    }
+
+    @Override
+    public AtomicSequence atomize() {
+        return switch (kind) {
+            case Type.COMMENT, Type.PROCESSING_INSTRUCTION -> new StringValue(getUnicodeStringValue());
+            default -> StringValue.makeUntypedAtomic(getUnicodeStringValue());
+        };
+    }
+
+    @Override
+    public StoredNode getParent() {
+        StoredNode p = parent;
+        if (p != null) {
+            return p;
+        }
+        if (kind == Type.DOCUMENT) {
+            return null;
+        }
+        if (kind == Type.ATTRIBUTE) {
+            p = tree.nodeAt(owner);
+        } else {
+            tree.checkOpen();
+            p = tree.nodeAt(rec().parent);
+        }
+        parent = p;
+        return p;
+    }
+
+    @Override
+    public NodeInfo getRoot() {
+        return tree.root;
+    }
+
+    @Override
+    public boolean hasChildNodes() {
+        if (kind != Type.ELEMENT && kind != Type.DOCUMENT) {
+            return false;
+        }
+        tree.checkOpen();
+        Rec r = rec();
+        return r.hasChildren() && r.first < r.end - 1;
+    }
+
+    @Override
+    public AxisIterator iterateAxis(int axisNumber, NodePredicate predicate) {
+        tree.checkOpen();
+        switch (axisNumber) {
+            case AxisInfo.CHILD -> {
+                if (kind != Type.ELEMENT && kind != Type.DOCUMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                Rec r = rec();
+                if (!r.hasChildren()) {
+                    return EmptyIterator.ofNodes();
+                }
+                return new Axes.Siblings(tree, r.first, Axes.Test.of(predicate, tree));
+            }
+            case AxisInfo.DESCENDANT -> {
+                if (kind != Type.ELEMENT && kind != Type.DOCUMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                Rec r = rec();
+                return new Axes.Scan(tree, r.first, r.end, Axes.Test.of(predicate, tree));
+            }
+            case AxisInfo.DESCENDANT_OR_SELF -> {
+                AxisIterator d = iterateAxis(AxisInfo.DESCENDANT, predicate);
+                return predicate.test(this) ? new PrependAxisIterator(this, d) : d;
+            }
+            case AxisInfo.ATTRIBUTE -> {
+                if (kind != Type.ELEMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                Rec r = rec();
+                if (r.attrBytes == 0) {
+                    return EmptyIterator.ofNodes();
+                }
+                return new Axes.Attributes(this, r.attrs, r.attrs + r.attrBytes, Axes.Test.of(predicate, tree));
+            }
+            case AxisInfo.PARENT -> {
+                return Navigator.filteredSingleton(getParent(), predicate);
+            }
+            case AxisInfo.SELF -> {
+                return Navigator.filteredSingleton(this, predicate);
+            }
+            case AxisInfo.ANCESTOR -> {
+                return new Axes.Ancestors(getParent(), predicate);
+            }
+            case AxisInfo.ANCESTOR_OR_SELF -> {
+                return new Axes.Ancestors(this, predicate);
+            }
+            case AxisInfo.FOLLOWING_SIBLING -> {
+                if (kind == Type.ATTRIBUTE || kind == Type.DOCUMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                return new Axes.Siblings(tree, rec().end, Axes.Test.of(predicate, tree));
+            }
+            case AxisInfo.PRECEDING_SIBLING -> {
+                if (kind == Type.ATTRIBUTE || kind == Type.DOCUMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                return Axes.precedingSiblings(this, predicate);
+            }
+            case AxisInfo.FOLLOWING -> {
+                if (kind == Type.DOCUMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                long from = kind == Type.ATTRIBUTE ? tree.nodeAt(owner).rec().first : rec().end;
+                return new Axes.Scan(tree, from, tree.header.length(), Axes.Test.of(predicate, tree));
+            }
+            case AxisInfo.PRECEDING -> {
+                if (kind == Type.DOCUMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                NodeInfo start = kind == Type.ATTRIBUTE ? getParent() : this;
+                return new Navigator.AxisFilter(new Navigator.PrecedingEnumeration(start, false), predicate);
+            }
+            case AxisInfo.PRECEDING_OR_ANCESTOR -> {
+                if (kind == Type.DOCUMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                if (kind == Type.ATTRIBUTE) {
+                    StoredNode el = getParent();
+                    return new PrependAxisIterator(el, new Navigator.AxisFilter(
+                            new Navigator.PrecedingEnumeration(el, true), predicate));
+                }
+                return new Navigator.AxisFilter(new Navigator.PrecedingEnumeration(this, true), predicate);
+            }
+            case AxisInfo.NAMESPACE -> {
+                if (kind != Type.ELEMENT) {
+                    return EmptyIterator.ofNodes();
+                }
+                return NamespaceNode.makeIterator(this, predicate);
+            }
+            default -> throw new IllegalArgumentException("unknown axis number " + axisNumber);
+        }
+    }
+
+    /** The first attribute of the element decoded in {@code r}, or null. */
+    StoredNode firstAttribute(Rec r) {
+        if (r.attrBytes == 0) {
+            return null;
+        }
+        AttrEntry e = new AttrEntry();
+        e.read(tree, r.attrs);
+        return new StoredNode(tree, r.attrs, Type.ATTRIBUTE, e.code, pos);
+    }
+
+    /** The attribute after {@code a} in this element, or null. */
+    StoredNode nextAttribute(StoredNode a) {
+        AttrEntry e = a.entry();
+        Rec r = rec();
+        long end = r.attrs + r.attrBytes;
+        if (e.next >= end) {
+            return null;
+        }
+        e.read(tree, e.next);
+        return new StoredNode(tree, e.pos, Type.ATTRIBUTE, e.code, pos);
+    }
+
+    @Override
+    public String getAttributeValue(NamespaceUri uri, String local) {
+        if (kind != Type.ELEMENT) {
+            return null;
+        }
+        tree.checkOpen();
+        int fp = tree.getConfiguration().getNamePool().getFingerprint(uri, local);
+        if (fp == -1) {
+            return null;
+        }
+        Rec r = rec();
+        long p = r.attrs;
+        long end = r.attrs + r.attrBytes;
+        AttrEntry e = new AttrEntry();
+        while (p < end) {
+            e.read(tree, p);
+            if (tree.fingerprints[e.code] == fp) {
+                return tree.string(e.value, e.length);
+            }
+            p = e.next;
+        }
+        return null;
+    }
+
+    @Override
+    public AttributeMap attributes() {
+        if (kind != Type.ELEMENT) {
+            return EmptyAttributeMap.getInstance();
+        }
+        tree.checkOpen();
+        return attributes(rec());
+    }
+
+    AttributeMap attributes(Rec r) {
+        if (r.attrBytes == 0) {
+            return EmptyAttributeMap.getInstance();
+        }
+        List<AttributeInfo> list = new ArrayList<>();
+        long p = r.attrs;
+        long end = r.attrs + r.attrBytes;
+        AttrEntry e = new AttrEntry();
+        while (p < end) {
+            e.read(tree, p);
+            int props = ReceiverOption.NONE;
+            if ((e.flags & Format.A_ID) != 0) {
+                props |= ReceiverOption.IS_ID;
+            }
+            if ((e.flags & Format.A_IDREF) != 0) {
+                props |= ReceiverOption.IS_IDREF;
+            }
+            list.add(new AttributeInfo(tree.names[e.code], BuiltInAtomicType.UNTYPED_ATOMIC,
+                    tree.string(e.value, e.length), Loc.NONE, props));
+            p = e.next;
+        }
+        if (list.size() == 1) {
+            return SingletonAttributeMap.of(list.get(0));
+        }
+        return list.size() <= SmallAttributeMap.LIMIT ? new SmallAttributeMap(list) : new LargeAttributeMap(list);
+    }
+
+    @Override
+    public void generateId(StringBuilder buffer) {
+        buffer.append('s').append(tree.documentNumber).append(LETTER[kind]).append(pos);
+    }
+
+    @Override
+    public NamespaceBinding[] getDeclaredNamespaces(NamespaceBinding[] buffer) {
+        if (kind != Type.ELEMENT) {
+            return null;
+        }
+        NamespaceMap own = getAllNamespaces();
+        StoredNode p = getParent();
+        NamespaceMap above = p.kind == Type.ELEMENT ? p.getAllNamespaces() : NamespaceMap.emptyMap();
+        return own.getDifferences(above, true);
+    }
+
+    @Override
+    public NamespaceMap getAllNamespaces() {
+        if (kind != Type.ELEMENT) {
+            return null;
+        }
+        tree.checkOpen();
+        return namespaces(rec());
+    }
+
+    NamespaceMap namespaces(Rec r) {
+        return r.ns < 0 ? NamespaceMap.emptyMap() : tree.namespaces(r.ns);
+    }
+
+    @Override
+    public boolean isId() {
+        return kind == Type.ATTRIBUTE && (entry().flags & Format.A_ID) != 0;
+    }
+
+    @Override
+    public boolean isIdref() {
+        return kind == Type.ATTRIBUTE && (entry().flags & Format.A_IDREF) != 0;
+    }
+
+    @Override
+    public boolean isNilled() {
+        return false;
+    }
+
+    /**
+     * Copies without recursion: the records of a subtree are contiguous and END bytes close the
+     * elements, so a linear scan with a depth counter replays the events (a 1 GB document copies
+     * in constant memory).
+     */
+    @Override
+    public void copy(Receiver out, int copyOptions, Location locationId) throws XPathException {
+        tree.checkOpen();
+        switch (kind) {
+            case Type.DOCUMENT -> {
+                out.startDocument(CopyOptions.getStartDocumentProperties(copyOptions));
+                Rec r = rec();
+                copyContent(out, r, r.first, copyOptions, locationId, 0);
+                out.endDocument();
+            }
+            case Type.ELEMENT -> {
+                Rec r = rec();
+                startElement(out, r, copyOptions, locationId);
+                if (r.hasChildren()) {
+                    copyContent(out, r, r.first, copyOptions, locationId, 1);
+                } else {
+                    out.endElement();
+                }
+            }
+            case Type.TEXT -> out.characters(getUnicodeStringValue(), locationId, ReceiverOption.NONE);
+            case Type.COMMENT -> out.comment(getUnicodeStringValue(), locationId, ReceiverOption.NONE);
+            case Type.PROCESSING_INSTRUCTION -> out.processingInstruction(getLocalPart(), getUnicodeStringValue(),
+                    locationId, ReceiverOption.NONE);
+            case Type.ATTRIBUTE -> throw new IllegalArgumentException("an attribute node cannot be copied to a Receiver"
+                    + " on its own");
+            default -> throw new IllegalStateException("node kind " + kind);
+        }
+    }
+
+    /**
+     * Replays records from {@code p}; with {@code depth} 1 the END of the element being copied
+     * ends the scan, with 0 (document) the document's END does.
+     */
+    private void copyContent(Receiver out, Rec r, long p, int options, Location loc, int depth) throws XPathException {
+        while (true) {
+            r.read(p);
+            switch (r.kind) {
+                case Format.END -> {
+                    if (depth == 0) {
+                        return;
+                    }
+                    out.endElement();
+                    if (--depth == 0) {
+                        return;
+                    }
+                    p++;
+                }
+                case Format.ELEMENT -> {
+                    startElement(out, r, options, loc);
+                    if (r.hasChildren()) {
+                        depth++;
+                        p = r.first;
+                    } else {
+                        out.endElement();
+                        p = r.end;
+                    }
+                }
+                case Format.TEXT -> {
+                    out.characters(tree.text(r.content, r.length), loc, ReceiverOption.NONE);
+                    p = r.end;
+                }
+                case Format.COMMENT -> {
+                    out.comment(tree.text(r.content, r.length), loc, ReceiverOption.NONE);
+                    p = r.end;
+                }
+                case Format.PI -> {
+                    out.processingInstruction(tree.names[r.code].getLocalPart(), tree.text(r.content, r.length), loc,
+                            ReceiverOption.NONE);
+                    p = r.end;
+                }
+                default -> throw tree.corrupt(p, "unexpected record kind " + r.kind + " in element content");
+            }
+        }
+    }
+
+    private void startElement(Receiver out, Rec r, int options, Location loc) throws XPathException {
+        NodeName name = tree.names[r.code];
+        AttributeMap atts = attributes(r);
+        NamespaceMap ns;
+        if (CopyOptions.includes(options, CopyOptions.ALL_NAMESPACES)) {
+            ns = namespaces(r);
+        } else {
+            // only the bindings the element's and attributes' names need, as Navigator.copy does
+            ns = name.getPrefix().isEmpty() && name.hasURI(NamespaceUri.NULL) ? NamespaceMap.emptyMap()
+                    : NamespaceMap.of(name.getPrefix(), name.getNamespaceUri());
+            for (AttributeInfo a : atts) {
+                NodeName an = a.getNodeName();
+                if (!an.getPrefix().isEmpty()) {
+                    ns = ns.put(an.getPrefix(), an.getNamespaceUri());
+                }
+            }
+        }
+        out.startElement(name, Untyped.getInstance(), atts, ns, loc, ReceiverOption.NONE);
+    }
+
+    @Override
+    public String toShortString() {
+        return switch (kind) {
+            case Type.DOCUMENT -> "document-node(" + tree.systemId + ")";
+            case Type.ELEMENT -> "<" + getDisplayName() + ">";
+            case Type.ATTRIBUTE -> "@" + getDisplayName();
+            case Type.TEXT -> "text()";
+            case Type.COMMENT -> "<!--...-->";
+            default -> "<?" + getDisplayName() + "?>";
+        };
+    }
+
+    @Override
+    public String toString() {
+        return toShortString() + " at " + pos + " in " + tree.systemId;
+    }
+}

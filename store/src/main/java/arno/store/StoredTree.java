@@ -1,0 +1,260 @@
+package arno.store;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import net.sf.saxon.Configuration;
+import net.sf.saxon.om.GenericTreeInfo;
+import net.sf.saxon.om.NamespaceBinding;
+import net.sf.saxon.om.NamespaceMap;
+import net.sf.saxon.om.NamespaceUri;
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.om.NodeName;
+import net.sf.saxon.str.StringView;
+import net.sf.saxon.str.Twine8;
+import net.sf.saxon.str.UnicodeString;
+import net.sf.saxon.type.Type;
+
+/**
+ * A stored document seen as a Saxon tree, for one snapshot and one Configuration. Opening it reads
+ * the header and the first chunk (two B+tree lookups), nothing else: other chunks, the namespace
+ * table and the large-size table are fetched when first needed, so opening costs the same for a
+ * 1 KB and a 1 GB document.
+ *
+ * <p>Threads: safe for concurrent readers (chunk loading is serialized on the snapshot and
+ * published with release/acquire).
+ */
+final class StoredTree extends GenericTreeInfo {
+
+    private static final VarHandle CHUNKS = MethodHandles.arrayElementVarHandle(UnsafeBuffer[].class);
+    static final int[] SAXON_KIND = {-1, Type.ELEMENT, Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION,
+            Type.DOCUMENT, -1, -1};
+
+    final Snapshot snapshot;
+    final DocHeader header;
+    final long docId;
+    final int[] fingerprints;
+    final NodeName[] names;
+    final long documentNumber;
+    final String systemId;
+    final StoredNode root;
+    private final UnsafeBuffer first;
+    private final UnsafeBuffer[] chunks;
+    private volatile NamespaceMap[] nsMaps;
+    private volatile UnsafeBuffer bigs;
+
+    StoredTree(Snapshot snapshot, DocHeader header, Configuration config, Namebase.Table table) {
+        super(config);
+        this.snapshot = snapshot;
+        this.header = header;
+        this.docId = header.docId();
+        this.fingerprints = table.fingerprints;
+        this.names = table.names;
+        this.chunks = new UnsafeBuffer[header.chunks()];
+        this.first = snapshot.chunk(docId, 0);
+        this.chunks[0] = first;
+        this.documentNumber = config.getDocumentNumberAllocator().allocateDocumentNumber();
+        setDocumentNumber(documentNumber);
+        this.systemId = Store.SCHEME + header.uri();
+        setSystemId(systemId);
+        this.root = new StoredNode(this, 0, Type.DOCUMENT, -1, -1);
+        setRootNode(root);
+    }
+
+    UnsafeBuffer chunk(int i) {
+        if (i == 0) {
+            return first;
+        }
+        UnsafeBuffer b = (UnsafeBuffer) CHUNKS.getAcquire(chunks, i);
+        return b != null ? b : load(i);
+    }
+
+    private UnsafeBuffer load(int i) {
+        if (i < 0 || i >= chunks.length) {
+            throw corrupt((long) i << Format.CHUNK_SHIFT, "position beyond the document's " + chunks.length + " chunks");
+        }
+        UnsafeBuffer b = snapshot.chunk(docId, i);
+        CHUNKS.setRelease(chunks, i, b);
+        return b;
+    }
+
+    /** Size of a subtree whose size field says BIG: binary search in the sorted BIGS table. */
+    long bigSize(long pos) {
+        UnsafeBuffer t = bigs;
+        if (t == null) {
+            t = snapshot.entry(docId, Keys.BIGS);
+            if (t == null) {
+                throw corrupt(pos, "a large subtree but no BIGS table");
+            }
+            bigs = t;
+        }
+        int lo = 0;
+        int hi = t.capacity() / 16 - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long p = t.getLong(mid * 16, Keys.BE);
+            if (p < pos) {
+                lo = mid + 1;
+            } else if (p > pos) {
+                hi = mid - 1;
+            } else {
+                return t.getLong(mid * 16 + 8, Keys.BE);
+            }
+        }
+        throw corrupt(pos, "no BIGS entry for a large subtree");
+    }
+
+    NamespaceMap namespaces(int index) {
+        NamespaceMap[] maps = nsMaps;
+        if (maps == null) {
+            maps = decodeNamespaces();
+            nsMaps = maps;
+        }
+        if (index < 0 || index >= maps.length) {
+            throw corrupt(-1, "namespace map " + index + " of " + maps.length);
+        }
+        return maps[index];
+    }
+
+    private NamespaceMap[] decodeNamespaces() {
+        UnsafeBuffer b = snapshot.entry(docId, Keys.NSMAPS);
+        if (b == null) {
+            throw corrupt(-1, "elements have namespaces but there is no NSMAPS table");
+        }
+        int[] at = {0};
+        int count = (int) varint(b, at);
+        NamespaceMap[] maps = new NamespaceMap[count];
+        for (int i = 0; i < count; i++) {
+            int n = (int) varint(b, at);
+            List<NamespaceBinding> list = new ArrayList<>(n);
+            for (int j = 0; j < n; j++) {
+                String prefix = string(b, at);
+                String uri = string(b, at);
+                list.add(new NamespaceBinding(prefix, NamespaceUri.of(uri)));
+            }
+            maps[i] = new NamespaceMap(list);
+        }
+        return maps;
+    }
+
+    private static long varint(UnsafeBuffer b, int[] at) {
+        long v = 0;
+        int shift = 0;
+        byte x;
+        do {
+            x = b.getByte(at[0]++);
+            v |= (long) (x & 0x7F) << shift;
+            shift += 7;
+        } while (x < 0);
+        return v;
+    }
+
+    private static String string(UnsafeBuffer b, int[] at) {
+        int len = (int) varint(b, at);
+        String s = Keys.string(b, at[0], len);
+        at[0] += len;
+        return s;
+    }
+
+    /** Copies {@code len} bytes at {@code pos} (possibly across chunks) into {@code dst}. */
+    void bytes(long pos, int len, byte[] dst, int dstOff) {
+        while (len > 0) {
+            int o = (int) (pos & Format.CHUNK_MASK);
+            UnsafeBuffer b = chunk((int) (pos >>> Format.CHUNK_SHIFT));
+            int n = Math.min(len, Format.CHUNK_SIZE - o);
+            b.getBytes(o, dst, dstOff, n);
+            pos += n;
+            dstOff += n;
+            len -= n;
+        }
+    }
+
+    UnicodeString text(long pos, int len) {
+        byte[] b = new byte[len];
+        bytes(pos, len, b, 0);
+        return decode(b, len);
+    }
+
+    String string(long pos, int len) {
+        byte[] b = new byte[len];
+        bytes(pos, len, b, 0);
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** UTF-8 to Saxon's string: ASCII stays in its bytes (Twine8), the rest goes through String. */
+    static UnicodeString decode(byte[] b, int len) {
+        for (int i = 0; i < len; i++) {
+            if (b[i] < 0) {
+                return StringView.of(new String(b, 0, len, StandardCharsets.UTF_8));
+            }
+        }
+        return new Twine8(len == b.length ? b : java.util.Arrays.copyOf(b, len));
+    }
+
+    StoredNode node(Rec r) {
+        return new StoredNode(this, r.pos, SAXON_KIND[r.kind], r.code, -1);
+    }
+
+    StoredNode nodeAt(long pos) {
+        if (pos == 0) {
+            return root;
+        }
+        Rec r = new Rec(this);
+        r.read(pos);
+        return node(r);
+    }
+
+    void checkOpen() {
+        if (snapshot.isClosed()) {
+            snapshot.checkOpen();
+        }
+    }
+
+    StoreException corrupt(long pos, String what) {
+        return new StoreException(StoreException.Code.CORRUPT, systemId + " (document " + docId + ")"
+                + (pos >= 0 ? " at byte " + pos : "") + ": " + what + "; run 'arno store check'");
+    }
+
+    @Override
+    public NodeInfo selectID(String id, boolean getParent) {
+        checkOpen();
+        Long p = snapshot.id(docId, id);
+        if (p == null) {
+            return scanForId(id);
+        }
+        return p < 0 ? null : nodeAt(p);
+    }
+
+    /** Ids too long for an LMDB key are not indexed; find them the slow way. */
+    private NodeInfo scanForId(String id) {
+        if ((header.flags() & DocHeader.HAS_IDS) == 0) {
+            return null;
+        }
+        Rec r = new Rec(this);
+        long p = 0;
+        long limit = header.length();
+        while (p < limit) {
+            r.read(p);
+            if (r.kind == Format.ELEMENT && r.attrBytes > 0) {
+                StoredNode e = node(r);
+                for (StoredNode a = e.firstAttribute(r); a != null; a = e.nextAttribute(a)) {
+                    if (a.isId() && a.getStringValue().strip().equals(id)) {
+                        return e;
+                    }
+                }
+            }
+            p = r.kind == Format.END ? p + 1 : r.first;
+        }
+        return null;
+    }
+
+    @Override
+    public boolean isTyped() {
+        return false;
+    }
+}

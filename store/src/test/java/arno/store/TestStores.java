@@ -1,0 +1,38 @@
+package arno.store;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/** Opening small stores for tests, and putting XML given as text. */
+final class TestStores {
+
+    /** 256 MiB of map: address space only, the file is sparse. */
+    static final StoreOptions SMALL = StoreOptions.defaults().mapSize(256L << 20);
+
+    private TestStores() {
+    }
+
+    static Store open(Path dir) {
+        return Store.open(dir, SMALL);
+    }
+
+    static DocumentInfo put(WriteTransaction w, String uri, String xml) {
+        return w.put(uri, xml.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Stores the documents in one transaction and commits it. */
+    static long putAll(Store store, String... uriXmlPairs) {
+        try (WriteTransaction w = store.write()) {
+            for (int i = 0; i < uriXmlPairs.length; i += 2) {
+                put(w, uriXmlPairs[i], uriXmlPairs[i + 1]);
+            }
+            return w.commit();
+        }
+    }
+
+    static String export(Snapshot s, String uri) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        s.export(uri, out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+}
