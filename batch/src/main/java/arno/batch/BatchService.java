@@ -362,6 +362,10 @@ public final class BatchService implements AutoCloseable {
         }
     }
 
+    Engine engine() {
+        return engine;
+    }
+
     Path jobsDirectory() {
         return jobsDir;
     }

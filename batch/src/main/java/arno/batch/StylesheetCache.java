@@ -48,6 +48,7 @@ final class StylesheetCache {
     private final Map<String, Compiled> entries = new ConcurrentHashMap<>();
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
     private volatile XsltExecutable schxslt;
+    private final java.util.concurrent.atomic.AtomicInteger compilations = new java.util.concurrent.atomic.AtomicInteger();
 
     /** An executable and the modules it was built from (URI → SHA-256). */
     record Compiled(XsltExecutable executable, String key, Map<URI, String> dependencies) {}
@@ -60,6 +61,11 @@ final class StylesheetCache {
 
     int size() {
         return entries.size();
+    }
+
+    /** How many compiles have run (cache misses), for tests and statistics. */
+    int compilations() {
+        return compilations.get();
     }
 
     /**
@@ -117,6 +123,7 @@ final class StylesheetCache {
     }
 
     private Compiled compile(Batch.Code code, byte[] content, String key) {
+        compilations.incrementAndGet();
         String systemId = code.href() != null ? code.href().uri().toString() : code.inline().getBaseURI().toString();
         Recorder recorder = new Recorder();
         List<XmlProcessingError> errors = new ArrayList<>();
@@ -169,10 +176,9 @@ final class StylesheetCache {
     }
 
     private static BatchException compileError(Batch.Code code, List<XmlProcessingError> errors, SaxonApiException e) {
-        List<BatchException.Detail> details = new ArrayList<>();
-        for (XmlProcessingError error : errors) {
-            details.add(detail(error));
-        }
+        // Saxon may report one error twice (once per phase that meets it); a reader wants it once.
+        List<BatchException.Detail> details = new ArrayList<>(new java.util.LinkedHashSet<>(
+                errors.stream().map(StylesheetCache::detail).toList()));
         if (details.isEmpty()) {
             details.add(new BatchException.Detail(e.getErrorCode() == null ? null : e.getErrorCode().getEQName(),
                     e.getMessage(), e.getSystemId(), e.getLineNumber(), -1, false));

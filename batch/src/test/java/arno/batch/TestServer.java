@@ -44,7 +44,7 @@ final class TestServer implements AutoCloseable {
     BatchService service;
     int port;
     volatile CountDownLatch gate = new CountDownLatch(1);
-    final CountDownLatch gateReached = new CountDownLatch(1);
+    volatile CountDownLatch gateReached = new CountDownLatch(1);
     final Map<String, String> puts = new ConcurrentHashMap<>();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -109,6 +109,25 @@ final class TestServer implements AutoCloseable {
     @Override public void close() {
         gate.countDown();
         stop();
+    }
+
+    /** Closes the gate for the next GETs under /files/gate/. */
+    void closeGate() {
+        gate = new CountDownLatch(1);
+        gateReached = new CountDownLatch(1);
+    }
+
+    void openGate() {
+        gate.countDown();
+    }
+
+    void awaitGateReached() {
+        try {
+            assertThat(gateReached.await(30, TimeUnit.SECONDS)).as("a transformation reached the gate").isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     String url(String path) {
