@@ -633,10 +633,15 @@
     </section>
   </xsl:template>
 
-  <xsl:template match="sec/title" mode="j:jats">
-    <xsl:element name="h{count(ancestor::sec) + 1}">
-      <xsl:apply-templates mode="#current"/>
-    </xsl:element>
+  <!-- Heading levels by nesting, as patterns rather than a computed element name. -->
+  <xsl:template match="body/sec/title" mode="j:jats">
+    <h2><xsl:apply-templates mode="#current"/></h2>
+  </xsl:template>
+  <xsl:template match="body/sec/sec/title" mode="j:jats">
+    <h3><xsl:apply-templates mode="#current"/></h3>
+  </xsl:template>
+  <xsl:template match="sec/sec/sec/title" mode="j:jats">
+    <h4><xsl:apply-templates mode="#current"/></h4>
   </xsl:template>
 
   <xsl:template match="p" mode="j:jats">
@@ -645,9 +650,8 @@
 
   <xsl:template match="italic" mode="j:jats"><em><xsl:apply-templates mode="#current"/></em></xsl:template>
   <xsl:template match="bold" mode="j:jats"><strong><xsl:apply-templates mode="#current"/></strong></xsl:template>
-  <xsl:template match="sup | sub" mode="j:jats">
-    <xsl:element name="{local-name()}"><xsl:apply-templates mode="#current"/></xsl:element>
-  </xsl:template>
+  <xsl:template match="sup" mode="j:jats"><sup><xsl:apply-templates mode="#current"/></sup></xsl:template>
+  <xsl:template match="sub" mode="j:jats"><sub><xsl:apply-templates mode="#current"/></sub></xsl:template>
 
   <xsl:template match="xref" mode="j:jats">
     <xsl:param name="anchors" as="xs:string" tunnel="yes"/>
@@ -693,12 +697,21 @@
     </figure>
   </xsl:template>
 
-  <!-- JATS tables are XHTML tables: the same element names, presentation attributes dropped. -->
-  <xsl:template match="table | thead | tbody | tfoot | tr | th | td" mode="j:jats">
-    <xsl:element name="{local-name()}">
-      <xsl:copy-of select="@colspan | @rowspan"/>
-      <xsl:apply-templates mode="#current"/>
-    </xsl:element>
+  <!--
+    JATS tables are XHTML tables: the same element names, presentation
+    attributes dropped. One literal result element per name: cheaper than a
+    computed name, and tables are most of the nodes of a full-text page.
+  -->
+  <xsl:template match="table" mode="j:jats"><table><xsl:apply-templates mode="#current"/></table></xsl:template>
+  <xsl:template match="thead" mode="j:jats"><thead><xsl:apply-templates mode="#current"/></thead></xsl:template>
+  <xsl:template match="tbody" mode="j:jats"><tbody><xsl:apply-templates mode="#current"/></tbody></xsl:template>
+  <xsl:template match="tfoot" mode="j:jats"><tfoot><xsl:apply-templates mode="#current"/></tfoot></xsl:template>
+  <xsl:template match="tr" mode="j:jats"><tr><xsl:apply-templates mode="#current"/></tr></xsl:template>
+  <xsl:template match="th" mode="j:jats">
+    <th><xsl:copy-of select="@colspan, @rowspan"/><xsl:apply-templates mode="#current"/></th>
+  </xsl:template>
+  <xsl:template match="td" mode="j:jats">
+    <td><xsl:copy-of select="@colspan, @rowspan"/><xsl:apply-templates mode="#current"/></td>
   </xsl:template>
 
   <xsl:template match="ack" mode="j:jats">
