@@ -5,6 +5,9 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import javax.xml.XMLConstants;
 import javax.xml.parsers.ParserConfigurationException;
@@ -138,6 +141,7 @@ final class SecureXml {
      */
     static long send(Source source, Receiver out, Configuration config, String what) {
         CountingInputStream counter = null;
+        InputStream opened = null;
         Source s = source;
         InputSource in = null;
         if (source instanceof StreamSource ss) {
@@ -146,6 +150,14 @@ final class SecureXml {
             in.setPublicId(ss.getPublicId());
             InputStream is = ss.getInputStream();
             Reader r = ss.getReader();
+            if (is == null && r == null && ss.getSystemId() != null && ss.getSystemId().startsWith("file:")) {
+                try {
+                    is = Files.newInputStream(Path.of(URI.create(ss.getSystemId())));
+                } catch (IOException | IllegalArgumentException e) {
+                    throw new StoreException(StoreException.Code.IO, "cannot read " + ss.getSystemId() + ": " + e, e);
+                }
+                opened = is;
+            }
             if (is != null) {
                 counter = new CountingInputStream(is);
                 in.setByteStream(counter);
@@ -169,6 +181,14 @@ final class SecureXml {
             Sender.send(s, out, options);
         } catch (XPathException e) {
             throw translate(e, what);
+        } finally {
+            if (opened != null) {
+                try {
+                    opened.close();
+                } catch (IOException ignored) {
+                    // read-only input: nothing is lost by a failed close
+                }
+            }
         }
         return counter == null ? -1 : counter.getByteCount();
     }
@@ -186,8 +206,7 @@ final class SecureXml {
             }
             if (t instanceof SAXParseException pe) {
                 String msg = pe.getMessage();
-                boolean unsafe = msg != null && (msg.startsWith("JAXP0") || msg.contains("cannot be expanded")
-                        || msg.contains("refused"));
+                boolean unsafe = isUnsafe(msg);
                 String where = where(pe.getSystemId() != null ? pe.getSystemId() : what, pe.getLineNumber(),
                         pe.getColumnNumber());
                 return new StoreException(unsafe ? StoreException.Code.UNSAFE_XML : StoreException.Code.MALFORMED_XML,
@@ -199,8 +218,21 @@ final class SecureXml {
         int line = loc == null ? -1 : loc.getLineNumber();
         int col = loc == null ? -1 : loc.getColumnNumber();
         String sys = loc != null && loc.getSystemId() != null ? loc.getSystemId() : what;
-        return new StoreException(StoreException.Code.MALFORMED_XML, where(sys, line, col) + ": " + e.getMessage()
-                + "; nothing was stored", sys, line, col, e);
+        String msg = e.getMessage() == null ? e.toString() : e.getMessage();
+        int cut = msg.indexOf(PARSER_PREFIX);
+        if (cut >= 0) {
+            msg = msg.substring(cut + PARSER_PREFIX.length());
+        }
+        return new StoreException(isUnsafe(msg) ? StoreException.Code.UNSAFE_XML : StoreException.Code.MALFORMED_XML,
+                where(sys, line, col) + ": " + msg + "; nothing was stored", sys, line, col, e);
+    }
+
+    /** Saxon's wording in front of a parser message; the parser's own message is what the user needs. */
+    private static final String PARSER_PREFIX = "Error reported by XML parser: ";
+
+    /** The JDK's security limits (JAXP000…) and this class's refusals. */
+    private static boolean isUnsafe(String msg) {
+        return msg != null && (msg.contains("JAXP0") || msg.contains("cannot be expanded") || msg.contains("refused"));
     }
 
     static String where(String systemId, int line, int column) {

@@ -60,8 +60,9 @@ public final class WriteTransaction implements AutoCloseable {
         long docId = nextDoc++;
         DocumentWriter w = new DocumentWriter(engine, txn, names, docId, uri, version);
         String what = source.getSystemId() != null ? source.getSystemId() : Store.SCHEME + uri;
+        long xml;
         try {
-            long xml = SecureXml.send(source, w, store.ownConfiguration(), what);
+            xml = SecureXml.send(source, w, store.ownConfiguration(), what);
             w.xmlBytes(xml);
             if (!w.finished()) {
                 throw new StoreException(StoreException.Code.MALFORMED_XML, what
@@ -99,7 +100,7 @@ public final class WriteTransaction implements AutoCloseable {
             throw Engine.translate(e, what);
         }
         DocHeader h = w.header();
-        return new DocumentInfo(uri, version, h.length(), w.header().xmlBytes() >= 0 ? h.xmlBytes() : -1, h.nodes());
+        return new DocumentInfo(uri, version, h.length(), xml, h.nodes());
     }
 
     /** Parses {@code xml} (securely) and stores it under {@code uri}. */
