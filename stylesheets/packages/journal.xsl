@@ -308,7 +308,7 @@
       <meta name="citation_author" content="{surname}, {given-names}"/>
     </xsl:for-each>
     <meta name="citation_journal_title" content="{?article/front/journal-meta/journal-title-group/journal-title}"/>
-    <meta name="citation_publication_date" content="{string-join($meta/pub-date[1]/(year, month, day), '/')}"/>
+    <meta name="citation_publication_date" content="{$meta/pub-date[1] ! (year || '/' || month || '/' || day)}"/>
     <meta name="citation_volume" content="{$meta/volume}"/>
     <meta name="citation_issue" content="{$meta/issue}"/>
     <meta name="citation_firstpage" content="{$meta/fpage}"/>
@@ -522,7 +522,7 @@
       <xsl:with-param name="page" select="if (empty($figure))
           then j:not-found($request, 'figure ' || $id || ' in article ' || r:variable($request, 'article'))
           else map:merge((map {
-            'title': $figure/label || ': ' || $figure/caption/title, 'figure': $figure,
+            'title': $figure/label || ': ' || replace($figure/caption/title, '\.$', ''), 'figure': $figure,
             'svg': j:doc(resolve-uri($figure/graphic/@xlink:href, $page?dir))/svg:svg,
             'crumbs': ($page?crumbs, j:crumb($page?title, ($page?volume-id, $page?issue-id, $page?article-id))) }, $page))"/>
     </xsl:call-template>

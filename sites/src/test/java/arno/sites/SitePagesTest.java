@@ -129,6 +129,8 @@ class SitePagesTest {
     assertThat(s(page, "string(//a[@class='doi'])")).isEqualTo("https://doi.org/" + s(article, "string(//article-id[@pub-id-type='doi'])"));
     assertThat(all(page, "//section[@class='figures']//a/@href"))
         .containsExactlyElementsOf(all(article, "//fig/@id ! ('/" + site + path + "/figures/' || .)"));
+    assertThat(s(page, "string(//head/meta[@name='citation_publication_date']/@content)"))
+        .isEqualTo(s(article, "//article-meta/pub-date ! (year || '/' || month || '/' || day)"));
     assertThat(all(page, "//head/meta[@name='citation_author']/@content"))
         .containsExactlyElementsOf(all(article, "//contrib/name/concat(surname, ', ', given-names)"));
   }
