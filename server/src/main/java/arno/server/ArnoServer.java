@@ -72,9 +72,14 @@ public final class ArnoServer implements AutoCloseable {
         return arno;
     }
 
-    /** The Tomcat context, for mounting more servlets (the batch service). */
-    Context context() {
-        return (Context) tomcat.getHost().findChild("");
+    /**
+     * Serves {@code servlet} at {@code pattern} (e.g. "/batch/*") beside the sites. Mounted
+     * paths take precedence over sites, so they must not collide with a site prefix.
+     */
+    public void mount(String name, String pattern, jakarta.servlet.http.HttpServlet servlet) {
+        Context context = (Context) tomcat.getHost().findChild("");
+        Tomcat.addServlet(context, name, servlet);
+        context.addServletMappingDecoded(pattern, name);
     }
 
     @Override

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Issue 2's page figures, in one run:
+#   1. heap per site: 20 sites sharing the compiled packages vs 20 private copies;
+#   2. full-text page throughput under Gatling (32 users, closed model, uncached)
+#      against the empty-servlet baseline in the same Tomcat, same session.
+# Usage: perf/run-pages.sh [ARTICLES=1000] [SECONDS=60]. Wait for an idle machine first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+articles="${1:-1000}"
+seconds="${2:-60}"
+out=perf/target/pages
+mkdir -p "$out"
+
+echo "== build"
+mvn -q -B -pl perf -am package -DskipTests
+cp="perf/target/classes:$(cat perf/target/classpath.txt)"
+
+echo "== heap per site (java -Xmx2g arno.perf.pages.SiteMemory . 20)"
+java -Xmx2g -cp "$cp" arno.perf.pages.SiteMemory . 20 2>/dev/null
+
+content="$out/data-$articles/content"
+if [ ! -d "$content/journals" ]; then
+  echo "== generating $articles articles"
+  java -cp "$cp" arno.demo.Generator generate --articles "$articles" --out "$content"
+fi
+
+port=18080
+echo "== starting Arno (production mode, -Xmx1g) on 127.0.0.1:$port"
+java -Xmx1g -cp "$cp" arno.perf.pages.PerfServer . "$content" "$port" "$out/urls.txt" > "$out/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do grep -q READY "$out/server.log" 2>/dev/null && break; sleep 0.5; done
+grep -q READY "$out/server.log" || { cat "$out/server.log"; exit 1; }
+{ echo path; cat "$out/urls.txt"; } > "$out/fulltext.csv"
+printf 'path\n/_perf/empty\n' > "$out/empty.csv"
+
+run() { # name csv
+  echo "== gatling: $1 ($seconds s, 32 users)"
+  # Gatling (the load generator, not Arno) needs java.lang opened, as its Maven plugin does.
+  java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Dbase="http://127.0.0.1:$port" -Dpaths="$PWD/$2" -Dseconds="$seconds" -Dusers=32 \
+      -cp "perf/target/test-classes:$cp:$(cat perf/target/classpath-test.txt)" io.gatling.app.Gatling \
+      --simulation arno.perf.pages.PageSimulation --results-folder "$out/gatling" 2>&1 \
+    | tee "$out/gatling-$1.log" | sed -n '/Global Information/,/^====/p'
+}
+run empty "$out/empty.csv"
+run fulltext "$out/fulltext.csv"
+
+# Gatling's console table: "> name | total | ok | ko"; numbers carry thousands separators.
+field() { grep -m1 "$2" "$out/gatling-$1.log" | awk -F'|' '{gsub(/[ ,]/, "", $2); print $2}' ; }
+rps() { field "$1" 'mean throughput' ; }
+pct() { field "$1" "response time $2 percentile" ; }
+echo "== summary"
+echo "empty servlet:  $(rps empty) req/s"
+echo "full text:      $(rps fulltext) pages/s, p50 $(pct fulltext 50th) ms, p95 $(pct fulltext 95th) ms, p99 $(pct fulltext 99th) ms"
+awk -v a="$(rps fulltext)" -v b="$(rps empty)" 'BEGIN { if (b > 0) printf "ratio full text / empty servlet: %.3f\n", a / b }'
+echo "mean page size: $(curl -s "http://127.0.0.1:$port$(head -1 "$out/urls.txt")" | wc -c) bytes (first article)"

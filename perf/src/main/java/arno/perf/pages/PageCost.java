@@ -1,0 +1,87 @@
+package arno.perf.pages;
+
+import arno.pipeline.ArnoConfig;
+import arno.server.ArnoServer;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one page costs the server, measured per thread so that a busy machine
+ * does not distort it: CPU time and bytes allocated by Tomcat's request
+ * threads per request, for article full-text pages and for an empty servlet
+ * in the same Tomcat. One client thread sends the requests one after another.
+ *
+ * <p>{@code PageCost ROOT CONTENT [ROUNDS]}: prints the median of ROUNDS rounds,
+ * each over every article once.
+ */
+public final class PageCost {
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args[0]);
+        Path content = Path.of(args[1]);
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false);
+        try (ArnoServer server = ArnoServer.start(config, "127.0.0.1", 0)) {
+            server.mount("empty", "/_perf/empty", new PerfServer.Empty());
+            List<String> pages = PerfServer.fullTextPaths(content);
+            HttpClient client = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + server.port();
+            measure("warm-up", client, base, pages, 2);
+            Cost page = measure("full text", client, base, pages, rounds);
+            Cost empty = measure("empty servlet", client, base, List.of("/_perf/empty"), rounds * pages.size());
+            System.out.printf("full text: %.0f us CPU and %.0f KB allocated per page (median of %d rounds of %d pages, %.0f KB per page sent)%n",
+                    page.cpuNanos / 1e3, page.allocated / 1024.0, rounds, pages.size(), page.bytesOut / 1024.0);
+            System.out.printf("empty servlet: %.1f us CPU and %.1f KB allocated per request%n", empty.cpuNanos / 1e3, empty.allocated / 1024.0);
+            System.out.printf("CPU per page / CPU per empty request: %.1f%n", page.cpuNanos / empty.cpuNanos);
+            System.out.printf("pages/s this implies on 2 cores with nothing else running: %.0f%n", 2e9 / page.cpuNanos);
+        }
+    }
+
+    record Cost(double cpuNanos, double allocated, double bytesOut) {}
+
+    private static Cost measure(String name, HttpClient client, String base, List<String> paths, int rounds) throws Exception {
+        int per = paths.size() > 1 ? paths.size() : 1;
+        int roundsOfPaths = paths.size() > 1 ? rounds : 5;
+        int repeat = paths.size() > 1 ? 1 : rounds / 5;
+        double[] cpu = new double[roundsOfPaths];
+        double[] alloc = new double[roundsOfPaths];
+        double bytes = 0;
+        for (int r = 0; r < roundsOfPaths; r++) {
+            long[] before = serverThreads();
+            long n = 0;
+            for (int k = 0; k < repeat; k++) {
+                for (String p : paths) {
+                    HttpResponse<byte[]> resp = client.send(HttpRequest.newBuilder(URI.create(base + p)).build(),
+                            HttpResponse.BodyHandlers.ofByteArray());
+                    if (resp.statusCode() != 200) throw new IllegalStateException(p + " answered " + resp.statusCode());
+                    bytes += resp.body().length;
+                    n++;
+                }
+            }
+            long[] after = serverThreads();
+            cpu[r] = (after[0] - before[0]) / (double) n;
+            alloc[r] = (after[1] - before[1]) / (double) n;
+        }
+        Arrays.sort(cpu);
+        Arrays.sort(alloc);
+        return new Cost(cpu[cpu.length / 2], alloc[alloc.length / 2], bytes / ((double) roundsOfPaths * repeat * per));
+    }
+
+    /** Sum of CPU nanoseconds and allocated bytes of Tomcat's request threads. */
+    private static long[] serverThreads() {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long cpu = 0;
+        long alloc = 0;
+        for (var info : mx.dumpAllThreads(false, false)) {
+            if (!info.getThreadName().startsWith("http-nio")) continue;
+            cpu += mx.getThreadCpuTime(info.getThreadId());
+            alloc += mx.getThreadAllocatedBytes(info.getThreadId());
+        }
+        return new long[] {cpu, alloc};
+    }
+}

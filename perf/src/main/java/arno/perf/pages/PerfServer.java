@@ -1,0 +1,58 @@
+package arno.perf.pages;
+
+import arno.pipeline.ArnoConfig;
+import arno.server.ArnoServer;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The server the page benchmarks run against: Arno in production mode over a
+ * content folder, plus an empty servlet at /_perf/empty in the same Tomcat as
+ * the baseline. Writes the full-text URLs of every article to a file for the
+ * load generator's feeder.
+ *
+ * <p>{@code PerfServer ROOT CONTENT PORT URLS-FILE}
+ */
+public final class PerfServer {
+    public static void main(String[] args) throws IOException {
+        Path root = Path.of(args[0]);
+        Path content = Path.of(args[1]);
+        int port = Integer.parseInt(args[2]);
+        Path urls = Path.of(args[3]);
+        ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false);
+        ArnoServer server = ArnoServer.start(config, "127.0.0.1", port);
+        server.mount("empty", "/_perf/empty", new Empty());
+        Files.write(urls, fullTextPaths(content));
+        System.out.println("READY " + server.port());
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+    }
+
+    /** /journal-a/v1/i2/a0003/full for every article of journal ja, and journal-b's for jb. */
+    static List<String> fullTextPaths(Path content) throws IOException {
+        List<String> paths = new ArrayList<>();
+        try (Stream<Path> s = Files.walk(content.resolve("journals"))) {
+            for (Path article : (Iterable<Path>) s.filter(p -> p.getFileName().toString().equals("article.xml")).sorted()::iterator) {
+                Path rel = content.resolve("journals").relativize(article.getParent());
+                String journal = rel.getName(0).toString();
+                String site = journal.equals("ja") ? "/journal-a" : "/journal-b";
+                paths.add(site + "/" + rel.subpath(1, rel.getNameCount()).toString().replace('\\', '/') + "/full");
+            }
+        }
+        return paths;
+    }
+
+    static final class Empty extends HttpServlet {
+        @Override
+        protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+            resp.setStatus(200);
+            resp.setContentLength(0);
+        }
+    }
+}
