@@ -57,6 +57,15 @@ class PipelineHttpTest {
     }
 
     @Test
+    void helloPageMatchesItsGoldenPage() {
+        var actual = Html.parse(arno.get("/alpha/hello/golden").body());
+        var golden = Html.parse(Golden.read("alpha-hello.html"));
+        XmlAssert.assertThat(actual).and(golden).ignoreWhitespace().ignoreComments()
+                .withNodeFilter(n -> !(n instanceof org.w3c.dom.Element e && "stamp".equals(e.getAttribute("id"))))
+                .areSimilar();
+    }
+
+    @Test
     void siteChosenByHostUsesTheSharedPackageUnchanged() throws IOException {
         String raw = raw("GET / HTTP/1.1\r\nHost: beta.test\r\nConnection: close\r\n\r\n");
         assertThat(raw).startsWith("HTTP/1.1 200");
