@@ -25,7 +25,9 @@ public final class Main {
                            --data DIR      data folder: content, store, batch jobs (default ./data)
                            --production    no reloading, no error details, no /_debug routes
                            --articles N    demo articles generated into an empty data folder (default 200)
+                           --batch-root DIR  a folder batch jobs may read and write (repeatable; default: the data folder)
               generate   write demo content: --articles N --out DIR [--seed S]
+              batch      the batch client: submit FILE [--wait], status JOB, report JOB [--html], ... (batch/README.md)
               help       show this text
             """;
 
@@ -46,6 +48,7 @@ public final class Main {
             return switch (args.get(0)) {
                 case "serve" -> serve(new Options(args.subList(1, args.size())), err);
                 case "generate" -> arno.demo.Generator.run(args, out, err);
+                case "batch" -> arno.batch.client.BatchClient.run(args, out, err);
                 default -> throw new UsageException("unknown command '" + args.get(0) + "'");
             };
         } catch (UsageException e) {
@@ -69,6 +72,11 @@ public final class Main {
         String bind = o.take("--bind", "127.0.0.1");
         boolean production = o.flag("--production");
         int articles = o.intValue("--articles", 200);
+        List<Path> batchRoots = new ArrayList<>();
+        for (String r = o.take("--batch-root", null); r != null; r = o.take("--batch-root", null)) {
+            batchRoots.add(Path.of(r).toAbsolutePath().normalize());
+        }
+        if (batchRoots.isEmpty()) batchRoots.add(data);
         o.done();
         if (!Files.isDirectory(sites)) throw new UsageException("sites folder " + sites + " does not exist");
         Path content = data.resolve("content");
@@ -82,10 +90,19 @@ public final class Main {
         }
         ArnoConfig config = ArnoConfig.defaults(root, data).withSites(sites).withDevelopment(!production);
         ArnoServer server = ArnoServer.start(config, bind, port);
+        arno.batch.BatchService batch = arno.batch.BatchService.start(
+                arno.batch.BatchOptions.builder(data.resolve("batch")).roots(batchRoots).build());
+        server.mount("batch", "/batch/*", batch.servlet());
+        String account = production ? null : batch.createDevelopmentAccount();
+        if (account != null) {
+            err.println("arno: batch service account for this data folder: " + account
+                    + " (kept in " + data.resolve("batch/users") + ")");
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             err.println("arno: stopping");
             server.close();
+            batch.close();
             stopped.countDown();
         }, "arno-shutdown"));
         err.println("arno: serving on http://" + (bind.equals("0.0.0.0") ? "localhost" : bind) + ":" + server.port()
