@@ -66,7 +66,7 @@ public final class Arno {
         // Stylesheets may reach the class path only through declared Java stages.
         c.setConfigurationProperty(Feature.ALLOW_EXTERNAL_FUNCTIONS, false);
         this.processor = new Processor(c);
-        this.resources = new Resources(c, config.content());
+        this.resources = new Resources(c, config.content(), config.sourceCache());
         resources.install();
         try {
             this.xmlToJson = processor.newXPathCompiler().compile("xml-to-json(.)");

@@ -16,18 +16,21 @@ import java.util.List;
  * @param development    reload changed stylesheets, show error details and /_debug/request
  * @param bodyLimit      largest request body accepted, in bytes
  * @param timeout        a route's time limit unless site.xml sets one
+ * @param sourceCache    bytes of parsed content documents kept between requests (0: none)
  */
 public record ArnoConfig(Path content, List<Path> packageFolders, Path sites, Path errorTemplate,
-                         boolean development, long bodyLimit, Duration timeout) {
+                         boolean development, long bodyLimit, Duration timeout, long sourceCache) {
 
     public static final long DEFAULT_BODY_LIMIT = 10L << 20;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    public static final long DEFAULT_SOURCE_CACHE = 128L << 20;
 
     public ArnoConfig {
         packageFolders = List.copyOf(packageFolders);
         if (!Files.isDirectory(sites)) throw new IllegalArgumentException("sites folder " + sites + " does not exist");
         if (bodyLimit <= 0) throw new IllegalArgumentException("body limit must be positive, not " + bodyLimit);
         if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive, not " + timeout);
+        if (sourceCache < 0) throw new IllegalArgumentException("source cache size must not be negative, not " + sourceCache);
     }
 
     /**
@@ -39,26 +42,30 @@ public record ArnoConfig(Path content, List<Path> packageFolders, Path sites, Pa
         return new ArnoConfig(data.resolve("content"),
                 List.of(root.resolve("templates/xsl"), root.resolve("stylesheets/packages")),
                 root.resolve("sites"), root.resolve("templates/xsl/error.xsl"),
-                true, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUT);
+                true, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUT, DEFAULT_SOURCE_CACHE);
     }
 
     public ArnoConfig withDevelopment(boolean on) {
-        return new ArnoConfig(content, packageFolders, sites, errorTemplate, on, bodyLimit, timeout);
+        return new ArnoConfig(content, packageFolders, sites, errorTemplate, on, bodyLimit, timeout, sourceCache);
     }
 
     public ArnoConfig withSites(Path folder) {
-        return new ArnoConfig(content, packageFolders, folder, errorTemplate, development, bodyLimit, timeout);
+        return new ArnoConfig(content, packageFolders, folder, errorTemplate, development, bodyLimit, timeout, sourceCache);
     }
 
     public ArnoConfig withContent(Path folder) {
-        return new ArnoConfig(folder, packageFolders, sites, errorTemplate, development, bodyLimit, timeout);
+        return new ArnoConfig(folder, packageFolders, sites, errorTemplate, development, bodyLimit, timeout, sourceCache);
     }
 
     public ArnoConfig withBodyLimit(long bytes) {
-        return new ArnoConfig(content, packageFolders, sites, errorTemplate, development, bytes, timeout);
+        return new ArnoConfig(content, packageFolders, sites, errorTemplate, development, bytes, timeout, sourceCache);
+    }
+
+    public ArnoConfig withSourceCache(long bytes) {
+        return new ArnoConfig(content, packageFolders, sites, errorTemplate, development, bodyLimit, timeout, bytes);
     }
 
     public ArnoConfig withTimeout(Duration limit) {
-        return new ArnoConfig(content, packageFolders, sites, errorTemplate, development, bodyLimit, limit);
+        return new ArnoConfig(content, packageFolders, sites, errorTemplate, development, bodyLimit, limit, sourceCache);
     }
 }

@@ -6,6 +6,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import arno.cache.ArcCache;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -41,12 +43,27 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
 
     private final Configuration config;
     private final Path root;
+    /** Parsed content documents shared by all requests, or null; see {@link #parse}. */
+    private final ArcCache<String, Parsed> sources;
     private final CollectionFinder standardCollections = new StandardCollectionFinder();
     private final UnparsedTextURIResolver standardText = new StandardUnparsedTextResolver();
 
-    Resources(Configuration config, Path root) {
+    Resources(Configuration config, Path root, long sourceCacheBytes) {
         this.config = config;
         this.root = root.toAbsolutePath().normalize();
+        this.sources = sourceCacheBytes <= 0 ? null
+                : ArcCache.<String, Parsed>builder(1 << 20).maximumWeight(sourceCacheBytes, Parsed::weight).build();
+    }
+
+    /**
+     * A parsed document and the file state it was parsed from. TinyTrees are
+     * immutable once built, so one can serve many requests at once.
+     */
+    private record Parsed(TreeInfo tree, long modified, long size) {
+        /** A TinyTree takes about three times its XML: UTF-16 text plus node arrays. */
+        long weight() {
+            return size * 3 + 1024;
+        }
     }
 
     private static XPathException coded(String message, String code) {
@@ -96,12 +113,30 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         return tree.getRootNode();
     }
 
-    /** Parses a content document; its base URI stays the content: URI, so relative links resolve inside the scheme. */
+    /**
+     * Parses a content document, or takes it from the source cache when the
+     * file's time and size are those it was parsed from (checked on every
+     * use, so an edited file is seen at once). Its base URI stays the
+     * content: URI, so relative links resolve inside the scheme.
+     */
     private TreeInfo parse(String uri) throws XPathException {
         Path file = file(uri);
-        if (!Files.isRegularFile(file)) throw coded("No content document at " + uri, "FODC0002");
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (IOException e) {
+            throw coded("No content document at " + uri, "FODC0002");
+        }
+        if (!attributes.isRegularFile()) throw coded("No content document at " + uri, "FODC0002");
+        long modified = attributes.lastModifiedTime().toMillis();
+        if (sources != null) {
+            Parsed p = sources.get(uri);
+            if (p != null && p.modified == modified && p.size == attributes.size()) return p.tree;
+        }
         try (java.io.InputStream in = Files.newInputStream(file)) {
-            return config.buildDocumentTree(new StreamSource(in, uri));
+            TreeInfo tree = config.buildDocumentTree(new StreamSource(in, uri));
+            if (sources != null) sources.put(uri, new Parsed(tree, modified, attributes.size()));
+            return tree;
         } catch (IOException e) {
             throw coded("Cannot read " + uri + ": " + e.getMessage(), "FODC0002");
         }

@@ -30,6 +30,17 @@ class SiteLifecycleTest {
     }
 
     @Test
+    void anEditedContentDocumentIsSeenDespiteTheSourceCache() throws IOException {
+        try (TestServer arno = TestServer.start("testroot", false, 1 << 20)) {
+            assertThat(arno.get("/alpha/docs/a").body()).contains("<title>Document A</title>");
+            assertThat(arno.get("/alpha/docs/a").body()).contains("<title>Document A</title>");
+            Path doc = arno.root.resolve("content/docs/a.xml");
+            edit(doc, "Document A", "Document Z");
+            assertThat(arno.get("/alpha/docs/a").body()).contains("<title>Document Z</title>");
+        }
+    }
+
+    @Test
     void compileErrorsShowFileLineAndColumnInDevelopmentAndRecover() throws IOException {
         try (TestServer arno = TestServer.start("testroot", true, 1 << 20)) {
             Path xsl = arno.root.resolve("sites/alpha/alpha.xsl");

@@ -25,7 +25,8 @@ public final class PageCost {
         Path root = Path.of(args[0]);
         Path content = Path.of(args[1]);
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-        ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false);
+        ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false)
+                .withSourceCache(Long.getLong("arno.sourceCache", ArnoConfig.DEFAULT_SOURCE_CACHE));
         try (ArnoServer server = ArnoServer.start(config, "127.0.0.1", 0)) {
             server.mount("empty", "/_perf/empty", new PerfServer.Empty());
             List<String> pages = PerfServer.fullTextPaths(content);

@@ -26,7 +26,8 @@ public final class PerfServer {
         Path content = Path.of(args[1]);
         int port = Integer.parseInt(args[2]);
         Path urls = Path.of(args[3]);
-        ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false);
+        ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false)
+                .withSourceCache(Long.getLong("arno.sourceCache", ArnoConfig.DEFAULT_SOURCE_CACHE));
         ArnoServer server = ArnoServer.start(config, "127.0.0.1", port);
         server.mount("empty", "/_perf/empty", new Empty());
         Files.write(urls, fullTextPaths(content));
