@@ -389,6 +389,22 @@ public final class ArcCache<K, V> {
         }
     }
 
+    /** The values held, T1 then T2, each least recently used first. */
+    List<Map.Entry<K, V>> entries() {
+        lock.lock();
+        try {
+            List<Map.Entry<K, V>> entries = new ArrayList<>(t1.size + t2.size);
+            for (LruList<K, V> l : List.of(t1, t2)) {
+                for (Node<K, V> e = l.head.next; e != l.head; e = e.next) {
+                    entries.add(Map.entry(e.key, e.value));
+                }
+            }
+            return entries;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     double target() {
         lock.lock();
         try {
