@@ -351,15 +351,19 @@ public final class BatchService implements AutoCloseable {
     ReportWriter.Mark reportMark(Job job) {
         JobRun run = scheduler.runOf(job.id);
         ReportWriter.Mark mark = run == null ? null : run.mark();
-        if (mark != null) return mark;
-        Path report = job.reportFile();
-        try {
-            if (!Files.exists(report)) return null;
-            if (job.status.finished()) return new ReportWriter.Mark(Files.size(report), true);
-            return new ReportWriter.Mark(ReportWriter.readCommitted(job.dir), false);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        if (mark == null) {
+            Path report = job.reportFile();
+            try {
+                if (!Files.exists(report)) return null;
+                mark = job.status.finished()
+                        ? new ReportWriter.Mark(Files.size(report), true)
+                        : new ReportWriter.Mark(ReportWriter.readCommitted(job.dir), false);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
+        // A report created a moment ago may not have its root element yet.
+        return mark.length() == 0 ? null : mark;
     }
 
     Engine engine() {

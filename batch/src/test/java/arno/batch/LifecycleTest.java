@@ -134,4 +134,31 @@ class LifecycleTest {
         // The job that was only queued runs too.
         assertThat(TestServer.status(server.awaitFinished(server.url("/batch/jobs/" + secondId)))).isEqualTo("completed");
     }
+
+    @Test void aResumedSchematronJobCountsEveryInputInItsRuleSummary() throws Exception {
+        TestResources.copy("checks.sch", server.root.resolve("sch"));
+        TestResources.write(server.root.resolve("in/bad.xml"), "<article id=\"x1\"><sec><p>untitled</p></sec></article>");
+        server.closeGate();
+        String job = server.submit("""
+                <batch xmlns="urn:arno:batch" parallelism="1">
+                  <schematron href="sch/checks.sch"/>
+                  <input href="in/bad.xml"/>
+                  <input href="%s"/>
+                  <input href="in/bad.xml"/>
+                </batch>""".formatted(server.url("/files/gate/in/bad.xml")));
+        String id = job.substring(job.lastIndexOf('/') + 1);
+        server.awaitGateReached();
+        Thread stopper = new Thread(server::stop);
+        stopper.start();
+        Thread.sleep(300);
+        server.openGate();
+        stopper.join(30_000);
+        server.start();
+        server.awaitFinished(server.url("/batch/jobs/" + id));
+        String report = server.get("/batch/jobs/" + id + "/report").body();
+        // inputs 1 and 2 ran before the restart, 3 after; the summary counts all three
+        xml(report).valueByXPath("/b:report/b:schematron-summary/b:rule[@id='section']/@fired").isEqualTo(3);
+        xml(report).valueByXPath("/b:report/b:schematron-summary/b:rule[@id='section']/@failed-asserts").isEqualTo(3);
+        xml(report).valueByXPath("/b:report/b:schematron-summary/b:rule[@id='section']/@inputs").isEqualTo(3);
+    }
 }

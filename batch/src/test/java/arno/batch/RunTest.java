@@ -166,6 +166,57 @@ class RunTest {
         assertThat(server.root.resolve("out5/a6.xml")).content().contains("to=\"Ada\"").contains("title=\"Title 6\"");
     }
 
+    @Test void hostileInputsFailFastAndAloneWhileADoctypeWithAnExternalDtdStillParses() {
+        String laughs = "<!DOCTYPE article [<!ENTITY a \"aaaaaaaaaa\">"
+                + "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">"
+                + "<!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\"><!ENTITY e \"&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;\">"
+                + "<!ENTITY f \"&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;\">]>\n<article id=\"x\"><title>&f;&f;&f;</title></article>";
+        TestResources.write(server.root.resolve("hostile/laughs.xml"), laughs);
+        Path secret = TestResources.write(tmp.resolve("secret.txt"), "secret");
+        TestResources.write(server.root.resolve("hostile/xxe.xml"), "<!DOCTYPE article [<!ENTITY s SYSTEM \""
+                + secret.toUri() + "\">]>\n<article id=\"x\"><title>&s;</title></article>");
+        TestResources.write(server.root.resolve("hostile/jats.xml"), "<!DOCTYPE article PUBLIC \"-//NLM//DTD JATS (Z39.96) "
+                + "Journal Archiving and Interchange DTD v1.3 20210610//EN\" \"http://jats.nlm.nih.gov/archiving/1.3/"
+                + "JATS-archivearticle1-3.dtd\">\n<article id=\"a9\"><title>With a DOCTYPE</title></article>");
+        long t0 = System.nanoTime();
+        String job = server.submit("""
+                <batch xmlns="urn:arno:batch" parallelism="1">
+                  <stylesheet href="xsl/article-to-entry.xsl"/>
+                  <input href="hostile/laughs.xml" output="out7/laughs.atom"/>
+                  <input href="hostile/xxe.xml" output="out7/xxe.atom"/>
+                  <input href="hostile/jats.xml" output="out7/jats.atom"/>
+                </batch>""");
+        String status = server.awaitFinished(job);
+        assertThat(System.nanoTime() - t0).isLessThan(20_000_000_000L);
+        assertThat(status).contains("succeeded=\"1\"").contains("failed=\"2\"");
+        String report = server.get(job + "/report").body();
+        xml(report).valueByXPath("//b:transformation[@index='1']/b:error/@problem").isEqualTo("input-malformed");
+        xml(report).valueByXPath("//b:transformation[@index='1']/b:error").asString().contains("entit");
+        xml(report).valueByXPath("//b:transformation[@index='2']/b:error").asString().contains("external entity refused");
+        assertThat(server.root.resolve("out7/xxe.atom")).doesNotExist();
+        assertThat(server.root.resolve("out7/jats.atom")).content().contains("With a DOCTYPE");
+    }
+
+    @Test void aHugeMessageIsKeptWholeThroughTheSpillFile() {
+        String job = server.submit("""
+                <batch xmlns="urn:arno:batch">
+                  <stylesheet>
+                    <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+                      <xsl:template match="/">
+                        <xsl:message><big><xsl:for-each select="1 to 40000"><i n="{.}"/></xsl:for-each></big></xsl:message>
+                        <done/>
+                      </xsl:template>
+                    </xsl:stylesheet>
+                  </stylesheet>
+                  <input href="in/a1.xml" output="out8/a1.xml"/>
+                </batch>""");
+        server.awaitFinished(job);
+        String report = server.get(job + "/report").body();
+        assertThat(report.length()).isGreaterThan(SpillBuffer.LIMIT);
+        xml(report).valueByXPath("count(//b:message/b:big/b:i)").isEqualTo(40000);
+        xml(report).valueByXPath("//b:message/b:big/b:i[last()]/@n").isEqualTo(40000);
+    }
+
     @Test void theBatchAsSubmittedAndTheJobListAreReadable() {
         String job = server.submit("""
                 <batch xmlns="urn:arno:batch" name="listed">
