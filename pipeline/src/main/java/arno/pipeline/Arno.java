@@ -12,11 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.lib.Feature;
-import net.sf.saxon.s9api.Message;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.Serializer;
@@ -239,7 +237,7 @@ public final class Arno {
                 sink = new ResponseWriter(request, response, xmlToJson);
             }
             route.pipeline.run(processor.getUnderlyingConfiguration(), scope, out -> reader.write(out, null),
-                    sink, messages(id, route.name()));
+                    sink);
         } catch (PipelineException e) {
             fail(l, site, reader, request, response, e, id);
         } catch (RuntimeException e) {
@@ -275,7 +273,7 @@ public final class Arno {
             try (RequestScope scope = new RequestScope(id, "error", config.timeout().toMillis(), resources)) {
                 ResponseWriter writer = new ResponseWriter(request, response, xmlToJson);
                 errorPipeline.run(processor.getUnderlyingConfiguration(), scope,
-                        out -> reader.write(out, h -> errorElement(h, e, errorId)), writer, messages(id, "error"));
+                        out -> reader.write(out, h -> errorElement(h, e, errorId)), writer);
                 if (response.getStatus() != status) response.setStatus(status);
                 return;
             } catch (PipelineException | RuntimeException inner) {
@@ -326,13 +324,6 @@ public final class Arno {
         h.endElement(MSG, "attribute", "msg:attribute");
         h.endPrefixMapping("err");
         h.endPrefixMapping("msg");
-    }
-
-    private static Consumer<Message> messages(String id, String route) {
-        return m -> LOG.log(m.isTerminate() ? System.Logger.Level.ERROR : System.Logger.Level.INFO,
-                "[" + id + "] xsl:message route=" + route
-                        + (m.getLocation() != null ? " " + m.getLocation().getSystemId() + " line " + m.getLocation().getLineNumber() : "")
-                        + ": " + m.getStringValue());
     }
 
     /** Development only: shows the req:request the site's pipelines receive. */

@@ -1,13 +1,11 @@
 package arno.pipeline;
 
 import java.util.List;
-import java.util.function.Consumer;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.event.PipelineConfiguration;
 import net.sf.saxon.event.Receiver;
 import net.sf.saxon.event.ReceivingContentHandler;
 import net.sf.saxon.s9api.Destination;
-import net.sf.saxon.s9api.Message;
 import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.serialize.SerializationProperties;
 import net.sf.saxon.trans.UncheckedXPathException;
@@ -38,13 +36,13 @@ final class Pipeline {
         void write(org.xml.sax.ContentHandler out) throws SAXException, PipelineException;
     }
 
-    void run(Configuration config, RequestScope scope, Source source, Destination sink, Consumer<Message> messages)
+    void run(Configuration config, RequestScope scope, Source source, Destination sink)
             throws PipelineException {
         try {
             Destination next = new Stage.Guard(sink, scope, -1, "response");
             for (int i = stages.size() - 1; i >= 0; i--) {
                 Stage stage = stages.get(i);
-                next = new Stage.Guard(stage.open(scope, next, messages), scope, i, stage.description);
+                next = new Stage.Guard(stage.open(scope, next), scope, i, stage.description);
             }
             PipelineConfiguration pipe = config.makePipelineConfiguration();
             Receiver first = next.getReceiver(pipe, new SerializationProperties());

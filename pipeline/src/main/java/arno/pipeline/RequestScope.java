@@ -2,7 +2,10 @@ package arno.pipeline;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
+import net.sf.saxon.lib.Logger;
 import net.sf.saxon.om.TreeInfo;
+import net.sf.saxon.s9api.Message;
 
 /**
  * One request's immutable world. Every document a pipeline reads through
@@ -17,6 +20,7 @@ import net.sf.saxon.om.TreeInfo;
  */
 public final class RequestScope implements AutoCloseable {
     private static final ThreadLocal<RequestScope> CURRENT = new ThreadLocal<>();
+    private static final System.Logger LOG = System.getLogger("arno");
 
     final String id;
     final String route;
@@ -55,6 +59,25 @@ public final class RequestScope implements AutoCloseable {
 
     void keep(String uri, TreeInfo tree) {
         documents.put(uri, tree);
+    }
+
+    /** Where xsl:message goes: the log, with the request id, route and stylesheet location. */
+    Consumer<Message> messages() {
+        return m -> LOG.log(m.isTerminate() ? System.Logger.Level.ERROR : System.Logger.Level.INFO,
+                "[" + id + "] xsl:message route=" + route
+                        + (m.getLocation() != null ? " " + m.getLocation().getSystemId() + " line " + m.getLocation().getLineNumber() : "")
+                        + ": " + m.getStringValue());
+    }
+
+    /** Where fn:trace() goes, from XSLT and XQuery alike: the log, with the request id and route. */
+    Logger trace() {
+        return new Logger() {
+            @Override
+            public void println(String message, int severity) {
+                LOG.log(severity >= Logger.ERROR ? System.Logger.Level.ERROR : System.Logger.Level.INFO,
+                        "[" + id + "] trace route=" + route + ": " + message);
+            }
+        };
     }
 
     DeadlineTreeModel treeModel() {

@@ -1,7 +1,6 @@
 package arno.pipeline;
 
 import java.net.URI;
-import java.util.function.Consumer;
 import net.sf.saxon.event.ContentHandlerProxy;
 import net.sf.saxon.event.PipelineConfiguration;
 import net.sf.saxon.event.ProxyReceiver;
@@ -13,7 +12,6 @@ import net.sf.saxon.om.NodeName;
 import net.sf.saxon.s9api.AbstractDestination;
 import net.sf.saxon.s9api.Destination;
 import net.sf.saxon.s9api.Location;
-import net.sf.saxon.s9api.Message;
 import net.sf.saxon.s9api.QName;
 import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.XQueryEvaluator;
@@ -42,7 +40,7 @@ abstract class Stage {
         this.description = description;
     }
 
-    abstract Destination open(RequestScope scope, Destination next, Consumer<Message> messages) throws SaxonApiException;
+    abstract Destination open(RequestScope scope, Destination next) throws SaxonApiException;
 
     @Override
     public String toString() {
@@ -61,10 +59,11 @@ abstract class Stage {
         }
 
         @Override
-        Destination open(RequestScope scope, Destination next, Consumer<Message> messages) throws SaxonApiException {
+        Destination open(RequestScope scope, Destination next) throws SaxonApiException {
             Xslt30Transformer t = executable.load30();
             if (mode != null) t.setInitialMode(mode);
-            t.setMessageHandler(messages);
+            t.setMessageHandler(scope.messages());
+            t.setTraceFunctionDestination(scope.trace());
             // Saxon consults a transformer's own resolver before the configuration's: set ours here.
             t.setResourceResolver(scope.resources);
             t.getUnderlyingController().setCollectionFinder(scope.resources);
@@ -83,9 +82,10 @@ abstract class Stage {
         }
 
         @Override
-        Destination open(RequestScope scope, Destination next, Consumer<Message> messages) {
+        Destination open(RequestScope scope, Destination next) {
             XQueryEvaluator q = executable.load();
             q.setResourceResolver(scope.resources);
+            q.setTraceFunctionDestination(scope.trace());
             XdmDestination input = new XdmDestination();
             input.onClose(() -> {
                 q.setContextItem(input.getXdmNode());
@@ -105,7 +105,7 @@ abstract class Stage {
         }
 
         @Override
-        Destination open(RequestScope scope, Destination next, Consumer<Message> messages) {
+        Destination open(RequestScope scope, Destination next) {
             return new AbstractDestination() {
                 @Override
                 public Receiver getReceiver(PipelineConfiguration pipe, SerializationProperties params) throws SaxonApiException {
@@ -141,7 +141,7 @@ abstract class Stage {
         }
 
         @Override
-        Destination open(RequestScope scope, Destination next, Consumer<Message> messages) {
+        Destination open(RequestScope scope, Destination next) {
             throw new CompileFailure(error);
         }
     }

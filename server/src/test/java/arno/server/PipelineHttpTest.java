@@ -225,6 +225,15 @@ class PipelineHttpTest {
     }
 
     @Test
+    void xqueryTraceIsLoggedWithTheRequestId() {
+        try (LogCapture log = new LogCapture()) {
+            assertThat(arno.get("/alpha/mix/6").body()).isEqualTo("36");
+            assertThat(log.containing("trace route=mix")).singleElement().satisfies(l ->
+                    assertThat(l).matches("\\[[a-z0-9]+-[a-z0-9]+\\] trace route=mix: square.*36.*"));
+        }
+    }
+
+    @Test
     void runawayStylesheetsAreStoppedAndTheServerKeepsServing() {
         long t0 = System.nanoTime();
         HttpResponse<String> loop = arno.get("/alpha/loop");

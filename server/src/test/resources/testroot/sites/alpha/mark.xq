@@ -4,6 +4,6 @@ declare namespace msg = "urn:arno:message";
 document {
   element { node-name(/req:request) } {
     /req:request/@*, /req:request/node(),
-    <msg:attribute name="square">{ let $n := xs:integer(/req:request/req:route/req:variable[@name = 'n']) return $n * $n }</msg:attribute>
+    <msg:attribute name="square">{ let $n := xs:integer(/req:request/req:route/req:variable[@name = 'n']) return trace($n * $n, 'square') }</msg:attribute>
   }
 }
