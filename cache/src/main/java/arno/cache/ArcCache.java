@@ -139,6 +139,9 @@ public final class ArcCache<K, V> {
      * @return the value it replaced, or null
      */
     public V put(K key, V value) {
+        if (evictionListener == null) {
+            return put(key, value, null);
+        }
         List<Map.Entry<K, V>> evicted = new ArrayList<>(2);
         V previous = put(key, value, evicted);
         notifyEvicted(evicted);
@@ -146,8 +149,9 @@ public final class ArcCache<K, V> {
     }
 
     /**
-     * {@link #put} that collects the evicted entries instead of notifying the listener, so a
-     * caller holding its own locks can handle them after releasing those.
+     * {@link #put} that collects the evicted entries (unless {@code evicted} is null) instead
+     * of notifying the listener, so a caller holding its own locks can handle them after
+     * releasing those.
      */
     V put(K key, V value, List<Map.Entry<K, V>> evicted) {
         Objects.requireNonNull(key, "key");
@@ -166,8 +170,7 @@ public final class ArcCache<K, V> {
                 if (x != null) {
                     discard(x);
                 }
-                evicted.add(Map.entry(key, value));
-                stats.record(Stats.Event.EVICTION);
+                collect(evicted, key, value);
                 return previous;
             }
             if (x != null && x.isResident()) {
@@ -208,8 +211,7 @@ public final class ArcCache<K, V> {
                         Node<K, V> lru = t1.lru();
                         V gone = lru.value;
                         discard(lru);
-                        evicted.add(Map.entry(lru.key, gone));
-                        stats.record(Stats.Event.EVICTION);
+                        collect(evicted, lru.key, gone);
                     }
                 } else if (directorySize() >= 2L * capacity) {
                     // Case B: L1 has fewer than c keys, and the directory is full (2c keys):
@@ -321,12 +323,18 @@ public final class ArcCache<K, V> {
 
     private void toGhost(Node<K, V> node, LruList<K, V> ghosts, List<Map.Entry<K, V>> evicted) {
         list(node.list).unlink(node);
-        evicted.add(Map.entry(node.key, node.value));
-        stats.record(Stats.Event.EVICTION);
+        collect(evicted, node.key, node.value);
         weight -= node.weight;
         node.value = null;
         node.weight = 0;
         ghosts.addMru(node);
+    }
+
+    private void collect(List<Map.Entry<K, V>> evicted, K key, V value) {
+        stats.record(Stats.Event.EVICTION);
+        if (evicted != null) {
+            evicted.add(Map.entry(key, value));
+        }
     }
 
     private void admit(Node<K, V> x, V value, long w, LruList<K, V> into) {
