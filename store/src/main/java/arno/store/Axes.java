@@ -245,4 +245,152 @@ final class Axes {
             }
         };
     }
+
+    /**
+     * Preceding (and preceding-or-ancestor), in reverse document order without back links.
+     * Work is a stack of frames: an EXPAND frame holds subtree roots still to be reversed, an
+     * EMIT frame holds record positions in document order, emitted from the end. A subtree up to
+     * {@link #FLAT_BYTES} is reversed by one forward scan into an EMIT frame; a larger one is
+     * split into its element, emitted last, and its children, expanded first. So the memory is
+     * bounded by the depth times the fan-out plus one flat frame, even in a 1 GB document, and
+     * every record is decoded a bounded number of times.
+     */
+    static final class Preceding implements AxisIterator {
+        static final int FLAT_BYTES = 64 * 1024;
+
+        private final StoredTree tree;
+        private final Rec r;
+        private final Test test;
+        private final boolean includeAncestors;
+        /** Ancestor-or-self positions, the node first, the document last. */
+        private final long[] chain;
+        private int level;
+        private long[][] frames = new long[16][];
+        private int[] cursors = new int[16];
+        private boolean[] expand = new boolean[16];
+        private int depth;
+
+        Preceding(StoredNode node, NodePredicate predicate, boolean includeAncestors) {
+            this.tree = node.tree;
+            this.r = new Rec(tree);
+            this.test = Test.of(predicate, tree);
+            this.includeAncestors = includeAncestors;
+            long[] c = new long[16];
+            int n = 0;
+            long p = node.pos;
+            while (p >= 0) {
+                if (n == c.length) {
+                    c = Arrays.copyOf(c, n * 2);
+                }
+                c[n++] = p;
+                r.read(p);
+                p = r.parent;
+            }
+            this.chain = Arrays.copyOf(c, n);
+        }
+
+        private void push(long[] positions, int count, boolean isExpand) {
+            if (depth == frames.length) {
+                frames = Arrays.copyOf(frames, depth * 2);
+                cursors = Arrays.copyOf(cursors, depth * 2);
+                expand = Arrays.copyOf(expand, depth * 2);
+            }
+            frames[depth] = positions;
+            cursors[depth] = count - 1;
+            expand[depth] = isExpand;
+            depth++;
+        }
+
+        /** Positions of the children of the element at {@code parent} that come before {@code stop}. */
+        private long[] children(long parent, long stop, int[] count) {
+            r.read(parent);
+            long p = r.first;
+            long[] out = new long[8];
+            int n = 0;
+            if (r.hasChildren()) {
+                while (p != stop) {
+                    r.read(p);
+                    if (r.kind == Format.END) {
+                        break;
+                    }
+                    if (n == out.length) {
+                        out = Arrays.copyOf(out, n * 2);
+                    }
+                    out[n++] = p;
+                    p = r.end;
+                }
+            }
+            count[0] = n;
+            return out;
+        }
+
+        @Override
+        public NodeInfo next() {
+            int[] count = new int[1];
+            while (true) {
+                if (depth == 0) {
+                    if (level >= chain.length - 1) {
+                        return null;
+                    }
+                    long self = chain[level];
+                    long parent = chain[level + 1];
+                    level++;
+                    if (includeAncestors) {
+                        push(new long[] {parent}, 1, false);
+                    }
+                    long[] siblings = children(parent, self, count);
+                    push(siblings, count[0], true);
+                    continue;
+                }
+                int top = depth - 1;
+                if (cursors[top] < 0) {
+                    frames[top] = null;
+                    depth--;
+                    continue;
+                }
+                long p = frames[top][cursors[top]--];
+                if (expand[top]) {
+                    r.read(p);
+                    if (r.kind == Format.ELEMENT && r.hasChildren()) {
+                        if (r.end - p <= FLAT_BYTES) {
+                            push(flat(p, r.end, count), count[0], false);
+                        } else {
+                            push(new long[] {p}, 1, false);
+                            long[] kids = children(p, -1, count);
+                            push(kids, count[0], true);
+                        }
+                        continue;
+                    }
+                }
+                r.read(p);
+                if (test.quick(StoredTree.SAXON_KIND[r.kind], r.code)) {
+                    StoredNode n = tree.node(r);
+                    if (test.full(n)) {
+                        return n;
+                    }
+                }
+            }
+        }
+
+        /** Every record position in [from, limit), in document order. */
+        private long[] flat(long from, long limit, int[] count) {
+            long[] out = new long[32];
+            int n = 0;
+            long p = from;
+            while (p < limit) {
+                r.read(p);
+                if (r.kind == Format.END) {
+                    p++;
+                    continue;
+                }
+                if (n == out.length) {
+                    out = Arrays.copyOf(out, n * 2);
+                }
+                out[n++] = p;
+                p = r.first;
+            }
+            count[0] = n;
+            return out;
+        }
+    }
 }

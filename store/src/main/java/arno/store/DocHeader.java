@@ -10,7 +10,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The HEADER entry of a stored document: what is needed to open it without touching its chunks.
  *
  * <pre>
- *  0 u8  format          1 u8 flags (BIGS, NSMAPS, IDS present)   2 u16 reserved
+ *  0 u8  format          1 u8 flags (BIGS, NSMAPS, IDS, XML_BASE)   2 u16 reserved
  *  4 i32 chunk count     8 i64 length of the record stream
  * 16 i64 XML bytes read (-1 when not from bytes)                  24 i64 version
  * 32 i64 node count     40 i32 name codes used (highest + 1)      44 i32 URI length
@@ -23,6 +23,8 @@ record DocHeader(long docId, String uri, long version, long length, int chunks, 
     static final int HAS_BIGS = 1;
     static final int HAS_NSMAPS = 2;
     static final int HAS_IDS = 4;
+    /** Some element has an xml:base attribute; without one every node's base URI is the document's. */
+    static final int HAS_XML_BASE = 8;
 
     DirectBuffer encode() {
         byte[] u = uri.getBytes(StandardCharsets.UTF_8);

@@ -20,10 +20,13 @@ import net.sf.saxon.om.AttributeInfo;
 import net.sf.saxon.om.AttributeMap;
 import net.sf.saxon.om.NamespaceBinding;
 import net.sf.saxon.om.NamespaceMap;
+import net.sf.saxon.om.NamespaceUri;
+import net.sf.saxon.om.NameChecker;
 import net.sf.saxon.om.NodeName;
 import net.sf.saxon.s9api.Location;
 import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.type.SchemaType;
+import net.sf.saxon.value.Whitespace;
 
 /**
  * A Saxon {@link Receiver} that encodes one document into the {@link Format} record stream and
@@ -74,6 +77,7 @@ final class DocumentWriter implements Receiver {
     private int bigCount;
     private long nodes;
     private boolean hasIds;
+    private boolean hasXmlBase;
     private long xmlBytes = -1;
     private DocHeader header;
 
@@ -311,14 +315,22 @@ final class DocumentWriter implements Receiver {
                     || a.getType().isIdRefType()) {
                 flags |= Format.A_IDREF;
             }
-            byte[] v = a.getValue().getBytes(StandardCharsets.UTF_8);
+            String value = a.getValue();
+            if (n.getLocalPart().equals("base") && n.hasURI(NamespaceUri.XML)) {
+                hasXmlBase = true;
+            }
+            if ((flags & Format.A_ID) != 0) {
+                // as TinyTree does: an ID's value is kept trimmed, and indexed when it is an NCName
+                value = Whitespace.trim(value);
+                if (NameChecker.isValidNCName(value)) {
+                    indexId(value, elementStart);
+                }
+            }
+            byte[] v = value.getBytes(StandardCharsets.UTF_8);
             attrVarint(((long) code << 2) | flags);
             attrVarint(v.length);
             attrBytes(v);
             nodes++;
-            if ((flags & Format.A_ID) != 0) {
-                indexId(a.getValue().strip(), elementStart);
-            }
         }
     }
 
@@ -425,6 +437,9 @@ final class DocumentWriter implements Receiver {
         }
         if (hasIds) {
             flags |= DocHeader.HAS_IDS;
+        }
+        if (hasXmlBase) {
+            flags |= DocHeader.HAS_XML_BASE;
         }
         header = new DocHeader(docId, uri, version, length, chunks, xmlBytes, nodes, names.limit(), flags);
         engine.docs.put(txn, keys.doc(docId, Keys.HEADER), header.encode());

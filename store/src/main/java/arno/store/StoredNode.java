@@ -112,7 +112,7 @@ final class StoredNode implements NodeInfo {
 
     @Override
     public String getBaseURI() {
-        if (kind == Type.DOCUMENT) {
+        if (kind == Type.DOCUMENT || (tree.header.flags() & DocHeader.HAS_XML_BASE) == 0) {
             return tree.systemId;
         }
         return Navigator.getBaseURI(this);
@@ -359,8 +359,8 @@ final class StoredNode implements NodeInfo {
                 if (kind == Type.DOCUMENT) {
                     return EmptyIterator.ofNodes();
                 }
-                NodeInfo start = kind == Type.ATTRIBUTE ? getParent() : this;
-                return new Navigator.AxisFilter(new Navigator.PrecedingEnumeration(start, false), predicate);
+                StoredNode start = kind == Type.ATTRIBUTE ? getParent() : this;
+                return new Axes.Preceding(start, predicate, false);
             }
             case AxisInfo.PRECEDING_OR_ANCESTOR -> {
                 if (kind == Type.DOCUMENT) {
@@ -368,10 +368,10 @@ final class StoredNode implements NodeInfo {
                 }
                 if (kind == Type.ATTRIBUTE) {
                     StoredNode el = getParent();
-                    return new PrependAxisIterator(el, new Navigator.AxisFilter(
-                            new Navigator.PrecedingEnumeration(el, true), predicate));
+                    AxisIterator rest = new Axes.Preceding(el, predicate, true);
+                    return predicate.test(el) ? new PrependAxisIterator(el, rest) : rest;
                 }
-                return new Navigator.AxisFilter(new Navigator.PrecedingEnumeration(this, true), predicate);
+                return new Axes.Preceding(this, predicate, true);
             }
             case AxisInfo.NAMESPACE -> {
                 if (kind != Type.ELEMENT) {
@@ -448,15 +448,9 @@ final class StoredNode implements NodeInfo {
         AttrEntry e = new AttrEntry();
         while (p < end) {
             e.read(tree, p);
-            int props = ReceiverOption.NONE;
-            if ((e.flags & Format.A_ID) != 0) {
-                props |= ReceiverOption.IS_ID;
-            }
-            if ((e.flags & Format.A_IDREF) != 0) {
-                props |= ReceiverOption.IS_IDREF;
-            }
+            // no IS_ID/IS_IDREF properties: TinyTree's attribute maps carry none either
             list.add(new AttributeInfo(tree.names[e.code], BuiltInAtomicType.UNTYPED_ATOMIC,
-                    tree.string(e.value, e.length), Loc.NONE, props));
+                    tree.string(e.value, e.length), Loc.NONE, ReceiverOption.NONE));
             p = e.next;
         }
         if (list.size() == 1) {
@@ -494,8 +488,18 @@ final class StoredNode implements NodeInfo {
         return r.ns < 0 ? NamespaceMap.emptyMap() : tree.namespaces(r.ns);
     }
 
+    /**
+     * As in TinyTree, the is-id property comes only from a type annotation (schema or retained DTD
+     * types), which stored trees never carry; xml:id and DTD ID attributes are still found by
+     * {@code id()} through {@link StoredTree#selectID}.
+     */
     @Override
     public boolean isId() {
+        return false;
+    }
+
+    /** Whether the attribute was declared ID or is xml:id, which is what the ID index holds. */
+    boolean isIdAttribute() {
         return kind == Type.ATTRIBUTE && (entry().flags & Format.A_ID) != 0;
     }
 
@@ -572,7 +576,7 @@ final class StoredNode implements NodeInfo {
                     }
                 }
                 case Format.TEXT -> {
-                    out.characters(tree.text(r.content, r.length), loc, ReceiverOption.NONE);
+                    out.characters(tree.text(r.content, r.length), loc, ReceiverOption.WHOLE_TEXT_NODE);
                     p = r.end;
                 }
                 case Format.COMMENT -> {
@@ -589,6 +593,11 @@ final class StoredNode implements NodeInfo {
         }
     }
 
+    /**
+     * Mirrors TinyTree's element copy, so that results are identical: the element bequeaths only
+     * the namespaces it passes on, and without ALL_NAMESPACES it passes only those its own name and
+     * its attributes' names use.
+     */
     private void startElement(Receiver out, Rec r, int options, Location loc) throws XPathException {
         NodeName name = tree.names[r.code];
         AttributeMap atts = attributes(r);
@@ -596,8 +605,7 @@ final class StoredNode implements NodeInfo {
         if (CopyOptions.includes(options, CopyOptions.ALL_NAMESPACES)) {
             ns = namespaces(r);
         } else {
-            // only the bindings the element's and attributes' names need, as Navigator.copy does
-            ns = name.getPrefix().isEmpty() && name.hasURI(NamespaceUri.NULL) ? NamespaceMap.emptyMap()
+            ns = name.getNamespaceUri().isEmpty() ? NamespaceMap.emptyMap()
                     : NamespaceMap.of(name.getPrefix(), name.getNamespaceUri());
             for (AttributeInfo a : atts) {
                 NodeName an = a.getNodeName();
@@ -606,7 +614,11 @@ final class StoredNode implements NodeInfo {
                 }
             }
         }
-        out.startElement(name, Untyped.getInstance(), atts, ns, loc, ReceiverOption.NONE);
+        int props = ReceiverOption.BEQUEATH_INHERITED_NAMESPACES_ONLY;
+        if (CopyOptions.includes(options, CopyOptions.FOR_UPDATE)) {
+            props |= ReceiverOption.MUTABLE_TREE;
+        }
+        out.startElement(name, Untyped.getInstance(), atts, ns, loc, props);
     }
 
     @Override

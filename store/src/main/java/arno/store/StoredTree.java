@@ -243,7 +243,7 @@ final class StoredTree extends GenericTreeInfo {
             if (r.kind == Format.ELEMENT && r.attrBytes > 0) {
                 StoredNode e = node(r);
                 for (StoredNode a = e.firstAttribute(r); a != null; a = e.nextAttribute(a)) {
-                    if (a.isId() && a.getStringValue().strip().equals(id)) {
+                    if (a.isIdAttribute() && a.getStringValue().equals(id)) {
                         return e;
                     }
                 }

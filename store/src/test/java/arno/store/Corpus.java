@@ -39,10 +39,10 @@ final class Corpus {
         for (String f : FILES) {
             m.put(f, file(f));
         }
-        m.put("deep.xml", deep(2000));
+        m.put("deep.xml", deep(1000));
         m.put("attributes.xml", manyAttributes(600));
         m.put("long-text.xml", longText(1_500_000));
-        m.put("wide.xml", wide(30_000));
+        m.put("wide.xml", wide(8_000));
         m.put("abstracts.xml", abstracts(300, 7));
         return m;
     }
@@ -89,12 +89,15 @@ final class Corpus {
         return "<long><before>x</before><text big=\"" + attr + "\">" + t + "</text><after>y</after></long>";
     }
 
-    /** Many small siblings: several chunks, many subtrees, an element larger than 64 KiB. */
+    /**
+     * Many siblings with some text: over a chunk (1 MiB) stored, so navigation crosses chunk
+     * boundaries everywhere, with many subtrees and an element larger than 64 KiB.
+     */
     static String wide(int n) {
         StringBuilder b = new StringBuilder("<wide>");
         for (int i = 0; i < n; i++) {
             b.append("<item n=\"").append(i).append("\"><k>").append(i % 97).append("</k>");
-            b.append(i % 5 == 0 ? "<v>" + "text ".repeat(i % 13) + "</v>" : "<v/>");
+            b.append(i % 5 == 0 ? "<v/>" : "<v>" + "text ".repeat(20 + i % 13) + "</v>");
             b.append("</item>\n");
         }
         return b.append("</wide>").toString();
@@ -170,9 +173,10 @@ final class Corpus {
         int nDecl = r.nextInt(4) == 0 ? 1 + r.nextInt(2) : 0;
         for (int i = 0; i < nDecl; i++) {
             int kind = r.nextInt(5);
-            if (kind == 0) {
+            boolean defaultDeclared = decl.indexOf(" xmlns=") >= 0;
+            if (kind == 0 && !defaultDeclared) {
                 decl.append(" xmlns=\"urn:d").append(r.nextInt(2)).append('"');
-            } else if (kind == 1 && depth > 0) {
+            } else if (kind == 1 && depth > 0 && !defaultDeclared) {
                 decl.append(" xmlns=\"\"");
             } else {
                 String p = PREFIXES[r.nextInt(PREFIXES.length)];

@@ -30,7 +30,12 @@ class ImportExportTest {
                 w.commit();
             }
             try (Snapshot s = store.read()) {
-                docs.forEach((name, xml) -> TestStores.assertSameInfoset(TestStores.export(s, "/corpus/" + name), xml));
+                // xml:id values are normalized on the way in, as the xml:id spec asks (and TinyTree does)
+                docs.forEach((name, xml) -> TestStores.assertSameInfoset(TestStores.export(s, "/corpus/" + name),
+                        xml.replace("xml:id=\" s2 \"", "xml:id=\"s2\"")));
+                // the differential test relies on these spanning chunks
+                assertThat(s.info("/corpus/wide.xml").storedBytes()).isGreaterThan(Format.CHUNK_SIZE);
+                assertThat(s.info("/corpus/long-text.xml").storedBytes()).isGreaterThan(Format.CHUNK_SIZE);
             }
             assertThat(store.check()).isEmpty();
         }
