@@ -58,13 +58,13 @@ public final class Arno {
 
     private record Loaded(Packages packages, List<Site> sites, Pipeline defaultError, long fingerprint) {}
 
-    private Arno(ArnoConfig config) {
+    private Arno(ArnoConfig config, arno.store.Store store) {
         this.config = config;
         Configuration c = new Configuration();
         // Stylesheets may reach the class path only through declared Java stages.
         c.setConfigurationProperty(Feature.ALLOW_EXTERNAL_FUNCTIONS, false);
         this.processor = new Processor(c);
-        this.resources = new Resources(c, config.content(), config.sourceCache());
+        this.resources = new Resources(c, config.content(), config.sourceCache(), store);
         resources.install();
         try {
             this.xmlToJson = processor.newXPathCompiler().compile("xml-to-json(.)");
@@ -75,7 +75,15 @@ public final class Arno {
 
     /** Compiles the packages and every site; a bad site.xml or package fails here with its file and line. */
     public static Arno start(ArnoConfig config) {
-        Arno arno = new Arno(config);
+        return start(config, null);
+    }
+
+    /**
+     * As {@link #start(ArnoConfig)}, with {@code store} behind {@code store:} URIs (null for none).
+     * The caller owns the store and closes it after the engine is done.
+     */
+    public static Arno start(ArnoConfig config, arno.store.Store store) {
+        Arno arno = new Arno(config, store);
         arno.loaded = arno.load();
         return arno;
     }

@@ -32,6 +32,8 @@ public final class RequestScope implements AutoCloseable {
     String stageName = "";
     volatile boolean expired;
     private DeadlineTreeModel treeModel;
+    /** The request's one read snapshot of the store, opened at its first use. */
+    private arno.store.Snapshot snapshot;
 
     final Resources resources;
 
@@ -93,8 +95,24 @@ public final class RequestScope implements AutoCloseable {
         }
     }
 
+    /**
+     * The store as this request sees it: every store document a request reads
+     * comes from this one snapshot, so all its stages see one version of the
+     * whole store however many writers commit meanwhile. Opened on first use
+     * (requests that never read the store pay nothing) and closed with the scope.
+     */
+    arno.store.Snapshot snapshot(arno.store.Store store) {
+        if (snapshot == null) snapshot = store.read();
+        return snapshot;
+    }
+
     @Override
     public void close() {
+        if (snapshot != null) {
+            // LMDB read transactions belong to the thread that opened them: this one.
+            snapshot.close();
+            snapshot = null;
+        }
         CURRENT.remove();
     }
 

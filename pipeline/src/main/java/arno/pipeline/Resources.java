@@ -34,6 +34,10 @@ import net.sf.saxon.trans.XPathException;
  * on the server's Saxon {@link Configuration}; per-request state comes from
  * {@link RequestScope#current()}.
  *
+ * <p>{@code store:/a/b.xml} is a document of the persistent store, read from
+ * the request's snapshot and navigated in place; {@code collection('store:/a/')}
+ * is every stored document whose URI starts with {@code /a/}.
+ *
  * <p>{@code content:/a/b.xml} is the file {@code a/b.xml} under the content
  * root; {@code collection('content:/a/')} is the XML files directly in that
  * folder, sorted by name. A path that escapes the root is refused.
@@ -48,8 +52,12 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
     private final CollectionFinder standardCollections = new StandardCollectionFinder();
     private final UnparsedTextURIResolver standardText = new StandardUnparsedTextResolver();
 
-    Resources(Configuration config, Path root, long sourceCacheBytes) {
+    /** The persistent store behind {@code store:} URIs, or null when the server has none. */
+    private final arno.store.Store store;
+
+    Resources(Configuration config, Path root, long sourceCacheBytes, arno.store.Store store) {
         this.config = config;
+        this.store = store;
         this.root = root.toAbsolutePath().normalize();
         this.sources = sourceCacheBytes <= 0 ? null
                 : ArcCache.<String, Parsed>builder(1 << 20).maximumWeight(sourceCacheBytes, Parsed::weight).build();
@@ -100,6 +108,10 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         boolean content = uri != null && uri.startsWith(SCHEME);
         boolean document = content ? !code : ResourceRequest.XML_NATURE.equals(nature);
         RequestScope scope = RequestScope.current();
+        if (uri != null && uri.startsWith(arno.store.Store.SCHEME) && document && scope != null) {
+            scope.checkDeadline();
+            return stored(scope, uri).getRootNode();
+        }
         if (uri == null || !document || scope == null) {
             // Compile-time lookups (xsl:include, packages) and out-of-request use.
             return uri != null && uri.startsWith(SCHEME) ? new StreamSource(file(uri).toFile()) : null;
@@ -142,8 +154,28 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         }
     }
 
+    /** A stored document from the request's snapshot, navigated in place: nothing is parsed. */
+    private TreeInfo stored(RequestScope scope, String uri) throws XPathException {
+        if (store == null) throw coded("No store is open, so " + uri + " cannot be read", "FODC0002");
+        try {
+            return scope.snapshot(store).document(uri.substring(arno.store.Store.SCHEME.length()), config);
+        } catch (arno.store.StoreException e) {
+            XPathException x = coded(e.getMessage(), "FODC0002");
+            x.initCause(e);
+            throw x;
+        }
+    }
+
     @Override
     public ResourceCollection findCollection(XPathContext context, String uri) throws XPathException {
+        if (uri != null && uri.startsWith(arno.store.Store.SCHEME)) {
+            RequestScope scope = RequestScope.current();
+            if (store == null || scope == null) throw coded("No store is open, so " + uri + " cannot be read", "FODC0002");
+            String prefix = uri.substring(arno.store.Store.SCHEME.length());
+            List<String> members = new ArrayList<>();
+            for (String u : scope.snapshot(store).uris(prefix)) members.add(arno.store.Store.SCHEME + u);
+            return new ContentCollection(uri, members);
+        }
         if (uri == null || !uri.startsWith(SCHEME)) {
             return standardCollections.findCollection(context, uri);
         }

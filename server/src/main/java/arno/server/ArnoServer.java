@@ -35,7 +35,12 @@ public final class ArnoServer implements AutoCloseable {
      * Fails with {@link arno.pipeline.SiteException} when a site or package is broken.
      */
     public static ArnoServer start(ArnoConfig config, String address, int port) throws IOException {
-        Arno arno = Arno.start(config);
+        return start(config, null, address, port);
+    }
+
+    /** As {@link #start(ArnoConfig, String, int)}, with a store behind {@code store:} URIs (the caller closes it). */
+    public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port) throws IOException {
+        Arno arno = Arno.start(config, store);
         Path work = Files.createTempDirectory("arno-tomcat");
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(work.toString());

@@ -89,7 +89,11 @@ public final class Main {
             if (status != 0) return status;
         }
         ArnoConfig config = ArnoConfig.defaults(root, data).withSites(sites).withDevelopment(!production);
-        ArnoServer server = ArnoServer.start(config, bind, port);
+        // The store is optional until content is loaded into it (./arno store load); while the
+        // server holds it, other processes cannot open it.
+        Path storeDir = data.resolve("store");
+        arno.store.Store store = Files.isDirectory(storeDir) ? arno.store.Store.open(storeDir) : null;
+        ArnoServer server = ArnoServer.start(config, store, bind, port);
         arno.batch.BatchService batch = arno.batch.BatchService.start(
                 arno.batch.BatchOptions.builder(data.resolve("batch")).roots(batchRoots).build());
         server.mount("batch", "/batch/*", batch.servlet());
@@ -103,6 +107,7 @@ public final class Main {
             err.println("arno: stopping");
             server.close();
             batch.close();
+            if (store != null) store.close();
             stopped.countDown();
         }, "arno-shutdown"));
         err.println("arno: serving on http://" + (bind.equals("0.0.0.0") ? "localhost" : bind) + ":" + server.port()

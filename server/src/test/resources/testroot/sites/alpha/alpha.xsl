@@ -88,6 +88,24 @@
     </rsp:response>
   </xsl:template>
 
+  <!-- Store snapshot test: read before and after another writer commits. -->
+  <xsl:template match="/" mode="store-first">
+    <xsl:copy select="req:request">
+      <xsl:copy-of select="@*, node()"/>
+      <msg:attribute name="first"><xsl:value-of select="doc('store:/docs/a.xml')/doc/title"/></msg:attribute>
+    </xsl:copy>
+  </xsl:template>
+
+  <xsl:template match="/" mode="store-second">
+    <rsp:response>
+      <rsp:body method="xml" omit-xml-declaration="true">
+        <stored first="{req:request/msg:attribute[@name = 'first']}"
+                second="{doc('store:/docs/a.xml')/doc/title}"
+                count="{count(collection('store:/docs/'))}"/>
+      </rsp:body>
+    </rsp:response>
+  </xsl:template>
+
   <xsl:template match="/" mode="fail">
     <xsl:sequence select="error(QName('urn:test', 'boom'), 'it went wrong')"/>
   </xsl:template>
