@@ -1,0 +1,128 @@
+package arno.store.cli;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+
+/**
+ * The load progress display on stderr: files, bytes and rate, redrawn in place on a terminal
+ * every {@link #TTY_INTERVAL_NANOS}, or one line every {@link #LOG_INTERVAL_NANOS} in a log.
+ * Time comes from an injected clock so tests can drive it.
+ */
+final class Progress {
+
+    static final long TTY_INTERVAL_NANOS = 200_000_000L;
+    static final long LOG_INTERVAL_NANOS = 5_000_000_000L;
+
+    private final PrintStream err;
+    private final boolean tty;
+    private final LongSupplier clock;
+    private final long totalFiles;
+    private final long totalBytes;
+    private final long start;
+    private long lastDraw;
+    private long files;
+    private long failed;
+    private long bytes;
+    private String current = "";
+    private int drawn;
+
+    Progress(PrintStream err, boolean tty, LongSupplier clock, long totalFiles, long totalBytes) {
+        this.err = err;
+        this.tty = tty;
+        this.clock = clock;
+        this.totalFiles = totalFiles;
+        this.totalBytes = totalBytes;
+        this.start = clock.getAsLong();
+        this.lastDraw = start;
+    }
+
+    void file(String name) {
+        current = name;
+        tick();
+    }
+
+    void bytes(long n) {
+        bytes += n;
+        tick();
+    }
+
+    void done(boolean ok) {
+        if (ok) {
+            files++;
+        } else {
+            failed++;
+        }
+        tick();
+    }
+
+    /** Prints a line (an error) without garbling the redrawn status line. */
+    void message(String line) {
+        clearLine();
+        err.println(line);
+        lastDraw = 0;
+    }
+
+    void tick() {
+        long now = clock.getAsLong();
+        if (now - lastDraw < (tty ? TTY_INTERVAL_NANOS : LOG_INTERVAL_NANOS)) {
+            return;
+        }
+        lastDraw = now;
+        String s = status(now);
+        if (tty) {
+            clearLine();
+            err.print(s);
+            drawn = s.length();
+        } else {
+            err.println(s);
+        }
+        err.flush();
+    }
+
+    private void clearLine() {
+        if (tty && drawn > 0) {
+            err.print('\r' + " ".repeat(drawn) + '\r');
+            drawn = 0;
+        }
+    }
+
+    String status(long now) {
+        double seconds = Math.max(1e-9, (now - start) / 1e9);
+        String pct = totalBytes > 0 ? String.format(Locale.ROOT, " %3.0f%%", 100.0 * bytes / totalBytes) : "";
+        String name = current.length() > 40 ? "…" + current.substring(current.length() - 39) : current;
+        return String.format(Locale.ROOT, "[store]%s %d/%d files  %s  %s/s  %s", pct, files + failed, totalFiles,
+                size(bytes), size((long) (bytes / seconds)), name);
+    }
+
+    /** Ends the display; returns the elapsed seconds. */
+    double finish() {
+        clearLine();
+        return (clock.getAsLong() - start) / 1e9;
+    }
+
+    long files() {
+        return files;
+    }
+
+    long failed() {
+        return failed;
+    }
+
+    long bytes() {
+        return bytes;
+    }
+
+    static String size(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        if (bytes < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f KB", bytes / 1024.0);
+        }
+        if (bytes < 1024L * 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024));
+        }
+        return String.format(Locale.ROOT, "%.2f GB", bytes / (1024.0 * 1024 * 1024));
+    }
+}

@@ -1,0 +1,113 @@
+package arno.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.agrona.DirectBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lmdbjava.Txn;
+
+import arno.store.cli.StoreCliTest;
+
+/** {@code store check} finds damage: each test breaks one thing behind the store's back. */
+class CheckerTest {
+
+    @TempDir
+    Path dir;
+
+    private Path storeDir() {
+        return dir.resolve("data/store");
+    }
+
+    private void load() {
+        try (Store store = TestStores.open(storeDir())) {
+            TestStores.putAll(store, "/a.xml", "<a><b x='1'>text</b><c/></a>", "/wide.xml", Corpus.wide(8_000));
+            assertThat(store.check()).isEmpty();
+        }
+    }
+
+    private long docId(Store store, String uri) {
+        try (Txn<DirectBuffer> txn = store.engine.env.txnRead()) {
+            return store.engine.paths.get(txn, new Keys().utf8(uri)).getLong(0, Keys.BE);
+        }
+    }
+
+    /** Rewrites one chunk of a document. */
+    private void damageChunk(String uri, int index, Consumer<byte[]> damage) {
+        try (Store store = TestStores.open(storeDir())) {
+            long id = docId(store, uri);
+            try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
+                Keys k = new Keys();
+                DirectBuffer v = store.engine.docs.get(txn, k.chunk(id, index));
+                byte[] bytes = new byte[v.capacity()];
+                v.getBytes(0, bytes);
+                damage.accept(bytes);
+                store.engine.docs.put(txn, k.chunk(id, index), Keys.direct(bytes));
+                txn.commit();
+            }
+        }
+    }
+
+    private List<String> check() {
+        try (Store store = TestStores.open(storeDir())) {
+            return store.check();
+        }
+    }
+
+    @Test
+    void aBadRecordTagIsFound() {
+        load();
+        // byte 3 is the tag of the root element's first child (after the document's tag and size)
+        damageChunk("/a.xml", 0, b -> b[3] = 7);
+        assertThat(check()).singleElement().asString().startsWith("store:/a.xml: ").contains("unknown record tag");
+    }
+
+    @Test
+    void aWrongSizeFieldIsFound() {
+        load();
+        damageChunk("/a.xml", 0, b -> b[1] = (byte) (b[1] - 1));
+        assertThat(check()).singleElement().asString().contains("document record ends at");
+    }
+
+    @Test
+    void aMissingChunkAndAnOrphanAreFound() {
+        load();
+        try (Store store = TestStores.open(storeDir())) {
+            long id = docId(store, "/wide.xml");
+            try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
+                Keys k = new Keys();
+                store.engine.docs.delete(txn, k.chunk(id, 1));
+                store.engine.docs.put(txn, k.doc(999, Keys.HEADER), Keys.direct(new byte[] {1}));
+                txn.commit();
+            }
+        }
+        List<String> problems = check();
+        assertThat(problems).anySatisfy(p -> assertThat(p).contains("store:/wide.xml").contains("chunk 1 is missing"));
+        assertThat(problems).anySatisfy(p -> assertThat(p).contains("document 999").contains("orphan"));
+        StoreCliTest.Result r = StoreCliTest.run("store", "check", "--data", dir.resolve("data").toString());
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.out()).contains("chunk 1 is missing").contains("2 problem(s)");
+    }
+
+    @Test
+    void aNameCodeOutsideTheNamebaseIsFound() {
+        load();
+        try (Store store = TestStores.open(storeDir())) {
+            long id = docId(store, "/a.xml");
+            try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
+                Keys k = new Keys();
+                DocHeader h = DocHeader.decode(id, store.engine.docs.get(txn, k.doc(id, Keys.HEADER)));
+                DocHeader bad = new DocHeader(id, h.uri(), h.version(), h.length(), h.chunks(), h.xmlBytes(), h.nodes(),
+                        h.nameCodes() + 50, h.flags());
+                store.engine.docs.put(txn, k.doc(id, Keys.HEADER), bad.encode());
+                txn.commit();
+            }
+        }
+        assertThat(check()).singleElement().asString().contains("name codes, the namebase has");
+    }
+
+}
