@@ -38,7 +38,9 @@ import net.sf.saxon.trans.XPathException;
  * the request's snapshot and navigated in place; {@code collection('store:/a/')}
  * is every stored document whose URI starts with {@code /a/}.
  *
- * <p>{@code content:/a/b.xml} is the file {@code a/b.xml} under the content
+ * <p>{@code content:/a/b.xml} is the site content at that path: the stored
+ * document {@code /a/b.xml} when the store holds one (content loaded with
+ * {@code ./arno store load}), else the file {@code a/b.xml} under the content
  * root; {@code collection('content:/a/')} is the XML files directly in that
  * folder, sorted by name. A path that escapes the root is refused.
  */
@@ -119,10 +121,23 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         scope.checkDeadline();
         TreeInfo tree = scope.document(uri);
         if (tree == null) {
-            tree = content ? parse(uri) : config.buildDocumentTree(new StreamSource(uri));
+            String path = content ? contentPath(uri) : null;
+            if (path != null && store != null && scope.snapshot(store).exists(path)) {
+                tree = stored(scope, arno.store.Store.SCHEME + path);
+            } else {
+                tree = content ? parse(uri) : config.buildDocumentTree(new StreamSource(uri));
+            }
             scope.keep(uri, tree);
         }
         return tree.getRootNode();
+    }
+
+    /** "content:/a/b.xml" -> "/a/b.xml", the same path in the store. */
+    private static String contentPath(String uri) {
+        String path = uri.substring(SCHEME.length());
+        int query = path.indexOf('?');
+        if (query >= 0) path = path.substring(0, query);
+        return path.startsWith("/") ? path : "/" + path;
     }
 
     /**
@@ -178,6 +193,16 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         }
         if (uri == null || !uri.startsWith(SCHEME)) {
             return standardCollections.findCollection(context, uri);
+        }
+        RequestScope scope = RequestScope.current();
+        if (store != null && scope != null) {
+            // Content loaded into the store: the documents stored directly under that path.
+            String prefix = contentPath(uri.endsWith("/") ? uri : uri + "/");
+            List<String> members = new ArrayList<>();
+            for (String u : scope.snapshot(store).uris(prefix)) {
+                if (u.indexOf('/', prefix.length()) < 0) members.add(SCHEME + u);
+            }
+            if (!members.isEmpty()) return new ContentCollection(uri, members);
         }
         Path dir = file(uri);
         if (!Files.isDirectory(dir)) {

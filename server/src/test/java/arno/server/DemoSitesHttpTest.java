@@ -35,20 +35,46 @@ class DemoSitesHttpTest {
     static Path data;
     static Path journals;
     static ArnoServer server;
+    static arno.store.Store store;
     static final HttpClient client = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() throws IOException {
+        serve(false);
+    }
+
+    /**
+     * Generates the content into a source folder (the tests read their expectations
+     * there) and serves it either from that folder or, with {@code fromStore}, from a
+     * store loaded with it while the server's content folder stays empty.
+     */
+    static void serve(boolean fromStore) throws IOException {
         data = Files.createTempDirectory("arno-demo");
-        arno.demo.Generator.generate(data.resolve("content"), 8, 1);
-        journals = data.resolve("content/journals");
+        Path source = data.resolve("source");
+        arno.demo.Generator.generate(source, 8, 1);
+        journals = source.resolve("journals");
         Path root = Path.of("..").toAbsolutePath().normalize();
-        server = ArnoServer.start(ArnoConfig.defaults(root, data).withDevelopment(false), "127.0.0.1", 0);
+        ArnoConfig config = ArnoConfig.defaults(root, data).withDevelopment(false);
+        if (fromStore) {
+            store = arno.store.Store.open(data.resolve("store"));
+            try (arno.store.WriteTransaction w = store.write(); Stream<Path> files = Files.walk(source)) {
+                for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                    w.put("/" + source.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
+                }
+                w.commit();
+            }
+            config = config.withContent(Files.createDirectories(data.resolve("empty")));
+        } else {
+            config = config.withContent(source);
+        }
+        server = ArnoServer.start(config, store, "127.0.0.1", 0);
     }
 
     @AfterAll
     static void stop() {
         server.close();
+        if (store != null) store.close();
+        store = null;
         FileUtils.deleteQuietly(data.toFile());
     }
 
