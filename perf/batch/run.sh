@@ -7,7 +7,8 @@
 #      against Saxon's command line running the SchXslt-compiled schema;
 #   3. memory: a batch of M inputs (hard links to the articles) with a 256 MB heap, the live
 #      heap read after a full GC at every tenth of the job.
-# Usage: perf/batch/run.sh [N=2000] [ROUNDS=3] [M=100000]. Wait for an idle machine first.
+# Usage: perf/batch/run.sh [N=2000] [ROUNDS=3] [M=100000] (M=0 skips the memory check).
+# Wait for an idle machine first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-2000}"
@@ -73,11 +74,13 @@ saxon_sch=$(median < "$root/saxon-sch.txt")
 echo "== Arno batch service, Schematron ($rounds jobs, -Xmx512m)"
 java -Xmx512m -cp "$cp" arno.perf.batch.BatchBench schematron "$root" perf/batch/jats-checks.sch "$rounds" 2> "$root/arno-sch.log" | tee "$root/arno-sch.txt"
 
-echo "== memory: $m inputs, -Xmx256m"
 mem="$out/memory-$m"
-rm -rf "$mem"
-java -cp "$cp" arno.perf.batch.BatchBench links "$root/in" "$mem/in" "$m"
-java -Xmx256m -Dbench.liveHeap=true -cp "$cp" arno.perf.batch.BatchBench xslt "$mem" perf/batch/jats-to-atom.xsl 1 2> "$mem/arno.log" | tee "$mem/arno.txt"
+if [ "$m" -gt 0 ]; then
+  echo "== memory: $m inputs, -Xmx256m"
+  rm -rf "$mem"
+  java -cp "$cp" arno.perf.batch.BatchBench links "$root/in" "$mem/in" "$m"
+  java -Xmx256m -Dbench.liveHeap=true -cp "$cp" arno.perf.batch.BatchBench xslt "$mem" perf/batch/jats-to-atom.xsl 1 2> "$mem/arno.log" | tee "$mem/arno.txt"
+fi
 
 echo
 echo "== summary (medians over $rounds; Arno's warm jobs are rounds 2..$rounds)"
@@ -95,4 +98,4 @@ printf 'XSLT        Saxon CLI %6.2f s %7.1f/s | Arno cold %6.2f s %7.1f/s (ratio
 printf 'Schematron  Saxon CLI %6.2f s %7.1f/s | Arno cold %6.2f s %7.1f/s (ratio %s) | Arno warm %6.2f s %7.1f/s (ratio %s) | peak heap %s MB\n' \
   "$saxon_sch" "$(rate "$saxon_sch")" "$sch_cold" "$(rate "$sch_cold")" "$(ratio "$saxon_sch" "$sch_cold")" \
   "$sch_warm" "$(rate "$sch_warm")" "$(ratio "$saxon_sch" "$sch_warm")" "$sch_peak"
-grep RESULT "$mem/arno.txt" | sed 's/^RESULT/Memory     /'
+if [ "$m" -gt 0 ]; then grep RESULT "$mem/arno.txt" | sed 's/^RESULT/Memory     /'; fi

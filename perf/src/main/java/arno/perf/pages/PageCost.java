@@ -27,7 +27,13 @@ public final class PageCost {
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false)
                 .withSourceCache(Long.getLong("arno.sourceCache", ArnoConfig.DEFAULT_SOURCE_CACHE));
-        try (ArnoServer server = ArnoServer.start(config, "127.0.0.1", 0)) {
+        arno.store.Store store = null;
+        if (StoredContent.wanted()) {
+            store = StoredContent.load(content, java.nio.file.Files.createTempDirectory("arno-perf-store"));
+            config = config.withContent(java.nio.file.Files.createTempDirectory("arno-perf-empty"));
+            System.out.println("content served from the store");
+        }
+        try (ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", 0)) {
             server.mount("empty", "/_perf/empty", new PerfServer.Empty());
             List<String> pages = PerfServer.fullTextPaths(content);
             HttpClient client = HttpClient.newHttpClient();

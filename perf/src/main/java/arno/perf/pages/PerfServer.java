@@ -28,7 +28,13 @@ public final class PerfServer {
         Path urls = Path.of(args[3]);
         ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false)
                 .withSourceCache(Long.getLong("arno.sourceCache", ArnoConfig.DEFAULT_SOURCE_CACHE));
-        ArnoServer server = ArnoServer.start(config, "127.0.0.1", port);
+        arno.store.Store store = null;
+        if (StoredContent.wanted()) {
+            store = StoredContent.load(content, Files.createTempDirectory("arno-perf-store"));
+            config = config.withContent(Files.createTempDirectory("arno-perf-empty"));
+            System.out.println("content served from the store");
+        }
+        ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", port);
         server.mount("empty", "/_perf/empty", new Empty());
         Files.write(urls, fullTextPaths(content));
         System.out.println("READY " + server.port());
