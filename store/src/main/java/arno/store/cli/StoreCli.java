@@ -55,7 +55,8 @@ public final class StoreCli {
             "       arno store export URI [--data DIR] [--out FILE]",
             "       arno store check [--data DIR]",
             "       arno query [--data DIR] [--context URI] (EXPR | -f FILE)",
-            "  load     stores XML files; a folder's files (*.xml) get their path relative to it as URI,",
+            "  load     stores XML files; a folder's XML files (*.xml, *.atom, *.svg, *.xhtml) get their",
+            "           path relative to it as URI,",
             "           a file given directly its name, under --prefix (e.g. /journals)",
             "  export   writes the stored document as XML to stdout (or --out FILE)",
             "  check    decodes every document and checks every entry; exit 1 if any problem",
@@ -186,13 +187,19 @@ public final class StoreCli {
         return p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
     }
 
+    /** XML files by the names XML vocabularies give them: .xml, and Atom, SVG and XHTML's own. */
+    static boolean isXmlName(Path f) {
+        String n = f.getFileName().toString().toLowerCase(Locale.ROOT);
+        return n.endsWith(".xml") || n.endsWith(".atom") || n.endsWith(".svg") || n.endsWith(".xhtml");
+    }
+
     private static void collect(Path p, String prefix, List<Input> out) {
         try {
             if (Files.isDirectory(p)) {
                 List<Path> files;
                 try (Stream<Path> s = Files.walk(p)) {
-                    files = s.filter(f -> Files.isRegularFile(f) && f.getFileName().toString().toLowerCase(Locale.ROOT)
-                            .endsWith(".xml") && !hidden(p.relativize(f))).sorted().toList();
+                    files = s.filter(f -> Files.isRegularFile(f) && isXmlName(f) && !hidden(p.relativize(f)))
+                            .sorted().toList();
                 }
                 for (Path f : files) {
                     StringBuilder uri = new StringBuilder(prefix);
