@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -72,8 +73,30 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
     static final int STRIPES = 64;
     static final String LOCK_FILE = "cache.lock";
 
-    /** The directory's truth about one live key. */
-    private record Meta(long stamp, Dependencies dependencies) { }
+    /**
+     * The directory's truth about one live key. {@code validatedAt} is when its dependencies
+     * were last known current (ticker time); concurrent lookups may both validate and both
+     * write it, which is harmless.
+     */
+    private static final class Meta {
+        private final long stamp;
+        private final Dependencies dependencies;
+        private volatile long validatedAt;
+
+        Meta(long stamp, Dependencies dependencies, long validatedAt) {
+            this.stamp = stamp;
+            this.dependencies = dependencies;
+            this.validatedAt = validatedAt;
+        }
+
+        long stamp() {
+            return stamp;
+        }
+
+        Dependencies dependencies() {
+            return dependencies;
+        }
+    }
 
     /** A value in memory. */
     private record Held<V>(long stamp, V value, Dependencies dependencies) { }
@@ -94,6 +117,8 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
     private final Codec<K> keyCodec;
     private final Codec<V> valueCodec;
     private final Executor validationExecutor;
+    private final long revalidateAfterNanos;
+    private final Ticker ticker;
     private final Stats stats;
 
     private final ConcurrentHashMap<K, Meta> directory = new ConcurrentHashMap<>();
@@ -116,6 +141,8 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         this.keyCodec = b.keyCodec;
         this.valueCodec = b.valueCodec;
         this.validationExecutor = b.validationExecutor;
+        this.revalidateAfterNanos = b.revalidateAfterNanos;
+        this.ticker = b.ticker;
         this.stats = b.stats;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new Object();
@@ -162,8 +189,9 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
 
     /**
      * The value for {@code key}, or null if absent or if {@code validator} (when not null)
-     * finds one of its dependencies outdated, in which case the entry is dropped. A value
-     * found on disk is promoted to memory.
+     * finds one of its dependencies outdated, in which case the entry is dropped. An entry
+     * built or validated less than the builder's {@code revalidateAfter} ago is not validated
+     * again (by default every lookup validates). A value found on disk is promoted to memory.
      */
     public V get(K key, Validator validator) {
         Objects.requireNonNull(key, "key");
@@ -173,13 +201,18 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             stats.record(Stats.Event.MISS);
             return null;
         }
-        if (validator != null && !meta.dependencies().isEmpty()
-                && !validate(meta.dependencies(), validator)) {
-            if (drop(key, meta.stamp())) {
-                stats.record(Stats.Event.STALE);
+        if (validator != null && !meta.dependencies().isEmpty()) {
+            long now = ticker.read();
+            if (now - meta.validatedAt >= revalidateAfterNanos) {
+                if (!validate(meta.dependencies(), validator)) {
+                    if (drop(key, meta.stamp())) {
+                        stats.record(Stats.Event.STALE);
+                    }
+                    stats.record(Stats.Event.MISS);
+                    return null;
+                }
+                meta.validatedAt = now;
             }
-            stats.record(Stats.Event.MISS);
-            return null;
         }
         Held<V> held = memory.get(key);
         if (held != null && held.stamp() == meta.stamp()) {
@@ -200,7 +233,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(dependencies, "dependencies");
         checkOpen();
-        Meta meta = new Meta(sequence.incrementAndGet(), dependencies);
+        Meta meta = new Meta(sequence.incrementAndGet(), dependencies, ticker.read());
         List<Map.Entry<K, Held<V>>> evicted = new ArrayList<>(2);
         Stored replacedFile = null;
         synchronized (stripe(key)) {
@@ -494,7 +527,8 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         ordered.sort(Comparator.<Found<K>>comparingLong(Found::modified).thenComparing(f -> f.file().getFileName()));
         for (Found<K> f : ordered) {
             EntryFile.Header h = f.header();
-            directory.put(f.key(), new Meta(h.stamp(), h.dependencies()));
+            // Not validated since the last run: the first validated lookup checks it.
+            directory.put(f.key(), new Meta(h.stamp(), h.dependencies(), ticker.read() - revalidateAfterNanos));
             index(f.key(), h.dependencies());
             List<Map.Entry<K, Stored>> evicted = new ArrayList<>(0);
             disk.put(f.key(), new Stored(h.stamp(), f.file(), Files.size(f.file())), evicted);
@@ -727,6 +761,8 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         private Codec<K> keyCodec;
         private Codec<V> valueCodec;
         private Executor validationExecutor = ForkJoinPool.commonPool();
+        private long revalidateAfterNanos;
+        private Ticker ticker = Ticker.system();
         private Stats stats = Stats.disabled();
 
         private Builder(int memoryEntries) {
@@ -778,6 +814,26 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
          */
         public Builder<K, V> validationExecutor(Executor executor) {
             this.validationExecutor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * Trusts an entry for {@code interval} after it was put or last validated: lookups in
+         * that time skip the validator (default zero: every validated lookup checks). For
+         * dependencies whose check costs a round trip, such as ETags of external URIs; the
+         * store's changes still arrive at once through {@link TwoTierCache#invalidate}.
+         */
+        public Builder<K, V> revalidateAfter(Duration interval) {
+            if (interval.isNegative() || interval.compareTo(Duration.ofDays(365)) > 0) {
+                throw new IllegalArgumentException("revalidateAfter must be in 0..365 days, was " + interval);
+            }
+            this.revalidateAfterNanos = interval.toNanos();
+            return this;
+        }
+
+        /** The time source for {@link #revalidateAfter} (default {@link Ticker#system()}). */
+        public Builder<K, V> ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker");
             return this;
         }
 

@@ -9,6 +9,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -22,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -406,6 +408,57 @@ class TwoTierCacheTest {
         assertThat(file).doesNotExist();
     }
 
+    @Test
+    void aRecentlyValidatedEntryIsTrustedForTheInterval() throws IOException {
+        AtomicLong nanos = new AtomicLong();
+        TwoTierCache<String, String> cache = TwoTierCache.<String, String>builder(4)
+                .revalidateAfter(Duration.ofSeconds(5))
+                .ticker(nanos::get)
+                .build();
+        open.add(cache);
+        AtomicInteger checks = new AtomicInteger();
+        AtomicBoolean current = new AtomicBoolean(true);
+        Validator validator = d -> {
+            checks.incrementAndGet();
+            return current.get();
+        };
+        cache.put("page", "value", store("/a", "1"));
+        nanos.set(TimeUnit.SECONDS.toNanos(4));
+        assertThat(cache.get("page", validator)).isEqualTo("value");
+        assertThat(checks).as("built 4 s ago: trusted").hasValue(0);
+        nanos.set(TimeUnit.SECONDS.toNanos(5));
+        assertThat(cache.get("page", validator)).isEqualTo("value");
+        assertThat(checks).as("5 s: checked").hasValue(1);
+        nanos.set(TimeUnit.SECONDS.toNanos(9));
+        assertThat(cache.get("page", validator)).isEqualTo("value");
+        assertThat(checks).as("validated 4 s ago: trusted").hasValue(1);
+        current.set(false);
+        nanos.set(TimeUnit.SECONDS.toNanos(10));
+        assertThat(cache.get("page", validator)).isNull();
+        assertThat(checks).hasValue(2);
+        cache.put("page", "rebuilt", store("/a", "2"));
+        assertThat(cache.invalidate(new Dependency("store", "/a", "3")))
+                .as("invalidation does not wait for the interval").isEqualTo(1);
+    }
+
+    @Test
+    void entriesFoundAtStartUpAreValidatedOnTheirFirstLookup() throws IOException {
+        TwoTierCache<String, String> first = cache(2, 1 << 20);
+        first.put("page", "value", store("/a", "1"));
+        first.close();
+        open.remove(first);
+        TwoTierCache<String, String> second = TwoTierCache.<String, String>builder(2)
+                .disk(dir.resolve("cache"), 1 << 20, Codec.utf8(), Codec.utf8())
+                .revalidateAfter(Duration.ofMinutes(10))
+                .build();
+        open.add(second);
+        AtomicInteger checks = new AtomicInteger();
+        assertThat(second.get("page", d -> checks.incrementAndGet() > 0)).isEqualTo("value");
+        assertThat(checks).hasValue(1);
+        assertThat(second.get("page", d -> checks.incrementAndGet() > 0)).isEqualTo("value");
+        assertThat(checks).hasValue(1);
+    }
+
     // ----- Concurrency. -----
 
     @Test
@@ -455,6 +508,9 @@ class TwoTierCacheTest {
         assertThatThrownBy(() -> TwoTierCache.<String, String>builder(1).disk(dir, 0, Codec.utf8(), Codec.utf8()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("disk maximumBytes must be at least 1, was 0");
+        assertThatThrownBy(() -> TwoTierCache.builder(1).revalidateAfter(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("revalidateAfter must be in 0..365 days, was PT-1S");
         assertThatThrownBy(() -> new Dependency("store", " ", "1")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("dependency uri must not be blank (kind store)");
     }
