@@ -27,6 +27,8 @@ public final class Main {
                            --articles N    demo articles generated into an empty data folder (default 200)
                            --batch-root DIR  a folder batch jobs may read and write (repeatable; default: the data folder)
               generate   write demo content: --articles N --out DIR [--seed S]
+              store      the persistent store: load PATH... [--prefix URI], export URI, check (store/README.md)
+              query      XQuery 3.1 over the store: [--context URI] (EXPR | -f FILE)
               batch      the batch client: submit FILE [--wait], status JOB, report JOB [--html], ... (batch/README.md)
               help       show this text
             """;
@@ -49,6 +51,7 @@ public final class Main {
                 case "serve" -> serve(new Options(args.subList(1, args.size())), err);
                 case "generate" -> arno.demo.Generator.run(args, out, err);
                 case "batch" -> arno.batch.client.BatchClient.run(args, out, err);
+                case "store", "query" -> arno.store.cli.StoreCli.run(args, out, err);
                 default -> throw new UsageException("unknown command '" + args.get(0) + "'");
             };
         } catch (UsageException e) {
