@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -300,6 +302,22 @@ class TwoTierCacheTest {
         assertThat(folder.resolve("notes.txt")).exists();
         assertThat(second.indexedSources()).isEqualTo(2);
         second.checkConsistency();
+    }
+
+    @Test
+    void aFailingDiskLosesTheEntryButNeverFailsTheCaller() throws IOException {
+        TwoTierCache<String, String> cache = cache(1, 1 << 20);
+        cache.put("a", "alpha", Dependencies.none());
+        Path folder = dir.resolve("cache");
+        try (Stream<Path> files = Files.walk(folder)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        assertThat(folder).doesNotExist();
+        cache.put("b", "beta", Dependencies.none());       // demoting a fails
+        assertThat(stats.count(Stats.Event.IO_ERROR)).isEqualTo(1);
+        assertThat(cache.get("a")).isNull();
+        assertThat(cache.get("b")).isEqualTo("beta");
+        assertThat(cache.liveEntries()).isEqualTo(1);
     }
 
     // ----- Invalidation. -----
