@@ -22,6 +22,7 @@ import net.sf.saxon.s9api.XsltExecutable;
  * start-up.
  */
 final class Compiler {
+    private static final System.Logger LOG = System.getLogger("arno");
     private final Processor processor;
     private final Packages packages;
     private final boolean development;
@@ -63,6 +64,8 @@ final class Compiler {
 
     private Stage broken(String description, PipelineException e) {
         if (!development) throw new SiteException(e.getMessage(), e);
+        LOG.log(System.Logger.Level.ERROR, description + ": " + e.getMessage()
+                + "\n(development mode: the routes using it answer with these messages until it is fixed)");
         return new Stage.Broken(description, e);
     }
 

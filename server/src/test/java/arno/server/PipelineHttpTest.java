@@ -111,6 +111,20 @@ class PipelineHttpTest {
     }
 
     @Test
+    void bodiesAreSerializedInTheirDeclaredCharsetAndMethod() {
+        HttpResponse<byte[]> latin = arno.client.sendAsync(HttpRequest.newBuilder(arno.uri("/alpha/latin")).build(),
+                HttpResponse.BodyHandlers.ofByteArray()).join();
+        assertThat(latin.headers().firstValue("Content-Type")).hasValue("text/plain;charset=ISO-8859-1");
+        assertThat(latin.body()).containsExactly('c', 'a', 'f', 0xE9);
+        HttpResponse<String> xhtml = arno.get("/alpha/xhtml");
+        assertThat(xhtml.headers().firstValue("Content-Type")).hasValue("application/xhtml+xml;charset=UTF-8");
+        XmlAssert.assertThat(xhtml.body()).and("<html xmlns='http://www.w3.org/1999/xhtml'><head>"
+                + "<meta http-equiv='Content-Type' content='application/xhtml+xml; charset=UTF-8'/>"
+                + "<title>x</title></head><body><br/></body></html>")
+                .ignoreWhitespace().areSimilar();
+    }
+
+    @Test
     void headAnswersHeadersWithoutBody() throws IOException {
         String raw = raw("HEAD /alpha/hello/x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertThat(raw).startsWith("HTTP/1.1 200").contains("X-Arno-Test: hello");

@@ -42,7 +42,7 @@ class SiteLifecycleTest {
 
     @Test
     void compileErrorsShowFileLineAndColumnInDevelopmentAndRecover() throws IOException {
-        try (TestServer arno = TestServer.start("testroot", true, 1 << 20)) {
+        try (TestServer arno = TestServer.start("testroot", true, 1 << 20); LogCapture log = new LogCapture()) {
             Path xsl = arno.root.resolve("sites/alpha/alpha.xsl");
             String good = Files.readString(xsl);
             edit(xsl, "<p id=\"colour\">", "<p id=\"colour\"><xsl:value-of select=\"1 +\"/>");
@@ -50,6 +50,7 @@ class SiteLifecycleTest {
             HttpResponse<String> broken = arno.get("/alpha/hello/x");
             assertThat(broken.statusCode()).isEqualTo(500);
             assertThat(broken.body()).contains("alpha.xsl line " + line + " column").contains("XPST0003");
+            assertThat(log.containing("alpha.xsl line " + line + " column")).isNotEmpty();
             write(xsl, good);
             assertThat(arno.get("/alpha/hello/x").statusCode()).isEqualTo(200);
         }

@@ -88,6 +88,18 @@
     </rsp:response>
   </xsl:template>
 
+  <xsl:template match="/" mode="latin">
+    <rsp:response>
+      <rsp:body method="text" encoding="ISO-8859-1">café</rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="xhtml">
+    <rsp:response>
+      <rsp:body method="xhtml"><html xmlns="http://www.w3.org/1999/xhtml"><head><title>x</title></head><body><br/></body></html></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
   <!-- Store snapshot test: read before and after another writer commits. -->
   <xsl:template match="/" mode="store-first">
     <xsl:copy select="req:request">
