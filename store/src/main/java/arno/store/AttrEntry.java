@@ -3,7 +3,7 @@ package arno.store;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Decodes one attribute entry ({@code name<<2|idflags, length, UTF-8 value}) of an element
+ * Decodes one attribute entry ({@code name<<3|flags, length, UTF-8 value}) of an element
  * header. The two varints always come from the entry's own chunk (overlap); the value may span
  * chunks and is read with {@link StoredTree#bytes}. Reusable, not thread-safe.
  */
@@ -29,8 +29,8 @@ final class AttrEntry {
             v |= (long) (x & 0x7F) << shift;
             shift += 7;
         } while (x < 0);
-        code = (int) (v >>> 2);
-        flags = (int) (v & 3);
+        code = (int) (v >>> Format.A_SHIFT);
+        flags = (int) (v & ((1 << Format.A_SHIFT) - 1));
         int len = 0;
         shift = 0;
         do {

@@ -46,12 +46,21 @@ final class Axes {
             this.fingerprints = fingerprints;
         }
 
+        private static final Test ANY_NODE = new Test(ANY, 0, 0, null, null);
+        private static final Test[] KINDS = new Test[Type.NAMESPACE + 1];
+
+        static {
+            for (int k = 0; k < KINDS.length; k++) {
+                KINDS[k] = new Test(KIND, k, 0, null, null);
+            }
+        }
+
         static Test of(NodePredicate p, StoredTree t) {
             if (p == null || p instanceof AnyNodeTest) {
-                return new Test(ANY, 0, 0, null, null);
+                return ANY_NODE;
             }
-            if (p instanceof NodeKindTest k) {
-                return new Test(KIND, k.getNodeKind(), 0, null, null);
+            if (p instanceof NodeKindTest k && k.getNodeKind() < KINDS.length) {
+                return KINDS[k.getNodeKind()];
             }
             if (p instanceof NameTest n) {
                 return new Test(NAME, n.getNodeKind(), n.getFingerprint(), null, t.fingerprints);
@@ -79,31 +88,29 @@ final class Axes {
     }
 
     /** Child and following-sibling: from a record to its next sibling until the parent's END. */
-    static final class Siblings implements AxisIterator {
+    static final class Siblings extends Rec implements AxisIterator {
         private final StoredTree tree;
-        private final Rec r;
         private final Test test;
-        private long pos;
+        private long next;
 
         Siblings(StoredTree tree, long from, Test test) {
+            super(tree);
             this.tree = tree;
-            this.r = new Rec(tree);
             this.test = test;
-            this.pos = from;
+            this.next = from;
         }
 
         @Override
         public NodeInfo next() {
-            while (pos >= 0) {
-                Rec r = this.r;
-                r.read(pos);
-                if (r.kind == Format.END) {
-                    pos = -1;
+            while (next >= 0) {
+                read(next);
+                if (kind == Format.END) {
+                    next = -1;
                     return null;
                 }
-                pos = r.end;
-                if (test.quick(StoredTree.SAXON_KIND[r.kind], r.code)) {
-                    StoredNode n = tree.node(r);
+                next = end;
+                if (test.quick(StoredTree.SAXON_KIND[kind], code)) {
+                    StoredNode n = new StoredNode(tree, this);
                     if (test.full(n)) {
                         return n;
                     }
@@ -114,33 +121,31 @@ final class Axes {
     }
 
     /** Descendant and following: every record in [from, limit), END bytes skipped. */
-    static final class Scan implements AxisIterator {
+    static final class Scan extends Rec implements AxisIterator {
         private final StoredTree tree;
-        private final Rec r;
         private final Test test;
         private final long limit;
-        private long pos;
+        private long next;
 
         Scan(StoredTree tree, long from, long limit, Test test) {
+            super(tree);
             this.tree = tree;
-            this.r = new Rec(tree);
             this.test = test;
-            this.pos = from;
+            this.next = from;
             this.limit = limit;
         }
 
         @Override
         public NodeInfo next() {
-            Rec r = this.r;
-            while (pos < limit) {
-                r.read(pos);
-                if (r.kind == Format.END) {
-                    pos++;
+            while (next < limit) {
+                read(next);
+                if (kind == Format.END) {
+                    next++;
                     continue;
                 }
-                pos = r.first;
-                if (test.quick(StoredTree.SAXON_KIND[r.kind], r.code)) {
-                    StoredNode n = tree.node(r);
+                next = first;
+                if (test.quick(StoredTree.SAXON_KIND[kind], code)) {
+                    StoredNode n = new StoredNode(tree, this);
                     if (test.full(n)) {
                         return n;
                     }
@@ -172,7 +177,7 @@ final class Axes {
                 e.read(tree, pos);
                 pos = e.next;
                 if (test.quick(Type.ATTRIBUTE, e.code)) {
-                    StoredNode n = new StoredNode(tree, e.pos, Type.ATTRIBUTE, e.code, element.pos);
+                    StoredNode n = new StoredNode(tree, e, element.pos);
                     if (test.full(n)) {
                         return n;
                     }

@@ -256,7 +256,7 @@ final class DocumentWriter implements Receiver {
         if (kind == Format.PI) {
             sink.writeVarint(code);
         }
-        sink.writeVarint(start - starts[depth - 1]);
+        sink.writeVarint(((start - starts[depth - 1]) << 1) | (ascii(value) ? 1 : 0));
         if (len > Format.INLINE_LENGTH_MAX) {
             sink.writeVarint(len);
         }
@@ -327,7 +327,10 @@ final class DocumentWriter implements Receiver {
                 }
             }
             byte[] v = value.getBytes(StandardCharsets.UTF_8);
-            attrVarint(((long) code << 2) | flags);
+            if (ascii(v)) {
+                flags |= Format.A_ASCII;
+            }
+            attrVarint(((long) code << Format.A_SHIFT) | flags);
             attrVarint(v.length);
             attrBytes(v);
             nodes++;
@@ -344,6 +347,15 @@ final class DocumentWriter implements Receiver {
         v.putLong(0, elementStart, Keys.BE);
         // the first element with an id wins, as in TinyTree
         engine.docs.put(txn, key, keys.value(8), PutFlags.MDB_NOOVERWRITE);
+    }
+
+    private static boolean ascii(byte[] b) {
+        for (byte x : b) {
+            if (x < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void attrVarint(long v) {

@@ -14,14 +14,15 @@ package arno.store;
  * ELEMENT   tag name parent [size:u16le] [ns] [attrBytes attrs…] [children… END]
  *             flags: ATTRS (attrBytes and attrs follow), CHILDREN (size, children and END follow),
  *                    NS (index of the in-scope namespace map follows)
- *             attr  = name&lt;&lt;2|idflags  length  UTF-8 bytes
- * TEXT      tag parent [length] UTF-8 bytes     (length in the tag when below 31)
- * COMMENT   tag parent [length] UTF-8 bytes
- * PI        tag name parent [length] UTF-8 bytes
+ *             attr  = name&lt;&lt;3|ascii&lt;&lt;2|idflags  length  UTF-8 bytes
+ * TEXT      tag parent&lt;&lt;1|ascii [length] UTF-8 bytes     (length in the tag when below 31)
+ * COMMENT   tag parent&lt;&lt;1|ascii [length] UTF-8 bytes
+ * PI        tag name parent&lt;&lt;1|ascii [length] UTF-8 bytes
  * END       0x00: the end of a parent's children
  * </pre>
  *
- * {@code parent} is the distance back to the parent's record, so parent is O(1) and needs no
+ * {@code ascii} says the value is all ASCII, so reading it is one copy into Saxon's 8-bit string
+ * without a scan. {@code parent} is the distance back to the parent's record, so parent is O(1) and needs no
  * fix-up. {@code size} is the distance to the end of the subtree, so next-sibling is O(1): the
  * record there is the sibling, or END. First child is the record right after the header, and the
  * attributes are in the header, so both are O(1) too. A size that does not fit in 16 bits is
@@ -71,9 +72,11 @@ final class Format {
     /** A size field holding this value means "see the BIGS table". */
     static final int BIG = 0xFFFF;
 
-    /** Attribute idflags: the attribute is an ID (xml:id or DTD ID), an IDREF(S). */
+    /** Attribute flags: the attribute is an ID (xml:id or DTD ID), an IDREF(S); its value is ASCII. */
     static final int A_ID = 1;
     static final int A_IDREF = 2;
+    static final int A_ASCII = 4;
+    static final int A_SHIFT = 3;
 
     private Format() {
     }

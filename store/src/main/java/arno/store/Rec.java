@@ -1,17 +1,18 @@
 package arno.store;
 
-import java.nio.ByteOrder;
+import static org.agrona.UnsafeAccess.UNSAFE;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Decodes one record header of a {@link StoredTree} into fields. Reused by an iterator for every
- * record it passes, so a scan allocates only the nodes it returns. Not thread-safe.
+ * record it passes (the iterators extend it), so a scan allocates only the nodes it returns. Not
+ * thread-safe.
  *
  * <p>All reads of a header come from the chunk its tag is in: the chunk's 64-byte overlap with
  * the next one covers the longest header (see {@link Format}).
  */
-final class Rec {
+class Rec {
 
     private final StoredTree t;
 
@@ -31,25 +32,37 @@ final class Rec {
     /** Element: start and byte length of the attribute entries. */
     long attrs;
     int attrBytes;
-    /** Text, comment, PI: start and byte length of the UTF-8 content. */
+    /** Text, comment, PI: start and byte length of the UTF-8 content, and whether it is ASCII. */
     long content;
     int length;
+    boolean ascii;
 
-    private UnsafeBuffer b;
+    /** Address of the chunk being read; header bytes are read raw (see {@link #read}). */
+    private long addr;
     private int o;
 
     Rec(StoredTree t) {
         this.t = t;
     }
 
+    /**
+     * Decodes the record at {@code p}. The header bytes are read without Agrona's per-byte bounds
+     * checks: one check that the record starts inside its chunk covers them, since a header never
+     * extends more than {@link Format#OVERLAP} bytes past its start and the chunk carries that much
+     * of the next one. (Damaged data can at worst read a few bytes past a chunk's last value, still
+     * inside the map, and then fails the checker's structural tests.)
+     */
     void read(long p) {
         pos = p;
         int o0 = (int) (p & Format.CHUNK_MASK);
         UnsafeBuffer buf = t.chunk((int) (p >>> Format.CHUNK_SHIFT));
-        b = buf;
+        if (o0 >= buf.capacity()) {
+            throw t.corrupt(p, "record beyond the end of chunk " + (p >>> Format.CHUNK_SHIFT));
+        }
+        addr = buf.addressOffset();
         o = o0 + 1;
         long base = p - o0;
-        int tg = buf.getByte(o0) & 0xFF;
+        int tg = UNSAFE.getByte(addr + o0) & 0xFF;
         tag = tg;
         int k = tg & Format.KIND_MASK;
         kind = k;
@@ -59,8 +72,7 @@ final class Rec {
                 parent = p - varlong();
                 int size = -1;
                 if ((tg & Format.F_CHILDREN) != 0) {
-                    size = buf.getShort(o, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-                    o += 2;
+                    size = u16();
                 }
                 ns = (tg & Format.F_NS) != 0 ? varint() : -1;
                 attrBytes = (tg & Format.F_ATTRS) != 0 ? varint() : 0;
@@ -70,20 +82,17 @@ final class Rec {
             }
             case Format.TEXT, Format.COMMENT -> {
                 code = -1;
-                parent = p - varlong();
-                textTail(tg, base);
+                textTail(p, tg, base);
             }
             case Format.PI -> {
                 code = varint();
-                parent = p - varlong();
-                textTail(tg, base);
+                textTail(p, tg, base);
             }
             case Format.DOCUMENT -> {
                 code = -1;
                 parent = -1;
                 ns = -1;
-                int size = buf.getShort(o, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-                o += 2;
+                int size = u16();
                 attrs = base + o;
                 attrBytes = 0;
                 first = attrs;
@@ -98,7 +107,10 @@ final class Rec {
         }
     }
 
-    private void textTail(int tg, long base) {
+    private void textTail(long p, int tg, long base) {
+        long pa = varlong();
+        parent = p - (pa >>> 1);
+        ascii = (pa & 1) != 0;
         int l = tg >>> 3;
         if (l == Format.LENGTH_FOLLOWS) {
             l = varint();
@@ -117,10 +129,16 @@ final class Rec {
         return (int) varlong();
     }
 
+    private int u16() {
+        long a = addr + o;
+        o += 2;
+        return (UNSAFE.getByte(a) & 0xFF) | (UNSAFE.getByte(a + 1) & 0xFF) << 8;
+    }
+
     private long varlong() {
-        UnsafeBuffer buf = b;
+        long a = addr;
         int i = o;
-        byte x = buf.getByte(i++);
+        byte x = UNSAFE.getByte(a + i++);
         if (x >= 0) {
             o = i;
             return x;
@@ -128,10 +146,10 @@ final class Rec {
         long v = x & 0x7F;
         int shift = 7;
         do {
-            x = buf.getByte(i++);
+            x = UNSAFE.getByte(a + i++);
             v |= (long) (x & 0x7F) << shift;
             shift += 7;
-        } while (x < 0);
+        } while (x < 0 && shift < 64);
         o = i;
         return v;
     }

@@ -22,6 +22,7 @@ import net.sf.saxon.om.SmallAttributeMap;
 import net.sf.saxon.om.TreeInfo;
 import net.sf.saxon.pattern.NodePredicate;
 import net.sf.saxon.s9api.Location;
+import net.sf.saxon.str.Twine8;
 import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.trans.XPathException;
 import net.sf.saxon.tree.NamespaceNode;
@@ -41,7 +42,7 @@ import net.sf.saxon.str.EmptyUnicodeString;
 /**
  * A node of a stored document: a position in the record stream plus what the iterator that made
  * it had already decoded (kind and name code). For an attribute the position is that of its entry
- * in the element header and {@code owner} is the element's position; entries lie between the
+ * in the element header and {@code parentPos} is the element's position; entries lie between the
  * element record and its first child, so comparing positions is document order for every kind.
  */
 final class StoredNode implements NodeInfo {
@@ -52,27 +53,67 @@ final class StoredNode implements NodeInfo {
     final long pos;
     final int kind;
     final int code;
-    final long owner;
+    /** The parent's position (-1 for the document); for an attribute, its element's. */
+    final long parentPos;
+    /** Element: start of the attribute entries. Text, comment, PI, attribute: start of the value. */
+    final long start;
+    /** Element, document: first child (or the end of a leaf element's header). */
+    final long first;
+    /** Element, document: end of the subtree. Others: end of the value. */
+    final long end;
+    /** Element, document: the record tag (flags). Attribute: its id flags. */
+    final int tag;
+    /** Element: index of its namespace map, -1 for none. */
+    final int ns;
+    /** Text, comment, PI, attribute: the value is ASCII. */
+    final boolean ascii;
     private StoredNode parent;
 
-    StoredNode(StoredTree tree, long pos, int kind, int code, long owner) {
+    /**
+     * A node from a decoded record: the iterator that found it has paid for the decoding, so the
+     * node keeps what navigation from it needs and never decodes its own header again.
+     */
+    StoredNode(StoredTree tree, Rec r) {
         this.tree = tree;
-        this.pos = pos;
-        this.kind = kind;
-        this.code = code;
-        this.owner = owner;
+        this.pos = r.pos;
+        this.kind = StoredTree.SAXON_KIND[r.kind];
+        this.code = r.code;
+        this.parentPos = r.parent;
+        this.tag = r.tag;
+        this.ns = r.ns;
+        this.first = r.first;
+        this.end = r.end;
+        this.start = r.kind == Format.ELEMENT || r.kind == Format.DOCUMENT ? r.attrs : r.content;
+        this.ascii = r.ascii;
+    }
+
+    /** An attribute from its decoded entry. */
+    StoredNode(StoredTree tree, AttrEntry e, long owner) {
+        this.tree = tree;
+        this.pos = e.pos;
+        this.kind = Type.ATTRIBUTE;
+        this.code = e.code;
+        this.parentPos = owner;
+        this.tag = e.flags;
+        this.ns = -1;
+        this.start = e.value;
+        this.first = e.next;
+        this.end = e.next;
+        this.ascii = (e.flags & Format.A_ASCII) != 0;
+    }
+
+    private boolean hasChildFlag() {
+        return (tag & Format.F_CHILDREN) != 0;
+    }
+
+    private int valueLength() {
+        return (int) (end - start);
     }
 
     private Rec rec() {
         Rec r = new Rec(tree);
         r.read(pos);
         return r;
-    }
-
-    private AttrEntry entry() {
-        AttrEntry e = new AttrEntry();
-        e.read(tree, pos);
-        return e;
     }
 
     @Override
@@ -195,13 +236,8 @@ final class StoredNode implements NodeInfo {
     public UnicodeString getUnicodeStringValue() {
         tree.checkOpen();
         switch (kind) {
-            case Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION -> {
-                Rec r = rec();
-                return tree.text(r.content, r.length);
-            }
-            case Type.ATTRIBUTE -> {
-                AttrEntry e = entry();
-                return tree.text(e.value, e.length);
+            case Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION, Type.ATTRIBUTE -> {
+                return tree.text(start, valueLength(), ascii);
             }
             default -> {
                 return descendantText();
@@ -213,22 +249,30 @@ final class StoredNode implements NodeInfo {
     public String getStringValue() {
         if (kind == Type.ATTRIBUTE) {
             tree.checkOpen();
-            AttrEntry e = entry();
-            return tree.string(e.value, e.length);
+            return tree.string(start, valueLength());
         }
         return getUnicodeStringValue().toString();
     }
 
     /** The concatenated text descendants, gathered as UTF-8 and decoded once. */
     private UnicodeString descendantText() {
-        Rec r = rec();
-        long p = r.first;
-        long limit = r.end;
+        Rec r = new Rec(tree);
+        long p = first;
+        long limit = end;
+        if (p < limit) {
+            // the common case, an element holding one text node, needs no gathering
+            r.read(p);
+            if (r.kind == Format.TEXT && r.end + 1 == limit) {
+                return tree.text(r.content, r.length, r.ascii);
+            }
+        }
         byte[] buf = null;
         int n = 0;
+        boolean allAscii = true;
         while (p < limit) {
             r.read(p);
             if (r.kind == Format.TEXT) {
+                allAscii &= r.ascii;
                 if (buf == null) {
                     buf = new byte[Math.max(16, r.length)];
                 } else if (n + r.length > buf.length) {
@@ -244,7 +288,7 @@ final class StoredNode implements NodeInfo {
         if (n == 0) {
             return EmptyUnicodeString.getInstance();
         }
-        return StoredTree.decode(buf, n);
+        return allAscii ? new Twine8(n == buf.length ? buf : Arrays.copyOf(buf, n)) : StoredTree.decode(buf, n);
     }
 
     @Override
@@ -264,12 +308,8 @@ final class StoredNode implements NodeInfo {
         if (kind == Type.DOCUMENT) {
             return null;
         }
-        if (kind == Type.ATTRIBUTE) {
-            p = tree.nodeAt(owner);
-        } else {
-            tree.checkOpen();
-            p = tree.nodeAt(rec().parent);
-        }
+        tree.checkOpen();
+        p = tree.nodeAt(parentPos);
         parent = p;
         return p;
     }
@@ -284,9 +324,7 @@ final class StoredNode implements NodeInfo {
         if (kind != Type.ELEMENT && kind != Type.DOCUMENT) {
             return false;
         }
-        tree.checkOpen();
-        Rec r = rec();
-        return r.hasChildren() && r.first < r.end - 1;
+        return hasChildFlag() && first < end - 1;
     }
 
     @Override
@@ -294,35 +332,26 @@ final class StoredNode implements NodeInfo {
         tree.checkOpen();
         switch (axisNumber) {
             case AxisInfo.CHILD -> {
-                if (kind != Type.ELEMENT && kind != Type.DOCUMENT) {
+                if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                Rec r = rec();
-                if (!r.hasChildren()) {
-                    return EmptyIterator.ofNodes();
-                }
-                return new Axes.Siblings(tree, r.first, Axes.Test.of(predicate, tree));
+                return new Axes.Siblings(tree, first, Axes.Test.of(predicate, tree));
             }
             case AxisInfo.DESCENDANT -> {
-                if (kind != Type.ELEMENT && kind != Type.DOCUMENT) {
+                if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                Rec r = rec();
-                return new Axes.Scan(tree, r.first, r.end, Axes.Test.of(predicate, tree));
+                return new Axes.Scan(tree, first, end, Axes.Test.of(predicate, tree));
             }
             case AxisInfo.DESCENDANT_OR_SELF -> {
                 AxisIterator d = iterateAxis(AxisInfo.DESCENDANT, predicate);
                 return predicate.test(this) ? new PrependAxisIterator(this, d) : d;
             }
             case AxisInfo.ATTRIBUTE -> {
-                if (kind != Type.ELEMENT) {
+                if (kind != Type.ELEMENT || start == first) {
                     return EmptyIterator.ofNodes();
                 }
-                Rec r = rec();
-                if (r.attrBytes == 0) {
-                    return EmptyIterator.ofNodes();
-                }
-                return new Axes.Attributes(this, r.attrs, r.attrs + r.attrBytes, Axes.Test.of(predicate, tree));
+                return new Axes.Attributes(this, start, first, Axes.Test.of(predicate, tree));
             }
             case AxisInfo.PARENT -> {
                 return Navigator.filteredSingleton(getParent(), predicate);
@@ -340,7 +369,7 @@ final class StoredNode implements NodeInfo {
                 if (kind == Type.ATTRIBUTE || kind == Type.DOCUMENT) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Siblings(tree, rec().end, Axes.Test.of(predicate, tree));
+                return new Axes.Siblings(tree, end, Axes.Test.of(predicate, tree));
             }
             case AxisInfo.PRECEDING_SIBLING -> {
                 if (kind == Type.ATTRIBUTE || kind == Type.DOCUMENT) {
@@ -352,7 +381,7 @@ final class StoredNode implements NodeInfo {
                 if (kind == Type.DOCUMENT) {
                     return EmptyIterator.ofNodes();
                 }
-                long from = kind == Type.ATTRIBUTE ? tree.nodeAt(owner).rec().first : rec().end;
+                long from = kind == Type.ATTRIBUTE ? getParent().first : end;
                 return new Axes.Scan(tree, from, tree.header.length(), Axes.Test.of(predicate, tree));
             }
             case AxisInfo.PRECEDING -> {
@@ -383,26 +412,24 @@ final class StoredNode implements NodeInfo {
         }
     }
 
-    /** The first attribute of the element decoded in {@code r}, or null. */
-    StoredNode firstAttribute(Rec r) {
-        if (r.attrBytes == 0) {
+    /** The first attribute of this element, or null. */
+    StoredNode firstAttribute() {
+        if (kind != Type.ELEMENT || start == first) {
             return null;
         }
         AttrEntry e = new AttrEntry();
-        e.read(tree, r.attrs);
-        return new StoredNode(tree, r.attrs, Type.ATTRIBUTE, e.code, pos);
+        e.read(tree, start);
+        return new StoredNode(tree, e, pos);
     }
 
     /** The attribute after {@code a} in this element, or null. */
     StoredNode nextAttribute(StoredNode a) {
-        AttrEntry e = a.entry();
-        Rec r = rec();
-        long end = r.attrs + r.attrBytes;
-        if (e.next >= end) {
+        if (a.end >= first) {
             return null;
         }
-        e.read(tree, e.next);
-        return new StoredNode(tree, e.pos, Type.ATTRIBUTE, e.code, pos);
+        AttrEntry e = new AttrEntry();
+        e.read(tree, a.end);
+        return new StoredNode(tree, e, pos);
     }
 
     @Override
@@ -415,11 +442,9 @@ final class StoredNode implements NodeInfo {
         if (fp == -1) {
             return null;
         }
-        Rec r = rec();
-        long p = r.attrs;
-        long end = r.attrs + r.attrBytes;
+        long p = start;
         AttrEntry e = new AttrEntry();
-        while (p < end) {
+        while (p < first) {
             e.read(tree, p);
             if (tree.fingerprints[e.code] == fp) {
                 return tree.string(e.value, e.length);
@@ -435,16 +460,15 @@ final class StoredNode implements NodeInfo {
             return EmptyAttributeMap.getInstance();
         }
         tree.checkOpen();
-        return attributes(rec());
+        return attributes(start, first);
     }
 
-    AttributeMap attributes(Rec r) {
-        if (r.attrBytes == 0) {
+    AttributeMap attributes(long from, long end) {
+        if (from == end) {
             return EmptyAttributeMap.getInstance();
         }
         List<AttributeInfo> list = new ArrayList<>();
-        long p = r.attrs;
-        long end = r.attrs + r.attrBytes;
+        long p = from;
         AttrEntry e = new AttrEntry();
         while (p < end) {
             e.read(tree, p);
@@ -481,10 +505,10 @@ final class StoredNode implements NodeInfo {
             return null;
         }
         tree.checkOpen();
-        return namespaces(rec());
+        return ns < 0 ? NamespaceMap.emptyMap() : tree.namespaces(ns);
     }
 
-    NamespaceMap namespaces(Rec r) {
+    private NamespaceMap namespaces(Rec r) {
         return r.ns < 0 ? NamespaceMap.emptyMap() : tree.namespaces(r.ns);
     }
 
@@ -500,12 +524,12 @@ final class StoredNode implements NodeInfo {
 
     /** Whether the attribute was declared ID or is xml:id, which is what the ID index holds. */
     boolean isIdAttribute() {
-        return kind == Type.ATTRIBUTE && (entry().flags & Format.A_ID) != 0;
+        return kind == Type.ATTRIBUTE && (tag & Format.A_ID) != 0;
     }
 
     @Override
     public boolean isIdref() {
-        return kind == Type.ATTRIBUTE && (entry().flags & Format.A_IDREF) != 0;
+        return kind == Type.ATTRIBUTE && (tag & Format.A_IDREF) != 0;
     }
 
     @Override
@@ -576,15 +600,15 @@ final class StoredNode implements NodeInfo {
                     }
                 }
                 case Format.TEXT -> {
-                    out.characters(tree.text(r.content, r.length), loc, ReceiverOption.WHOLE_TEXT_NODE);
+                    out.characters(tree.text(r.content, r.length, r.ascii), loc, ReceiverOption.WHOLE_TEXT_NODE);
                     p = r.end;
                 }
                 case Format.COMMENT -> {
-                    out.comment(tree.text(r.content, r.length), loc, ReceiverOption.NONE);
+                    out.comment(tree.text(r.content, r.length, r.ascii), loc, ReceiverOption.NONE);
                     p = r.end;
                 }
                 case Format.PI -> {
-                    out.processingInstruction(tree.names[r.code].getLocalPart(), tree.text(r.content, r.length), loc,
+                    out.processingInstruction(tree.names[r.code].getLocalPart(), tree.text(r.content, r.length, r.ascii), loc,
                             ReceiverOption.NONE);
                     p = r.end;
                 }
@@ -600,7 +624,7 @@ final class StoredNode implements NodeInfo {
      */
     private void startElement(Receiver out, Rec r, int options, Location loc) throws XPathException {
         NodeName name = tree.names[r.code];
-        AttributeMap atts = attributes(r);
+        AttributeMap atts = attributes(r.attrs, r.first);
         NamespaceMap ns;
         if (CopyOptions.includes(options, CopyOptions.ALL_NAMESPACES)) {
             ns = namespaces(r);

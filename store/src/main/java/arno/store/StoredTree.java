@@ -62,7 +62,9 @@ final class StoredTree extends GenericTreeInfo {
         setDocumentNumber(documentNumber);
         this.systemId = Store.SCHEME + header.uri();
         setSystemId(systemId);
-        this.root = new StoredNode(this, 0, Type.DOCUMENT, -1, -1);
+        Rec r = new Rec(this);
+        r.read(0);
+        this.root = new StoredNode(this, r);
         setRootNode(root);
     }
 
@@ -174,10 +176,10 @@ final class StoredTree extends GenericTreeInfo {
         }
     }
 
-    UnicodeString text(long pos, int len) {
+    UnicodeString text(long pos, int len, boolean ascii) {
         byte[] b = new byte[len];
         bytes(pos, len, b, 0);
-        return decode(b, len);
+        return ascii ? new Twine8(b) : decode(b, len);
     }
 
     String string(long pos, int len) {
@@ -197,7 +199,7 @@ final class StoredTree extends GenericTreeInfo {
     }
 
     StoredNode node(Rec r) {
-        return new StoredNode(this, r.pos, SAXON_KIND[r.kind], r.code, -1);
+        return new StoredNode(this, r);
     }
 
     StoredNode nodeAt(long pos) {
@@ -242,7 +244,7 @@ final class StoredTree extends GenericTreeInfo {
             r.read(p);
             if (r.kind == Format.ELEMENT && r.attrBytes > 0) {
                 StoredNode e = node(r);
-                for (StoredNode a = e.firstAttribute(r); a != null; a = e.nextAttribute(a)) {
+                for (StoredNode a = e.firstAttribute(); a != null; a = e.nextAttribute(a)) {
                     if (a.isIdAttribute() && a.getStringValue().equals(id)) {
                         return e;
                     }
