@@ -25,32 +25,48 @@ if [ ! -d "$content/journals" ]; then
 fi
 
 port=18080
-echo "== starting Arno (production mode, -Xmx1g) on 127.0.0.1:$port"
-java -Xmx1g -cp "$cp" arno.perf.pages.PerfServer . "$content" "$port" "$out/urls.txt" > "$out/server.log" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do grep -q READY "$out/server.log" 2>/dev/null && break; sleep 0.5; done
-grep -q READY "$out/server.log" || { cat "$out/server.log"; exit 1; }
-{ echo path; cat "$out/urls.txt"; } > "$out/fulltext.csv"
+{ echo path; java -cp "$cp" arno.perf.pages.PerfServer --list "$content"; } > "$out/fulltext.csv"
 printf 'path\n/_perf/empty\n' > "$out/empty.csv"
+
+server=
+stop_server() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  server=
+}
+trap stop_server EXIT
+start_server() { # extra java options
+  stop_server
+  echo "== starting Arno (production mode, -Xmx1g $*) on 127.0.0.1:$port"
+  java -Xmx1g "$@" -cp "$cp" arno.perf.pages.PerfServer . "$content" "$port" /dev/null > "$out/server.log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 240); do grep -q READY "$out/server.log" 2>/dev/null && return; sleep 0.5; done
+  cat "$out/server.log"; exit 1
+}
 
 run() { # name csv
   echo "== gatling: $1 ($seconds s, 32 users)"
   # Gatling (the load generator, not Arno) needs java.lang opened, as its Maven plugin does.
-  java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Dbase="http://127.0.0.1:$port" -Dpaths="$PWD/$2" -Dseconds="$seconds" -Dusers=32 \
+  java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Dbase="http://127.0.0.1:$port" -Dpaths="$PWD/$2" \
+      -Dseconds="$seconds" -Dusers=32 \
       -cp "perf/target/test-classes:$cp:$(cat perf/target/classpath-test.txt)" io.gatling.app.Gatling \
       --simulation arno.perf.pages.PageSimulation --results-folder "$out/gatling" 2>&1 \
     | tee "$out/gatling-$1.log" | sed -n '/Global Information/,/^====/p'
 }
+
+start_server
 run empty "$out/empty.csv"
-run fulltext "$out/fulltext.csv"
+run files "$out/fulltext.csv"
+start_server -Darno.store=true
+run store "$out/fulltext.csv"
+stop_server
 
 # Gatling's console table: "> name | total | ok | ko"; numbers carry thousands separators.
 field() { grep -m1 "$2" "$out/gatling-$1.log" | awk -F'|' '{gsub(/[ ,]/, "", $2); print $2}' ; }
 rps() { field "$1" 'mean throughput' ; }
 pct() { field "$1" "response time $2 percentile" ; }
-echo "== summary"
-echo "empty servlet:  $(rps empty) req/s"
-echo "full text:      $(rps fulltext) pages/s, p50 $(pct fulltext 50th) ms, p95 $(pct fulltext 95th) ms, p99 $(pct fulltext 99th) ms"
-awk -v a="$(rps fulltext)" -v b="$(rps empty)" 'BEGIN { if (b > 0) printf "ratio full text / empty servlet: %.3f\n", a / b }'
-echo "mean page size: $(curl -s "http://127.0.0.1:$port$(head -1 "$out/urls.txt")" | wc -c) bytes (first article)"
+echo "== summary ($(date -u +%FT%TZ), $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "empty servlet:        $(rps empty) req/s, p50 $(pct empty 50th) ms, p99 $(pct empty 99th) ms"
+for m in files store; do
+  echo "full text ($m): $(rps $m) pages/s, p50 $(pct $m 50th) ms, p95 $(pct $m 95th) ms, p99 $(pct $m 99th) ms," \
+       "ratio to empty servlet $(awk -v a="$(rps $m)" -v b="$(rps empty)" 'BEGIN { printf "%.3f", a / b }')"
+done

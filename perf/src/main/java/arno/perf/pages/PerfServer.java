@@ -18,10 +18,16 @@ import java.util.stream.Stream;
  * the baseline. Writes the full-text URLs of every article to a file for the
  * load generator's feeder.
  *
- * <p>{@code PerfServer ROOT CONTENT PORT URLS-FILE}
+ * <p>{@code PerfServer ROOT CONTENT PORT URLS-FILE}, or {@code PerfServer --list CONTENT}
+ * to print the paths only.
  */
 public final class PerfServer {
     public static void main(String[] args) throws IOException {
+        if (args[0].equals("--list")) {
+            // The full-text paths only, one per line, for the load generator's feeder.
+            fullTextPaths(Path.of(args[1])).forEach(System.out::println);
+            return;
+        }
         Path root = Path.of(args[0]);
         Path content = Path.of(args[1]);
         int port = Integer.parseInt(args[2]);
@@ -36,7 +42,7 @@ public final class PerfServer {
         }
         ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", port);
         server.mount("empty", "/_perf/empty", new Empty());
-        Files.write(urls, fullTextPaths(content));
+        if (!urls.toString().equals("/dev/null")) Files.write(urls, fullTextPaths(content));
         System.out.println("READY " + server.port());
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));
     }
