@@ -21,7 +21,6 @@ import net.sf.saxon.s9api.XPathSelector;
 import net.sf.saxon.s9api.XdmAtomicValue;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmNodeKind;
-import net.sf.saxon.s9api.XdmValue;
 import net.sf.saxon.s9api.ItemType;
 import org.xml.sax.Attributes;
 import org.xml.sax.ContentHandler;

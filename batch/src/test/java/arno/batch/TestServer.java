@@ -80,7 +80,7 @@ final class TestServer implements AutoCloseable {
         Context context = tomcat.addContext("", null);
         Tomcat.addServlet(context, "batch", service.servlet());
         context.addServletMappingDecoded("/batch/*", "batch");
-        Tomcat.addServlet(context, "files", new Files_());
+        Tomcat.addServlet(context, "files", new FileServlet());
         context.addServletMappingDecoded("/files/*", "files");
         try {
             tomcat.start();
@@ -210,7 +210,7 @@ final class TestServer implements AutoCloseable {
     }
 
     /** GET serves files under root; GET /gate/... waits for the gate; PUT stores bodies in {@link #puts}. */
-    private final class Files_ extends HttpServlet {
+    private final class FileServlet extends HttpServlet {
         @Override protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             String path = req.getPathInfo();
             if (path.startsWith("/gate/")) {

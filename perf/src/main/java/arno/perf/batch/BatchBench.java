@@ -30,7 +30,8 @@ import java.util.regex.Pattern;
  * perf/batch/run.sh to collect.
  *
  * <pre>
- * java -Xmx512m -cp ... arno.perf.batch.BatchBench xslt|schematron ROOT STYLESHEET ROUNDS [WORKERS]
+ * java -Xmx512m [-Dbench.baseline="COMMAND" -Dbench.baselineOut=DIR] -cp ... \
+ *      arno.perf.batch.BatchBench xslt|schematron ROOT STYLESHEET ROUNDS [WORKERS]
  * java -cp ... arno.perf.batch.BatchBench links SRC DEST N
  * </pre>
  *
@@ -81,7 +82,12 @@ public final class BatchBench {
         long inputs = countInputs(root.resolve("in"));
         HttpClient http = HttpClient.newHttpClient();
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        // The baseline (Saxon's command line on the same folder) runs just before each job, so
+        // both see the same machine; the ratio of each pair is robust to a load that drifts.
+        String baseline = System.getProperty("bench.baseline");
+        String baselineOut = System.getProperty("bench.baselineOut");
         for (int round = 1; round <= rounds; round++) {
+            double baselineSeconds = baseline == null ? Double.NaN : runBaseline(baseline, baselineOut);
             Heap heap = new Heap(memory);
             heap.start();
             long t0 = System.nanoTime();
@@ -114,13 +120,35 @@ public final class BatchBench {
                 liveHeap.add(String.format(Locale.ROOT, "end:%.1f", memory.getHeapMemoryUsage().getUsed() / 1048576.0));
             }
             System.out.printf(Locale.ROOT, "RESULT mode=%s round=%d inputs=%d status=%s failed=%s seconds=%.3f rate=%.1f "
+                            + "baseline-seconds=%.3f baseline-rate=%.1f ratio=%.2f "
                             + "peak-heap-mb=%.1f max-heap-mb=%.0f live-heap-mb=%s%n",
                     mode, round, inputs, match(STATUS, status), match(FAILED, status), seconds, inputs / seconds,
+                    baselineSeconds, inputs / baselineSeconds, baselineSeconds / seconds,
                     heap.peak.get() / 1048576.0, memory.getHeapMemoryUsage().getMax() / 1048576.0, String.join(",", liveHeap));
         }
         tomcat.getClass().getMethod("stop").invoke(tomcat);
         service.close();
         System.exit(0);
+    }
+
+    /** Runs the baseline command (output folder emptied first) and returns its wall-clock seconds. */
+    private static double runBaseline(String command, String outputFolder) throws IOException, InterruptedException {
+        if (outputFolder != null) {
+            Path out = Path.of(outputFolder);
+            if (Files.exists(out)) {
+                try (var files = Files.walk(out)) {
+                    for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+                }
+            }
+            Files.createDirectories(out);
+        }
+        long t0 = System.nanoTime();
+        Process process = new ProcessBuilder(command.split(" ")).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        int code = process.waitFor();
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        if (code != 0) throw new IllegalStateException("the baseline failed (exit " + code + "): " + command);
+        return seconds;
     }
 
     /**
