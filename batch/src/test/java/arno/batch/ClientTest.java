@@ -111,6 +111,24 @@ class ClientTest {
         assertThat(unreachable.err()).contains("cannot reach");
     }
 
+    @Test void cancelStopsARunningJob() {
+        server.closeGate();
+        TestResources.write(server.root.resolve("gated.batch.xml"), "<batch xmlns=\"urn:arno:batch\" parallelism=\"1\">\n"
+                + "  <stylesheet href=\"xsl/article-to-entry.xsl\"/>\n"
+                + "  <input href=\"" + server.url("/files/gate/in/a1.xml") + "\" output=\"cli-out/gated1.xml\"/>\n"
+                + "  <input href=\"in/a2.xml\" output=\"cli-out/gated2.xml\"/>\n</batch>\n");
+        Run submitted = run("submit", server.root.resolve("gated.batch.xml").toString(), "--user", user());
+        assertThat(submitted.code()).isZero();
+        String job = submitted.out().strip();
+        server.awaitGateReached();
+        Run cancelled = run("cancel", job, "--user", user());
+        assertThat(cancelled.code()).as(cancelled.err()).isZero();
+        assertThat(cancelled.out()).contains("cancelled " + job);
+        server.openGate();
+        assertThat(TestServer.status(server.awaitFinished(job))).isEqualTo("cancelled");
+        assertThat(server.root.resolve("cli-out/gated2.xml")).doesNotExist();
+    }
+
     @Test void listShowsTheJobs() {
         run("submit", server.root.resolve("good.batch.xml").toString(), "--user", user(), "--wait");
         Run list = run("list");
