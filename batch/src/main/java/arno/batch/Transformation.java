@@ -99,6 +99,16 @@ final class Transformation {
                 if (error.isWarning()) warning(xml, error);
             });
             transformer.setResultDocumentHandler(uri -> resultDocument(uri, pending, xml));
+            // What the stylesheet reads (doc(), document(), unparsed-text()) is confined like the
+            // inputs: files under the roots, or http(s). Returning null lets Saxon read it as usual.
+            transformer.setResourceResolver(request -> {
+                confineRead(request.uri);
+                return null;
+            });
+            transformer.setUnparsedTextResolver((uri, encoding, config) -> {
+                confineRead(uri.toString());
+                return new net.sf.saxon.lib.StandardUnparsedTextResolver().resolve(uri, encoding, config);
+            });
             URI outputBase = input.output() != null ? input.output().uri() : base;
             transformer.setBaseOutputURI(outputBase.toString());
 
@@ -202,6 +212,17 @@ final class Transformation {
             temporary = Files.createTempFile(scratch, "put-", ".tmp");
         }
         return new Pending(temporary, target);
+    }
+
+    private void confineRead(String uri) throws net.sf.saxon.trans.XPathException {
+        if (uri == null) return;
+        try {
+            roots.resolve(uri, null, "document read by the stylesheet");
+        } catch (BatchException e) {
+            net.sf.saxon.trans.XPathException x = new net.sf.saxon.trans.XPathException(e.getMessage());
+            x.setErrorCode("FODC0002");
+            throw x;
+        }
     }
 
     private Destination resultDocument(URI uri, List<Pending> pending, Xml xml) {

@@ -166,6 +166,26 @@ class RunTest {
         assertThat(server.root.resolve("out5/a6.xml")).content().contains("to=\"Ada\"").contains("title=\"Title 6\"");
     }
 
+    @Test void documentsTheStylesheetReadsAreConfinedToTheRootsToo() {
+        Path outside = TestResources.write(tmp.resolve("outside.xml"), "<secret>outside the roots</secret>");
+        String job = server.submit("""
+                <batch xmlns="urn:arno:batch" xml:base="%s">
+                  <stylesheet>
+                    <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+                      <xsl:param name="other"/>
+                      <xsl:template match="/"><read><xsl:copy-of select="doc($other)"/></read></xsl:template>
+                    </xsl:stylesheet>
+                  </stylesheet>
+                  <param name="other">%s</param>
+                  <input href="a6.xml" output="../out8/a6.xml"/>
+                </batch>""".formatted(server.root.resolve("in").toUri(), outside.toUri()));
+        String status = server.awaitFinished(job);
+        assertThat(status).contains("failed=\"1\"");
+        xml(server.get(job + "/report").body()).valueByXPath("//b:transformation[@index='1']/b:error").asString()
+                .contains(outside.getFileName().toString()).contains("root");
+        assertThat(server.root.resolve("out8/a6.xml")).doesNotExist();
+    }
+
     @Test void hostileInputsFailFastAndAloneWhileADoctypeWithAnExternalDtdStillParses() {
         String laughs = "<!DOCTYPE article [<!ENTITY a \"aaaaaaaaaa\">"
                 + "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">"
