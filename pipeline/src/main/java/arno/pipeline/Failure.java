@@ -15,9 +15,7 @@ public enum Failure {
     BODY_TOO_LARGE(413, "Request body of %s bytes exceeds the limit of %d bytes"),
     COMPILE_ERROR(500, "Stylesheet or query does not compile: %s"),
     STAGE_ERROR(500, "Stage %d (%s) of route '%s' failed: %s"),
-    TIMEOUT(503, "Route '%s' exceeded its time limit of %d ms (stage %d, %s)"),
-    BAD_RESPONSE(500, "Stage output is not a valid rsp:response: %s"),
-    NOT_FOUND(404, "%s");
+    TIMEOUT(503, "Route '%s' exceeded its time limit of %d ms (stage %d, %s)");
 
     final int status;
     private final String template;

@@ -1,11 +1,9 @@
 package arno.pipeline;
 
 import java.io.IOException;
-import java.io.StringReader;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParserFactory;
-import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
 import org.xml.sax.SAXNotRecognizedException;
 import org.xml.sax.SAXNotSupportedException;
@@ -80,13 +78,6 @@ public final class SecureXml {
         // The JDK reports its limits with JAXP00010xxx codes; external access with "accessExternal".
         return m.contains("JAXP0001") || m.contains("accessExternal") || m.contains("External Entity")
                 || m.contains("external entity") || m.contains("DOCTYPE is disallowed");
-    }
-
-    /** For tests and tools: parses a string with the secure settings into a handler. */
-    static void parse(String xml, org.xml.sax.ContentHandler handler) throws SAXException, IOException {
-        XMLReader r = newReader();
-        r.setContentHandler(handler);
-        r.parse(new InputSource(new StringReader(xml)));
     }
 
     /** Thrown from the entity resolver: the document asked for something outside itself. */
