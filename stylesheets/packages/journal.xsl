@@ -653,10 +653,18 @@
   <xsl:template match="sup" mode="j:jats"><sup><xsl:apply-templates mode="#current"/></sup></xsl:template>
   <xsl:template match="sub" mode="j:jats"><sub><xsl:apply-templates mode="#current"/></sub></xsl:template>
 
+  <!--
+    A full text has a hundred or more links. Their class comes from a map
+    made at compile time (a static variable), so only unusual types build
+    the string per link; the href must still be built.
+  -->
   <xsl:template match="xref" mode="j:jats">
     <xsl:param name="anchors" as="xs:string" tunnel="yes"/>
-    <a class="xref xref-{@ref-type}" href="{$anchors}#{@rid}"><xsl:apply-templates mode="#current"/></a>
+    <a class="{($j:xref-classes?(@ref-type), 'xref xref-' || @ref-type)[1]}" href="{$anchors}#{@rid}"><xsl:apply-templates mode="#current"/></a>
   </xsl:template>
+
+  <xsl:variable name="j:xref-classes" static="yes" as="map(xs:string, xs:string)" select="map:merge(
+      ('bibr', 'fig', 'table', 'aff', 'fn', 'sec', 'disp-formula', 'supplementary-material') ! map { .: 'xref xref-' || . })"/>
 
   <xsl:template match="abstract" mode="j:jats">
     <section class="abstract" id="abstract">
@@ -734,20 +742,54 @@
     <li id="{@id}"><xsl:apply-templates select="element-citation | mixed-citation" mode="#current"/></li>
   </xsl:template>
 
-  <!-- Vancouver-like: Authors (year). Title. Source volume:pages. DOI. -->
+  <!--
+    Vancouver-like: Authors (year). Title. Source volume:pages. DOI.
+    A page has up to a hundred references: each part is written as its own
+    text node (the serializer joins them) rather than built into a string
+    with || or string-join and then written, which costs a string buffer per
+    join. Text value templates of several parts are avoided here for the same
+    reason: with node-valued parts Saxon builds their whole string first.
+  -->
   <xsl:template match="element-citation" mode="j:jats">
-    <xsl:variable name="names" select="person-group/name ! (surname || ' ' || given-names)"/>
-    <span class="ref-authors">{string-join($names, ', ')}{if (person-group/etal) then ', et al.' else ''}</span>
-    <xsl:text> ({year}). </xsl:text>
+    <span class="ref-authors">
+      <xsl:for-each select="person-group/name">
+        <xsl:if test="position() ne 1">, </xsl:if>
+        <xsl:value-of select="surname"/>
+        <xsl:text> </xsl:text>
+        <xsl:value-of select="given-names"/>
+      </xsl:for-each>
+      <xsl:if test="person-group/etal">, et al.</xsl:if>
+    </span>
+    <xsl:text> (</xsl:text>
+    <xsl:value-of select="year"/>
+    <xsl:text>). </xsl:text>
     <xsl:choose>
       <xsl:when test="@publication-type eq 'book'">
         <i>{source}</i>
-        <xsl:text>. {string-join((publisher-loc, publisher-name), ': ')}.</xsl:text>
+        <xsl:text>. </xsl:text>
+        <xsl:for-each select="publisher-loc, publisher-name">
+          <xsl:if test="position() ne 1">: </xsl:if>
+          <xsl:value-of select="."/>
+        </xsl:for-each>
+        <xsl:text>.</xsl:text>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:text>{article-title}. </xsl:text>
+        <xsl:value-of select="article-title"/>
+        <xsl:text>. </xsl:text>
         <i>{source}</i>
-        <xsl:text>{volume ! (' ' || .)}{if (fpage) then ':' || fpage || (lpage ! ('–' || .)) else ''}.</xsl:text>
+        <xsl:for-each select="volume">
+          <xsl:text> </xsl:text>
+          <xsl:value-of select="."/>
+        </xsl:for-each>
+        <xsl:if test="fpage">
+          <xsl:text>:</xsl:text>
+          <xsl:value-of select="fpage"/>
+          <xsl:for-each select="lpage">
+            <xsl:text>–</xsl:text>
+            <xsl:value-of select="."/>
+          </xsl:for-each>
+        </xsl:if>
+        <xsl:text>.</xsl:text>
       </xsl:otherwise>
     </xsl:choose>
     <xsl:for-each select="pub-id[@pub-id-type eq 'doi']">
