@@ -208,8 +208,8 @@ final class Checker {
                         return;
                     }
                 }
-                long q = r.attrs;
-                long attrEnd = r.attrs + r.attrBytes;
+                long q = r.attrs();
+                long attrEnd = r.attrs() + r.attrBytes;
                 while (q < attrEnd) {
                     a.read(t, q);
                     nodes++;

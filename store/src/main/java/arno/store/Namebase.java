@@ -147,7 +147,7 @@ final class Namebase {
     /** Namebase codes → fingerprints and names of one NamePool. Arrays only grow; copy-on-write. */
     final class Mapping {
         private final NamePool pool;
-        private volatile Table table = new Table(new int[0], new NodeName[0]);
+        private volatile Table table = new Table(new int[0], new NodeName[0], new String[0]);
 
         private Mapping(NamePool pool) {
             this.pool = pool;
@@ -170,12 +170,14 @@ final class Namebase {
                 int old = t.fingerprints.length;
                 int[] fps = Arrays.copyOf(t.fingerprints, all.length);
                 NodeName[] nn = Arrays.copyOf(t.names, all.length);
+                String[] locals = Arrays.copyOf(t.locals, all.length);
                 for (int i = old; i < all.length; i++) {
                     NamespaceUri uri = NamespaceUri.of(all[i].uri());
                     fps[i] = pool.allocateFingerprint(uri, all[i].local());
                     nn[i] = new FingerprintedQName(all[i].prefix(), uri, all[i].local(), fps[i]);
+                    locals[i] = all[i].local();
                 }
-                t = new Table(fps, nn);
+                t = new Table(fps, nn, locals);
                 table = t;
                 return t;
             }
@@ -186,10 +188,13 @@ final class Namebase {
     static final class Table {
         final int[] fingerprints;
         final NodeName[] names;
+        /** Local names by code: the hottest name accessor, one array load. */
+        final String[] locals;
 
-        Table(int[] fingerprints, NodeName[] names) {
+        Table(int[] fingerprints, NodeName[] names, String[] locals) {
             this.fingerprints = fingerprints;
             this.names = names;
+            this.locals = locals;
         }
     }
 }

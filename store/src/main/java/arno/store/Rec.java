@@ -29,17 +29,17 @@ class Rec {
     long end;
     /** Element: index of its namespace map, -1 if none in scope. */
     int ns;
-    /** Element: start and byte length of the attribute entries. */
-    long attrs;
+    /** Element: byte length of the attribute entries, which end at {@link #first}. */
     int attrBytes;
-    /** Text, comment, PI: start and byte length of the UTF-8 content, and whether it is ASCII. */
-    long content;
+    /** Text, comment, PI: byte length of the UTF-8 content (ending at {@link #end}), and whether it is ASCII. */
     int length;
     boolean ascii;
 
-    /** Address of the chunk being read; header bytes are read raw (see {@link #read}). */
-    private long addr;
     private int o;
+    /** The chunk of the previous record: consecutive records nearly always share it. */
+    private int chunkIndex = -1;
+    private long chunkAddr;
+    private int chunkCapacity;
 
     Rec(StoredTree t) {
         this.t = t;
@@ -55,14 +55,19 @@ class Rec {
     void read(long p) {
         pos = p;
         int o0 = (int) (p & Format.CHUNK_MASK);
-        UnsafeBuffer buf = t.chunk((int) (p >>> Format.CHUNK_SHIFT));
-        if (o0 >= buf.capacity()) {
-            throw t.corrupt(p, "record beyond the end of chunk " + (p >>> Format.CHUNK_SHIFT));
+        int ci = (int) (p >>> Format.CHUNK_SHIFT);
+        if (ci != chunkIndex) {
+            UnsafeBuffer buf = t.chunk(ci);
+            chunkAddr = buf.addressOffset();
+            chunkCapacity = buf.capacity();
+            chunkIndex = ci;
         }
-        addr = buf.addressOffset();
+        if (o0 >= chunkCapacity) {
+            throw t.corrupt(p, "record beyond the end of chunk " + ci);
+        }
         o = o0 + 1;
         long base = p - o0;
-        int tg = UNSAFE.getByte(addr + o0) & 0xFF;
+        int tg = UNSAFE.getByte(chunkAddr + o0) & 0xFF;
         tag = tg;
         int k = tg & Format.KIND_MASK;
         kind = k;
@@ -76,8 +81,7 @@ class Rec {
                 }
                 ns = (tg & Format.F_NS) != 0 ? varint() : -1;
                 attrBytes = (tg & Format.F_ATTRS) != 0 ? varint() : 0;
-                attrs = base + o;
-                first = attrs + attrBytes;
+                first = base + o + attrBytes;
                 end = size < 0 ? first : size == Format.BIG ? p + t.bigSize(p) : p + size;
             }
             case Format.TEXT, Format.COMMENT -> {
@@ -93,9 +97,8 @@ class Rec {
                 parent = -1;
                 ns = -1;
                 int size = u16();
-                attrs = base + o;
                 attrBytes = 0;
-                first = attrs;
+                first = base + o;
                 end = size == Format.BIG ? p + t.bigSize(p) : p + size;
             }
             case Format.END -> {
@@ -116,9 +119,18 @@ class Rec {
             l = varint();
         }
         length = l;
-        content = base + o;
-        first = content + l;
+        first = base + o + l;
         end = first;
+    }
+
+    /** Element: start of the attribute entries. */
+    long attrs() {
+        return first - attrBytes;
+    }
+
+    /** Text, comment, PI: start of the content. */
+    long content() {
+        return end - length;
     }
 
     boolean hasChildren() {
@@ -130,13 +142,13 @@ class Rec {
     }
 
     private int u16() {
-        long a = addr + o;
+        long a = chunkAddr + o;
         o += 2;
         return (UNSAFE.getByte(a) & 0xFF) | (UNSAFE.getByte(a + 1) & 0xFF) << 8;
     }
 
     private long varlong() {
-        long a = addr;
+        long a = chunkAddr;
         int i = o;
         byte x = UNSAFE.getByte(a + i++);
         if (x >= 0) {

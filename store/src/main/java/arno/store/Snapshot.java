@@ -39,6 +39,8 @@ public final class Snapshot implements AutoCloseable {
     private final long version;
     private final Map<Configuration, Map<String, StoredTree>> trees = new HashMap<>();
     private volatile boolean closed;
+    /** The same, read without a barrier on the trees' hot paths (see StoredTree.checkOpen). */
+    boolean closedPlain;
 
     Snapshot(Store store, Txn<DirectBuffer> txn) {
         this.store = store;
@@ -168,6 +170,7 @@ public final class Snapshot implements AutoCloseable {
                 return;
             }
             closed = true;
+            closedPlain = true;
             trees.clear();
             txn.close();
         }

@@ -42,7 +42,7 @@ import net.sf.saxon.str.EmptyUnicodeString;
 /**
  * A node of a stored document: a position in the record stream plus what the iterator that made
  * it had already decoded (kind and name code). For an attribute the position is that of its entry
- * in the element header and {@code parentPos} is the element's position; entries lie between the
+ * in the element header and its parent is the element; entries lie between the
  * element record and its first child, so comparing positions is document order for every kind.
  */
 final class StoredNode implements NodeInfo {
@@ -51,18 +51,21 @@ final class StoredNode implements NodeInfo {
 
     final StoredTree tree;
     final long pos;
-    final int kind;
+    final byte kind;
     final int code;
-    /** The parent's position (-1 for the document); for an attribute, its element's. */
-    final long parentPos;
-    /** Element: start of the attribute entries. Text, comment, PI, attribute: start of the value. */
-    final long start;
-    /** Element, document: first child (or the end of a leaf element's header). */
-    final long first;
+    /**
+     * Distance back to the parent (for an attribute, its element); 0 for the document, -1 when it
+     * does not fit an int (a node more than 2 GiB into its parent), then decoded on demand.
+     */
+    private final int parentDelta;
     /** Element, document: end of the subtree. Others: end of the value. */
     final long end;
-    /** Element, document: the record tag (flags). Attribute: its id flags. */
-    final int tag;
+    /** Element, document: first child minus pos. Text, comment, PI, attribute: value start minus pos. */
+    private final int headerLength;
+    /** Element: bytes of attribute entries, which end where the first child starts. */
+    private final int attrLength;
+    /** Element, document: the record tag (flags). Attribute: its flags. */
+    final byte tag;
     /** Element: index of its namespace map, -1 for none. */
     final int ns;
     /** Text, comment, PI, attribute: the value is ASCII. */
@@ -71,19 +74,25 @@ final class StoredNode implements NodeInfo {
 
     /**
      * A node from a decoded record: the iterator that found it has paid for the decoding, so the
-     * node keeps what navigation from it needs and never decodes its own header again.
+     * node keeps what navigation from it needs (in as few bytes as it can: nodes are allocated by
+     * the million) and never decodes its own header again.
      */
     StoredNode(StoredTree tree, Rec r) {
         this.tree = tree;
         this.pos = r.pos;
-        this.kind = StoredTree.SAXON_KIND[r.kind];
+        this.kind = (byte) StoredTree.SAXON_KIND[r.kind];
         this.code = r.code;
-        this.parentPos = r.parent;
-        this.tag = r.tag;
+        this.parentDelta = r.parent < 0 ? 0 : delta(r.pos - r.parent);
+        this.tag = (byte) r.tag;
         this.ns = r.ns;
-        this.first = r.first;
         this.end = r.end;
-        this.start = r.kind == Format.ELEMENT || r.kind == Format.DOCUMENT ? r.attrs : r.content;
+        if (r.kind == Format.ELEMENT || r.kind == Format.DOCUMENT) {
+            this.headerLength = (int) (r.first - r.pos);
+            this.attrLength = r.attrBytes;
+        } else {
+            this.headerLength = (int) (r.content() - r.pos);
+            this.attrLength = 0;
+        }
         this.ascii = r.ascii;
     }
 
@@ -93,13 +102,35 @@ final class StoredNode implements NodeInfo {
         this.pos = e.pos;
         this.kind = Type.ATTRIBUTE;
         this.code = e.code;
-        this.parentPos = owner;
-        this.tag = e.flags;
+        this.parentDelta = delta(e.pos - owner);
+        this.tag = (byte) e.flags;
         this.ns = -1;
-        this.start = e.value;
-        this.first = e.next;
+        this.headerLength = (int) (e.value - e.pos);
+        this.attrLength = 0;
         this.end = e.next;
         this.ascii = (e.flags & Format.A_ASCII) != 0;
+    }
+
+    private static int delta(long d) {
+        return d <= Integer.MAX_VALUE ? (int) d : -1;
+    }
+
+    /** The parent's position, -1 for the document. */
+    long parentPos() {
+        if (parentDelta > 0) {
+            return pos - parentDelta;
+        }
+        return parentDelta == 0 ? -1 : rec().parent;
+    }
+
+    /** Element, document: first child (or the end of a leaf element's header). Others: end. */
+    long first() {
+        return kind == Type.ELEMENT || kind == Type.DOCUMENT ? pos + headerLength : end;
+    }
+
+    /** Element: start of the attribute entries. Text, comment, PI, attribute: start of the value. */
+    long start() {
+        return pos + headerLength - attrLength;
     }
 
     private boolean hasChildFlag() {
@@ -107,7 +138,7 @@ final class StoredNode implements NodeInfo {
     }
 
     private int valueLength() {
-        return (int) (end - start);
+        return (int) (end - start());
     }
 
     private Rec rec() {
@@ -204,7 +235,7 @@ final class StoredNode implements NodeInfo {
 
     @Override
     public String getLocalPart() {
-        return code < 0 ? "" : tree.names[code].getLocalPart();
+        return code < 0 ? "" : tree.locals[code];
     }
 
     @Override
@@ -237,7 +268,7 @@ final class StoredNode implements NodeInfo {
         tree.checkOpen();
         switch (kind) {
             case Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION, Type.ATTRIBUTE -> {
-                return tree.text(start, valueLength(), ascii);
+                return tree.text(start(), valueLength(), ascii);
             }
             default -> {
                 return descendantText();
@@ -249,7 +280,7 @@ final class StoredNode implements NodeInfo {
     public String getStringValue() {
         if (kind == Type.ATTRIBUTE) {
             tree.checkOpen();
-            return tree.string(start, valueLength());
+            return tree.string(start(), valueLength());
         }
         return getUnicodeStringValue().toString();
     }
@@ -257,13 +288,13 @@ final class StoredNode implements NodeInfo {
     /** The concatenated text descendants, gathered as UTF-8 and decoded once. */
     private UnicodeString descendantText() {
         Rec r = new Rec(tree);
-        long p = first;
+        long p = first();
         long limit = end;
         if (p < limit) {
             // the common case, an element holding one text node, needs no gathering
             r.read(p);
             if (r.kind == Format.TEXT && r.end + 1 == limit) {
-                return tree.text(r.content, r.length, r.ascii);
+                return tree.text(r.content(), r.length, r.ascii);
             }
         }
         byte[] buf = null;
@@ -278,7 +309,7 @@ final class StoredNode implements NodeInfo {
                 } else if (n + r.length > buf.length) {
                     buf = Arrays.copyOf(buf, Math.max(buf.length * 2, n + r.length));
                 }
-                tree.bytes(r.content, r.length, buf, n);
+                tree.bytes(r.content(), r.length, buf, n);
                 n += r.length;
                 p = r.end;
             } else {
@@ -309,7 +340,7 @@ final class StoredNode implements NodeInfo {
             return null;
         }
         tree.checkOpen();
-        p = tree.nodeAt(parentPos);
+        p = tree.nodeAt(parentPos());
         parent = p;
         return p;
     }
@@ -324,7 +355,7 @@ final class StoredNode implements NodeInfo {
         if (kind != Type.ELEMENT && kind != Type.DOCUMENT) {
             return false;
         }
-        return hasChildFlag() && first < end - 1;
+        return hasChildFlag() && first() < end - 1;
     }
 
     @Override
@@ -335,23 +366,23 @@ final class StoredNode implements NodeInfo {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Siblings(tree, first, Axes.Test.of(predicate, tree));
+                return new Axes.Siblings(tree, first(), Axes.Test.of(predicate, tree));
             }
             case AxisInfo.DESCENDANT -> {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Scan(tree, first, end, Axes.Test.of(predicate, tree));
+                return new Axes.Scan(tree, first(), end, Axes.Test.of(predicate, tree));
             }
             case AxisInfo.DESCENDANT_OR_SELF -> {
                 AxisIterator d = iterateAxis(AxisInfo.DESCENDANT, predicate);
                 return predicate.test(this) ? new PrependAxisIterator(this, d) : d;
             }
             case AxisInfo.ATTRIBUTE -> {
-                if (kind != Type.ELEMENT || start == first) {
+                if (kind != Type.ELEMENT || attrLength == 0) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Attributes(this, start, first, Axes.Test.of(predicate, tree));
+                return new Axes.Attributes(this, start(), first(), Axes.Test.of(predicate, tree));
             }
             case AxisInfo.PARENT -> {
                 return Navigator.filteredSingleton(getParent(), predicate);
@@ -381,7 +412,7 @@ final class StoredNode implements NodeInfo {
                 if (kind == Type.DOCUMENT) {
                     return EmptyIterator.ofNodes();
                 }
-                long from = kind == Type.ATTRIBUTE ? getParent().first : end;
+                long from = kind == Type.ATTRIBUTE ? getParent().first() : end;
                 return new Axes.Scan(tree, from, tree.header.length(), Axes.Test.of(predicate, tree));
             }
             case AxisInfo.PRECEDING -> {
@@ -414,17 +445,17 @@ final class StoredNode implements NodeInfo {
 
     /** The first attribute of this element, or null. */
     StoredNode firstAttribute() {
-        if (kind != Type.ELEMENT || start == first) {
+        if (kind != Type.ELEMENT || attrLength == 0) {
             return null;
         }
         AttrEntry e = new AttrEntry();
-        e.read(tree, start);
+        e.read(tree, start());
         return new StoredNode(tree, e, pos);
     }
 
     /** The attribute after {@code a} in this element, or null. */
     StoredNode nextAttribute(StoredNode a) {
-        if (a.end >= first) {
+        if (a.end >= first()) {
             return null;
         }
         AttrEntry e = new AttrEntry();
@@ -442,9 +473,10 @@ final class StoredNode implements NodeInfo {
         if (fp == -1) {
             return null;
         }
-        long p = start;
+        long p = start();
+        long limit = first();
         AttrEntry e = new AttrEntry();
-        while (p < first) {
+        while (p < limit) {
             e.read(tree, p);
             if (tree.fingerprints[e.code] == fp) {
                 return tree.string(e.value, e.length);
@@ -460,7 +492,7 @@ final class StoredNode implements NodeInfo {
             return EmptyAttributeMap.getInstance();
         }
         tree.checkOpen();
-        return attributes(start, first);
+        return attributes(start(), first());
     }
 
     AttributeMap attributes(long from, long end) {
@@ -600,15 +632,15 @@ final class StoredNode implements NodeInfo {
                     }
                 }
                 case Format.TEXT -> {
-                    out.characters(tree.text(r.content, r.length, r.ascii), loc, ReceiverOption.WHOLE_TEXT_NODE);
+                    out.characters(tree.text(r.content(), r.length, r.ascii), loc, ReceiverOption.WHOLE_TEXT_NODE);
                     p = r.end;
                 }
                 case Format.COMMENT -> {
-                    out.comment(tree.text(r.content, r.length, r.ascii), loc, ReceiverOption.NONE);
+                    out.comment(tree.text(r.content(), r.length, r.ascii), loc, ReceiverOption.NONE);
                     p = r.end;
                 }
                 case Format.PI -> {
-                    out.processingInstruction(tree.names[r.code].getLocalPart(), tree.text(r.content, r.length, r.ascii), loc,
+                    out.processingInstruction(tree.names[r.code].getLocalPart(), tree.text(r.content(), r.length, r.ascii), loc,
                             ReceiverOption.NONE);
                     p = r.end;
                 }
@@ -624,7 +656,7 @@ final class StoredNode implements NodeInfo {
      */
     private void startElement(Receiver out, Rec r, int options, Location loc) throws XPathException {
         NodeName name = tree.names[r.code];
-        AttributeMap atts = attributes(r.attrs, r.first);
+        AttributeMap atts = attributes(r.attrs(), r.first);
         NamespaceMap ns;
         if (CopyOptions.includes(options, CopyOptions.ALL_NAMESPACES)) {
             ns = namespaces(r);

@@ -40,6 +40,7 @@ final class StoredTree extends GenericTreeInfo {
     final long docId;
     final int[] fingerprints;
     final NodeName[] names;
+    final String[] locals;
     final long documentNumber;
     final String systemId;
     final StoredNode root;
@@ -55,6 +56,7 @@ final class StoredTree extends GenericTreeInfo {
         this.docId = header.docId();
         this.fingerprints = table.fingerprints;
         this.names = table.names;
+        this.locals = table.locals;
         this.chunks = new UnsafeBuffer[header.chunks()];
         this.first = snapshot.chunk(docId, 0);
         this.chunks[0] = first;
@@ -66,6 +68,10 @@ final class StoredTree extends GenericTreeInfo {
         r.read(0);
         this.root = new StoredNode(this, r);
         setRootNode(root);
+    }
+
+    int chunkCount() {
+        return chunks.length;
     }
 
     UnsafeBuffer chunk(int i) {
@@ -211,8 +217,13 @@ final class StoredTree extends GenericTreeInfo {
         return node(r);
     }
 
+    /**
+     * Fails clearly when the snapshot was closed. A plain read, as it is on every axis step: it is
+     * a diagnostic, not what keeps memory safe (closing the store refuses while snapshots are open,
+     * so the pages stay mapped), and the thread that closed the snapshot always sees it.
+     */
     void checkOpen() {
-        if (snapshot.isClosed()) {
+        if (snapshot.closedPlain) {
             snapshot.checkOpen();
         }
     }
