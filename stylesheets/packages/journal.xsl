@@ -129,13 +129,26 @@
     <xsl:param name="names" as="xs:string*"/>
     <xsl:variable name="values" select="$names ! r:variable($request, .)"/>
     <xsl:sequence select="if (count($values) eq count($names)
-        and (every $i in 1 to count($names) satisfies matches($values[$i], $j:forms($names[$i]))))
+        and (every $i in 1 to count($names) satisfies j:well-formed($names[$i], $values[$i])))
         then $values else ()"/>
   </xsl:function>
 
-  <xsl:variable name="j:forms" as="map(xs:string, xs:string)" select="map {
-      'volume': '^v[1-9][0-9]{0,3}$', 'issue': '^i[1-9][0-9]{0,2}$',
-      'article': '^a[0-9]{4,7}$', 'figure': '^f[1-9][0-9]{0,2}$' }"/>
+  <!--
+    Whether a route variable has the generator's form. Each pattern is a
+    literal, so Saxon compiles it once with the stylesheet; a pattern taken
+    from a map at run time was compiled again on every call. A name without a
+    form is never well formed.
+  -->
+  <xsl:function name="j:well-formed" as="xs:boolean">
+    <xsl:param name="name" as="xs:string"/>
+    <xsl:param name="value" as="xs:string"/>
+    <xsl:sequence select="
+        if ($name eq 'volume') then matches($value, '^v[1-9][0-9]{0,3}$')
+        else if ($name eq 'issue') then matches($value, '^i[1-9][0-9]{0,2}$')
+        else if ($name eq 'article') then matches($value, '^a[0-9]{4,7}$')
+        else if ($name eq 'figure') then matches($value, '^f[1-9][0-9]{0,2}$')
+        else false()"/>
+  </xsl:function>
 
   <!-- The document at a URI, or empty if there is none. -->
   <xsl:function name="j:doc" as="document-node()?" visibility="public">
@@ -474,11 +487,20 @@
     </header>
   </xsl:template>
 
-  <!-- A JATS date (day, month, year) as "16 December 2011". -->
+  <!--
+    A JATS date (day, month, year) as "16 December 2011": what
+    format-date($d, '[D] [MNn] [Y]', 'en') gives, for a tenth of its cost
+    (format-date looks up a numberer and parses the picture on every call).
+    The xs:date constructor still rejects a date that does not exist.
+  -->
   <xsl:function name="j:date" as="xs:string?" visibility="public">
     <xsl:param name="date" as="element()?"/>
-    <xsl:sequence select="$date ! format-date(xs:date(year || '-' || month || '-' || day), '[D] [MNn] [Y]', 'en', (), ())"/>
+    <xsl:sequence select="for $d in $date ! xs:date(year || '-' || month || '-' || day)
+        return day-from-date($d) || ' ' || $j:months[month-from-date($d)] || ' ' || year-from-date($d)"/>
   </xsl:function>
+
+  <xsl:variable name="j:months" static="yes" as="xs:string+" select="('January', 'February', 'March', 'April',
+      'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December')"/>
 
   <!-- ===== full text ===== -->
 
