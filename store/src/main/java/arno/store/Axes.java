@@ -88,14 +88,12 @@ final class Axes {
     }
 
     /** Child and following-sibling: from a record to its next sibling until the parent's END. */
-    static final class Siblings extends Rec implements AxisIterator {
-        private final StoredTree tree;
+    static final class Siblings extends Cursor implements AxisIterator {
         private final Test test;
         private long next;
 
         Siblings(StoredTree tree, long from, Test test) {
             super(tree);
-            this.tree = tree;
             this.test = test;
             this.next = from;
         }
@@ -103,17 +101,16 @@ final class Axes {
         @Override
         public NodeInfo next() {
             while (next >= 0) {
-                read(next);
-                if (kind == Format.END) {
+                long p = next;
+                int tg = at(p);
+                if (tg == Format.END) {
                     next = -1;
                     return null;
                 }
-                next = end;
-                if (test.quick(StoredTree.SAXON_KIND[kind], code)) {
-                    StoredNode n = new StoredNode(tree, this);
-                    if (test.full(n)) {
-                        return n;
-                    }
+                StoredNode n = new StoredNode(t, this, p, tg);
+                next = n.end;
+                if (test.quick(n.kind, n.code) && test.full(n)) {
+                    return n;
                 }
             }
             return null;

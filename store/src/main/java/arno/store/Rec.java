@@ -1,20 +1,14 @@
 package arno.store;
 
-import static org.agrona.UnsafeAccess.UNSAFE;
-
-import org.agrona.concurrent.UnsafeBuffer;
-
 /**
  * Decodes one record header of a {@link StoredTree} into fields. Reused by an iterator for every
  * record it passes (the iterators extend it), so a scan allocates only the nodes it returns. Not
  * thread-safe.
  *
  * <p>All reads of a header come from the chunk its tag is in: the chunk's 64-byte overlap with
- * the next one covers the longest header (see {@link Format}).
+ * the next one covers the longest header (see {@link Format} and {@link Cursor}).
  */
-class Rec {
-
-    private final StoredTree t;
+class Rec extends Cursor {
 
     long pos;
     int tag;
@@ -35,39 +29,15 @@ class Rec {
     int length;
     boolean ascii;
 
-    private int o;
-    /** The chunk of the previous record: consecutive records nearly always share it. */
-    private int chunkIndex = -1;
-    private long chunkAddr;
-    private int chunkCapacity;
-
     Rec(StoredTree t) {
-        this.t = t;
+        super(t);
     }
 
-    /**
-     * Decodes the record at {@code p}. The header bytes are read without Agrona's per-byte bounds
-     * checks: one check that the record starts inside its chunk covers them, since a header never
-     * extends more than {@link Format#OVERLAP} bytes past its start and the chunk carries that much
-     * of the next one. (Damaged data can at worst read a few bytes past a chunk's last value, still
-     * inside the map, and then fails the checker's structural tests.)
-     */
+    /** Decodes the record at {@code p}. */
     void read(long p) {
         pos = p;
-        int o0 = (int) (p & Format.CHUNK_MASK);
-        int ci = (int) (p >>> Format.CHUNK_SHIFT);
-        if (ci != chunkIndex) {
-            UnsafeBuffer buf = t.chunk(ci);
-            chunkAddr = buf.addressOffset();
-            chunkCapacity = buf.capacity();
-            chunkIndex = ci;
-        }
-        if (o0 >= chunkCapacity) {
-            throw t.corrupt(p, "record beyond the end of chunk " + ci);
-        }
-        o = o0 + 1;
-        long base = p - o0;
-        int tg = UNSAFE.getByte(chunkAddr + o0) & 0xFF;
+        int tg = at(p);
+        long base = p - (p & Format.CHUNK_MASK);
         tag = tg;
         int k = tg & Format.KIND_MASK;
         kind = k;
@@ -137,32 +107,4 @@ class Rec {
         return (tag & Format.F_CHILDREN) != 0;
     }
 
-    private int varint() {
-        return (int) varlong();
-    }
-
-    private int u16() {
-        long a = chunkAddr + o;
-        o += 2;
-        return (UNSAFE.getByte(a) & 0xFF) | (UNSAFE.getByte(a + 1) & 0xFF) << 8;
-    }
-
-    private long varlong() {
-        long a = chunkAddr;
-        int i = o;
-        byte x = UNSAFE.getByte(a + i++);
-        if (x >= 0) {
-            o = i;
-            return x;
-        }
-        long v = x & 0x7F;
-        int shift = 7;
-        do {
-            x = UNSAFE.getByte(a + i++);
-            v |= (long) (x & 0x7F) << shift;
-            shift += 7;
-        } while (x < 0 && shift < 64);
-        o = i;
-        return v;
-    }
 }

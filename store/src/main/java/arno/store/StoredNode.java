@@ -96,6 +96,48 @@ final class StoredNode implements NodeInfo {
         this.ascii = r.ascii;
     }
 
+    /**
+     * A child node decoded straight from its record (element, text, comment or PI), without an
+     * intermediate {@link Rec}: the child and sibling axes make every node this way, so it is the
+     * hottest path of a walk. The cursor is positioned after the tag byte {@code tg} at {@code p}.
+     */
+    StoredNode(StoredTree tree, Cursor c, long p, int tg) {
+        this.tree = tree;
+        this.pos = p;
+        this.tag = (byte) tg;
+        int k = tg & Format.KIND_MASK;
+        this.kind = (byte) StoredTree.SAXON_KIND[k];
+        long base = p - (p & Format.CHUNK_MASK);
+        if (k == Format.ELEMENT) {
+            this.code = c.varint();
+            this.parentDelta = delta(c.varlong());
+            int size = (tg & Format.F_CHILDREN) != 0 ? c.u16() : -1;
+            this.ns = (tg & Format.F_NS) != 0 ? c.varint() : -1;
+            int attrs = (tg & Format.F_ATTRS) != 0 ? c.varint() : 0;
+            this.attrLength = attrs;
+            long first = base + c.o + attrs;
+            this.headerLength = (int) (first - p);
+            this.end = size < 0 ? first : size == Format.BIG ? p + tree.bigSize(p) : p + size;
+            this.ascii = false;
+        } else if (k == Format.TEXT || k == Format.COMMENT || k == Format.PI) {
+            this.code = k == Format.PI ? c.varint() : -1;
+            long pa = c.varlong();
+            this.parentDelta = delta(pa >>> 1);
+            this.ascii = (pa & 1) != 0;
+            int l = tg >>> 3;
+            if (l == Format.LENGTH_FOLLOWS) {
+                l = c.varint();
+            }
+            this.ns = -1;
+            this.attrLength = 0;
+            long content = base + c.o;
+            this.headerLength = (int) (content - p);
+            this.end = content + l;
+        } else {
+            throw tree.corrupt(p, "record tag " + tg + " where a child was expected");
+        }
+    }
+
     /** An attribute from its decoded entry. */
     StoredNode(StoredTree tree, AttrEntry e, long owner) {
         this.tree = tree;
