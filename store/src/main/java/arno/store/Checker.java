@@ -9,7 +9,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.lmdbjava.Cursor;
 
-import net.sf.saxon.om.NamespaceMap;
 
 /**
  * {@code store check}: proves every stored document decodes and every entry is consistent, in
@@ -201,7 +200,7 @@ final class Checker {
             if (r.kind == Format.ELEMENT) {
                 if (r.ns >= 0) {
                     if (nsCount < 0) {
-                        nsCount = namespaceCount(t);
+                        nsCount = t.namespaceCount();
                     }
                     if (r.ns >= nsCount) {
                         problem(uri, "element at " + p + " uses namespace map " + r.ns + " of " + nsCount);
@@ -243,21 +242,5 @@ final class Checker {
         if (nodes != h.nodes()) {
             problem(uri, "decoded " + nodes + " nodes, the header says " + h.nodes());
         }
-    }
-
-    private int namespaceCount(StoredTree t) {
-        int n = 0;
-        try {
-            while (true) {
-                NamespaceMap m = t.namespaces(n);
-                if (m == null) {
-                    break;
-                }
-                n++;
-            }
-        } catch (StoreException end) {
-            // namespaces(n) refuses the first index past the table
-        }
-        return n;
     }
 }

@@ -22,7 +22,7 @@ import net.sf.saxon.type.Type;
 
 /**
  * A stored document seen as a Saxon tree, for one snapshot and one Configuration. Opening it reads
- * the header and the first chunk (two B+tree lookups), nothing else: other chunks, the namespace
+ * the path entry, the header and the first chunk (three B+tree lookups), nothing else: other chunks, the namespace
  * table and the large-size table are fetched when first needed, so opening costs the same for a
  * 1 KB and a 1 GB document.
  *
@@ -127,6 +127,19 @@ final class StoredTree extends GenericTreeInfo {
             throw corrupt(-1, "namespace map " + index + " of " + maps.length);
         }
         return maps[index];
+    }
+
+    /** Entries in the document's namespace-map table (0 when it has none). */
+    int namespaceCount() {
+        if ((header.flags() & DocHeader.HAS_NSMAPS) == 0) {
+            return 0;
+        }
+        NamespaceMap[] maps = nsMaps;
+        if (maps == null) {
+            maps = decodeNamespaces();
+            nsMaps = maps;
+        }
+        return maps.length;
     }
 
     private NamespaceMap[] decodeNamespaces() {
