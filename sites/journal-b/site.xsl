@@ -22,9 +22,11 @@
       <xsl:variable name="j:colour-primary" as="xs:string" select="'#3d1f5c'"/>
       <xsl:variable name="j:colour-accent" as="xs:string" select="'#c2571a'"/>
       <xsl:variable name="j:font" as="xs:string" select="'''Helvetica Neue'', Arial, sans-serif'"/>
-      <xsl:variable name="j:css" as="xs:string" select="$xsl:original || '&#10;'
-          || '.toc-table{width:100%}.toc-table td{vertical-align:top}.toc-table .pages{white-space:nowrap;color:#555}'
-          || '&#10;.toc-table details{font-size:.9rem}'"/>
+      <!-- The package's style sheet, then the rules of this table of contents. -->
+      <xsl:template name="j:style">
+        <xsl:call-template name="xsl:original"/>
+        <xsl:text expand-text="no">&#10;.toc-table{width:100%}.toc-table td{vertical-align:top}.toc-table .pages{white-space:nowrap;color:#555}&#10;.toc-table details{font-size:.9rem}</xsl:text>
+      </xsl:template>
 
       <xsl:template match=".[?kind eq 'toc']" mode="j:main">
         <xsl:variable name="page" select="."/>

@@ -27,8 +27,8 @@
   nodes, not copies: a full-text page costs one pass over the article.
 
   What sites override (all public): the branding variables ($j:site-name,
-  $j:logo-text, $j:tagline, the colours, $j:css), the layout pieces
-  (j:page, j:masthead, j:navigation, j:footer), the main content of any kind
+  $j:logo-text, $j:tagline, the colours, the font), the style sheet (j:style),
+  the layout pieces (j:page, j:masthead, j:navigation, j:footer), the main content of any kind
   (template rules in mode j:main, e.g. a different table of contents), and how
   JATS renders (mode j:jats). A site adds a page with its own mode that builds
   a page model of a new kind and a j:main rule for it.
@@ -82,10 +82,22 @@
   <xsl:variable name="j:colour-background" as="xs:string" select="'#ffffff'" visibility="public"/>
   <xsl:variable name="j:font" as="xs:string" select="'Georgia, ''Times New Roman'', serif'" visibility="public"/>
 
-  <!-- Built once per transformation from the colours; a site may replace it whole. -->
-  <xsl:variable name="j:css" as="xs:string" visibility="public" select="string-join((
-      ':root{--primary:' || $j:colour-primary || ';--accent:' || $j:colour-accent || ';--bg:' || $j:colour-background || '}',
-      'body{margin:0;font:17px/1.55 ' || $j:font || ';color:#1d1d1f;background:var(--bg)}',
+  <!--
+    The text of the page's <style>. A site adds rules after
+    <xsl:call-template name="xsl:original"/>, or replaces it whole. This is a
+    template rather than a string variable because a global variable of a
+    package is evaluated again in every transformation: here only the first
+    two rules, which use the branding variables, are built per page; the rest
+    is one string made at compile time ($j:css-rules is static) and written
+    as it is.
+  -->
+  <xsl:template name="j:style" visibility="public">
+    <xsl:text>:root{{--primary:{$j:colour-primary};--accent:{$j:colour-accent};--bg:{$j:colour-background}}}&#10;</xsl:text>
+    <xsl:text>body{{margin:0;font:17px/1.55 {$j:font};color:#1d1d1f;background:var(--bg)}}&#10;</xsl:text>
+    <xsl:value-of select="$j:css-rules"/>
+  </xsl:template>
+
+  <xsl:variable name="j:css-rules" static="yes" as="xs:string" select="string-join((
       'a{color:var(--accent)}',
       '.masthead{background:var(--primary);color:#fff;padding:1rem 2rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}',
       '.masthead a{color:#fff;text-decoration:none}',
@@ -245,7 +257,7 @@
             <meta charset="utf-8"/>
             <meta name="viewport" content="width=device-width, initial-scale=1"/>
             <title>{if ($page?kind eq 'home') then $j:site-name else $page?title || ' – ' || $j:site-name}</title>
-            <style>{$j:css}</style>
+            <style><xsl:call-template name="j:style"/></style>
             <xsl:apply-templates select="$page" mode="j:head"/>
           </head>
           <body class="page-{$page?kind}">
