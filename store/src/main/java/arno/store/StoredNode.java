@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import net.sf.saxon.Configuration;
 import net.sf.saxon.event.Receiver;
 import net.sf.saxon.event.ReceiverOption;
 import net.sf.saxon.om.AtomicSequence;
@@ -20,6 +21,7 @@ import net.sf.saxon.om.NodeName;
 import net.sf.saxon.om.SingletonAttributeMap;
 import net.sf.saxon.om.SmallAttributeMap;
 import net.sf.saxon.om.TreeInfo;
+import net.sf.saxon.pattern.AnyNodeTest;
 import net.sf.saxon.pattern.NodePredicate;
 import net.sf.saxon.s9api.Location;
 import net.sf.saxon.str.Twine8;
@@ -197,6 +199,17 @@ final class StoredNode implements NodeInfo {
     @Override
     public int getNodeKind() {
         return kind;
+    }
+
+    /** Direct, not the interface default through getTreeInfo(): Saxon asks for it constantly. */
+    @Override
+    public Configuration getConfiguration() {
+        return tree.getConfiguration();
+    }
+
+    @Override
+    public boolean isSameNodeInfo(NodeInfo other) {
+        return equals(other);
     }
 
     @Override
@@ -398,6 +411,15 @@ final class StoredNode implements NodeInfo {
             return false;
         }
         return hasChildFlag() && first() < end - 1;
+    }
+
+    /**
+     * Overrides the interface's default so that the common no-test call binds here directly:
+     * through the default method, every NodeInfo implementation shares one (megamorphic) call.
+     */
+    @Override
+    public AxisIterator iterateAxis(int axisNumber) {
+        return iterateAxis(axisNumber, AnyNodeTest.getInstance());
     }
 
     @Override
