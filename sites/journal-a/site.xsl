@@ -14,6 +14,9 @@
     xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/"
     exclude-result-prefixes="#all">
 
+  <xsl:variable name="a:collation" static="yes" as="xs:string"
+      select="'http://www.w3.org/2013/collation/UCA?lang=en;fallback=yes'"/>
+
   <xsl:use-package name="urn:arno:journal" package-version="1.*">
     <!-- The page modes become this stylesheet's entry points (site.xml names them). -->
     <xsl:accept component="mode" names="*" visibility="public"/>
@@ -32,25 +35,29 @@
         <a href="{j:href($page, 'authors')}">Authors</a>
       </xsl:template>
 
-      <!-- Authors A-Z: each author once, with their articles, newest first. -->
+      <!--
+        Authors A-Z: each author once, with their articles, newest first.
+        The collation is a static URI: written as an attribute value template
+        it was resolved again for every group. The letter of an author is
+        taken from a:surname, which builds no string.
+      -->
       <xsl:template match=".[?kind eq 'authors']" mode="j:main">
         <xsl:variable name="page" select="."/>
         <h1>Authors</h1>
-        <xsl:variable name="collation" select="'http://www.w3.org/2013/collation/UCA?lang=en;fallback=yes'"/>
-        <xsl:for-each-group select="?issues/atom:entry/atom:author" collation="{$collation}"
-            group-by="upper-case(substring(a:sort-name(atom:name), 1, 1))">
-          <xsl:sort select="current-grouping-key()" collation="{$collation}"/>
+        <xsl:for-each-group select="?issues/atom:entry/atom:author" _collation="{$a:collation}"
+            group-by="upper-case(substring(a:surname(atom:name), 1, 1))">
+          <xsl:sort select="current-grouping-key()" _collation="{$a:collation}"/>
           <section class="letter" id="letter-{current-grouping-key()}">
             <h2>{current-grouping-key()}</h2>
-            <xsl:for-each-group select="current-group()" group-by="a:sort-name(atom:name)" collation="{$collation}">
-              <xsl:sort select="current-grouping-key()" collation="{$collation}"/>
+            <xsl:for-each-group select="current-group()" group-by="a:sort-name(atom:name)" _collation="{$a:collation}">
+              <xsl:sort select="current-grouping-key()" _collation="{$a:collation}"/>
               <h3 class="author">{current-grouping-key()}</h3>
               <ul>
                 <xsl:for-each select="current-group()/..">
                   <xsl:sort select="atom:published" order="descending"/>
                   <li>
                     <a href="{j:href($page, ('v' || prism:volume, 'i' || prism:number, j:entry-article(.)))}">{atom:title}</a>
-                    <span class="meta"> · Volume {prism:volume}, Issue {prism:number}</span>
+                    <span class="meta"> · Volume {string(prism:volume)}, Issue {string(prism:number)}</span>
                   </li>
                 </xsl:for-each>
               </ul>
@@ -66,6 +73,12 @@
     <xsl:param name="name" as="xs:string"/>
     <xsl:variable name="words" select="tokenize(normalize-space($name), ' ')"/>
     <xsl:sequence select="string-join(($words[last()], string-join($words[position() lt last()], ' ')), ', ')"/>
+  </xsl:function>
+
+  <!-- The last word of a name: what a:sort-name begins with. -->
+  <xsl:function name="a:surname" as="xs:string?">
+    <xsl:param name="name" as="xs:string"/>
+    <xsl:sequence select="tokenize(normalize-space($name), ' ')[last()]"/>
   </xsl:function>
 
   <xsl:mode name="authors" visibility="public"/>
