@@ -93,7 +93,7 @@
             $i in j:doc($volume)/atom:feed/atom:entry
         return j:doc(resolve-uri($i/atom:link[@rel eq 'alternate']/@href, $volume))/atom:feed"/>
     <xsl:call-template name="j:page">
-      <xsl:with-param name="page" select="map:merge((map { 'issues': $issues }, $page))"/>
+      <xsl:with-param name="page" select="map:put($page, 'issues', $issues)"/>
     </xsl:call-template>
   </xsl:template>
 </xsl:stylesheet>

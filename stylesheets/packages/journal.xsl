@@ -162,10 +162,16 @@
         else false()"/>
   </xsl:function>
 
-  <!-- The document at a URI, or empty if there is none. -->
+  <!--
+    The document at a URI, or empty if there is none (on any error, as
+    doc-available() would say). One resolution of the URI: doc-available()
+    followed by doc() resolved it twice.
+  -->
   <xsl:function name="j:doc" as="document-node()?" visibility="public">
     <xsl:param name="uri" as="xs:string"/>
-    <xsl:sequence select="if (doc-available($uri)) then doc($uri) else ()"/>
+    <xsl:try select="doc($uri)">
+      <xsl:catch errors="*" select="()"/>
+    </xsl:try>
   </xsl:function>
 
   <!-- Every element with an id, for figures and tables by id. -->
@@ -191,7 +197,11 @@
 
   <!-- ===== page models ===== -->
 
-  <!-- What every page model holds; page modes add their own keys with map:merge. -->
+  <!--
+    What every page model holds; page modes add their own keys with map:put,
+    which copies only the path to the new entry (map:merge of a new map with
+    this one built both maps whole, on every page).
+  -->
   <xsl:function name="j:model" as="map(*)" visibility="public">
     <xsl:param name="request" as="element(req:request)"/>
     <xsl:param name="kind" as="xs:string"/>
@@ -204,8 +214,8 @@
   <xsl:function name="j:not-found" as="map(*)" visibility="public">
     <xsl:param name="request" as="element(req:request)"/>
     <xsl:param name="what" as="xs:string"/>
-    <xsl:sequence select="map:merge((map { 'status': 404, 'what': $what },
-        j:model($request, 'not-found', 'Not found')))"/>
+    <xsl:sequence select="j:model($request, 'not-found', 'Not found')
+        => map:put('status', 404) => map:put('what', $what)"/>
   </xsl:function>
 
   <!-- A link inside the site: j:href($page, ('v1', 'i2')) is /journal-a/v1/i2 -->
@@ -238,11 +248,11 @@
     <xsl:variable name="article" select="if (exists($dir)) then j:doc($dir || 'article.xml')/article else ()"/>
     <xsl:sequence select="if (empty($article))
         then j:not-found($request, 'article ' || string-join($names[position() le 3] ! r:variable($request, .), '/'))
-        else map:merge((map {
-          'title': normalize-space($article/front/article-meta/title-group/article-title),
-          'article': $article, 'dir': $dir,
-          'volume-id': $ids[1], 'issue-id': $ids[2], 'article-id': $ids[3],
-          'crumbs': j:crumb(j:issue-label($ids[1], $ids[2]), $ids[position() le 2]) }, $page))"/>
+        else $page
+          => map:put('title', normalize-space($article/front/article-meta/title-group/article-title))
+          => map:put('article', $article) => map:put('dir', $dir)
+          => map:put('volume-id', $ids[1]) => map:put('issue-id', $ids[2]) => map:put('article-id', $ids[3])
+          => map:put('crumbs', j:crumb(j:issue-label($ids[1], $ids[2]), $ids[position() le 2]))"/>
   </xsl:function>
 
   <!-- ===== the layout ===== -->
@@ -361,10 +371,9 @@
     <xsl:variable name="feed" select="j:doc($dir || 'journal.atom')/atom:feed"/>
     <xsl:call-template name="j:page">
       <xsl:with-param name="page" select="if (empty($feed)) then j:not-found(req:request, 'journal ' || $page?journal)
-          else map:merge((map {
-            'title': string($feed/atom:title), 'feed': $feed,
-            'volumes': reverse($feed/atom:entry) ! j:doc(resolve-uri(atom:link[@rel eq 'alternate']/@href, $dir))/atom:feed },
-            $page))"/>
+          else $page
+            => map:put('title', string($feed/atom:title)) => map:put('feed', $feed)
+            => map:put('volumes', reverse($feed/atom:entry) ! j:doc(resolve-uri(atom:link[@rel eq 'alternate']/@href, $dir))/atom:feed)"/>
     </xsl:call-template>
   </xsl:template>
 
@@ -398,9 +407,9 @@
     <xsl:call-template name="j:page">
       <xsl:with-param name="page" select="if (empty($feed))
           then j:not-found($request, 'issue ' || string-join(('volume', 'issue') ! r:variable($request, .), '/'))
-          else map:merge((map {
-            'title': j:issue-label($ids[1], $ids[2]), 'feed': $feed,
-            'volume-id': $ids[1], 'issue-id': $ids[2] }, $page))"/>
+          else $page
+            => map:put('title', j:issue-label($ids[1], $ids[2])) => map:put('feed', $feed)
+            => map:put('volume-id', $ids[1]) => map:put('issue-id', $ids[2])"/>
     </xsl:call-template>
   </xsl:template>
 
@@ -538,9 +547,9 @@
     <xsl:variable name="page" select="j:article-model(req:request, 'fulltext', ('volume', 'issue', 'article'))"/>
     <xsl:call-template name="j:page">
       <xsl:with-param name="page" select="if ($page?kind eq 'not-found') then $page
-          else map:merge((map {
-            'crumbs': ($page?crumbs, j:crumb($page?title, ($page?volume-id, $page?issue-id, $page?article-id))),
-            'title': 'Full text' }, $page))"/>
+          else $page
+            => map:put('crumbs', ($page?crumbs, j:crumb($page?title, ($page?volume-id, $page?issue-id, $page?article-id))))
+            => map:put('title', 'Full text')"/>
     </xsl:call-template>
   </xsl:template>
 
@@ -573,10 +582,11 @@
     <xsl:call-template name="j:page">
       <xsl:with-param name="page" select="if (empty($figure))
           then j:not-found($request, 'figure ' || $id || ' in article ' || r:variable($request, 'article'))
-          else map:merge((map {
-            'title': $figure/label || ': ' || replace($figure/caption/title, '\.$', ''), 'figure': $figure,
-            'svg': j:doc(resolve-uri($figure/graphic/@xlink:href, $page?dir))/svg:svg,
-            'crumbs': ($page?crumbs, j:crumb($page?title, ($page?volume-id, $page?issue-id, $page?article-id))) }, $page))"/>
+          else $page
+            => map:put('title', $figure/label || ': ' || replace($figure/caption/title, '\.$', ''))
+            => map:put('figure', $figure)
+            => map:put('svg', j:doc(resolve-uri($figure/graphic/@xlink:href, $page?dir))/svg:svg)
+            => map:put('crumbs', ($page?crumbs, j:crumb($page?title, ($page?volume-id, $page?issue-id, $page?article-id))))"/>
     </xsl:call-template>
   </xsl:template>
 
@@ -655,9 +665,8 @@
     <xsl:variable name="request" select="req:request"/>
     <xsl:variable name="status" select="e:status(r:error($request))"/>
     <xsl:call-template name="j:page">
-      <xsl:with-param name="page" select="map:merge((
-          map { 'status': $status, 'error': r:error($request) },
-          j:model($request, 'error', $status || ' ' || r:status-text($status))))"/>
+      <xsl:with-param name="page" select="j:model($request, 'error', $status || ' ' || r:status-text($status))
+          => map:put('status', $status) => map:put('error', r:error($request))"/>
     </xsl:call-template>
   </xsl:template>
 
