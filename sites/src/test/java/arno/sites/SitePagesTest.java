@@ -156,6 +156,53 @@ class SitePagesTest {
         .allMatch(src -> src.matches("/" + site + path + "/figures/f\\d+/image"));
   }
 
+  /**
+   * The text the article header and the reference list write part by part, checked whole against
+   * the source for every article: references in Vancouver style, affiliations, the citation line
+   * with its date (format-date is the reference for j:date), and each in-text link's class and
+   * target.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"journal-a", "journal-b"})
+  void fullTextHeaderAndReferencesReadAsTheSourceSays(String site) throws Exception {
+    XdmNode feed = content("journals/" + journal(site) + "/journal.atom");
+    int articles = 0;
+    for (String v : all(feed, "//atom:entry/atom:link/@href/substring-before(., '/')")) {
+      for (String i : all(content("journals/" + journal(site) + "/" + v + "/volume.atom"), "//atom:entry/atom:link/@href/substring-before(., '/')")) {
+        for (String a : all(content("journals/" + journal(site) + "/" + v + "/" + i + "/issue.atom"),
+            "//atom:entry/atom:link[@rel='alternate'][@type='application/xml']/@href/substring-before(., '/')")) {
+          String path = "/" + v + "/" + i + "/" + a;
+          XdmNode page = page(site, path + "/full", 200);
+          XdmNode article = content("journals/" + journal(site) + path + "/article.xml");
+          assertThat(all(page, "//section[@id='references']/ol/li/string()")).as(path).containsExactlyElementsOf(all(article,
+              "//ref/element-citation ! ("
+                  + "string-join(person-group/name ! (surname || ' ' || given-names), ', ')"
+                  + " || (if (person-group/etal) then ', et al.' else '') || ' (' || year || '). '"
+                  + " || (if (@publication-type = 'book') then source || '. ' || string-join((publisher-loc, publisher-name), ': ') || '.'"
+                  + "     else article-title || '. ' || source || string-join(volume ! (' ' || .))"
+                  + "          || (if (fpage) then ':' || fpage || string-join(lpage ! ('–' || .)) else '') || '.')"
+                  + " || string-join(pub-id[@pub-id-type = 'doi'] ! (' doi:' || .)))"));
+          assertThat(all(page, "//section[@id='references']/ol/li//a/@href")).as(path)
+              .containsExactlyElementsOf(all(article, "//ref/element-citation/pub-id[@pub-id-type = 'doi'] ! ('https://doi.org/' || .)"));
+          assertThat(all(page, "//ol[@class='affiliations']/li/string()")).as(path).containsExactlyElementsOf(all(article,
+              "//aff ! (label || ' ' || string-join((institution, addr-line, country), ', '))"));
+          assertThat(all(page, "//p[@class='authors']/span[@class='author']/sup/string()")).as(path)
+              .containsExactlyElementsOf(all(article, "//contrib ! string-join(xref[@ref-type = 'aff'], ',')"));
+          assertThat(s(page, "normalize-space(//header[@class='article-header']/p[@class='meta'])")).as(path).isEqualTo(s(article,
+              "let $m := /article/front/article-meta, $d := $m/pub-date[1], $doi := $m/article-id[@pub-id-type = 'doi']"
+                  + " return string(/article/front/journal-meta//journal-title) || ' ' || $m/volume || '(' || $m/issue || '): '"
+                  + " || $m/fpage || '–' || $m/lpage || ' · Published '"
+                  + " || format-date(xs:date($d/year || '-' || $d/month || '-' || $d/day), '[D] [MNn] [Y]', 'en', (), ())"
+                  + " || ' · https://doi.org/' || $doi"));
+          assertThat(all(page, "//main//a[contains-token(@class, 'xref')]/concat(@class, ' ', @href)")).as(path)
+              .containsExactlyElementsOf(all(article, "/article/body//xref ! ('xref xref-' || @ref-type || ' #' || @rid)"));
+          articles++;
+        }
+      }
+    }
+    assertThat(articles).as("articles checked").isPositive();
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"journal-a", "journal-b"})
   void figurePageShowsTheImageAndWhereItIsCited(String site) throws Exception {
