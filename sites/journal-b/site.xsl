@@ -40,7 +40,7 @@
               <xsl:sort select="xs:integer(prism:startingPage)"/>
               <xsl:variable name="steps" select="$page?volume-id, $page?issue-id, j:entry-article(.)"/>
               <tr>
-                <td class="pages">{prism:startingPage}–{prism:endingPage}</td>
+                <td class="pages">{string(prism:startingPage)}–{string(prism:endingPage)}</td>
                 <td>
                   <a href="{j:href($page, $steps)}">{atom:title}</a>
                   <div class="authors">{j:entry-authors(.)}</div>

@@ -33,6 +33,15 @@
   JATS renders (mode j:jats). A site adds a page with its own mode that builds
   a page model of a new kind and a j:main rule for it.
 
+  Written to be cheap per page (each rule measured, see the commit log):
+  text that is only output is written as it is, part by part, rather than
+  built into a string first: xsl:value-of and xsl:text, or text value
+  templates whose parts are single strings ({string(label)}), which Saxon
+  writes straight out; a part typed as nodes, ||, string-join and attribute
+  value templates each build a string buffer. Constant data is made at
+  compile time (static variables), regexes are literals (compiled once),
+  page models grow with map:put, not map:merge.
+
   Content is read only through content: URIs (doc('content:/journals/ja/...')),
   which the server resolves to the content folder or, later, the store.
   Route variables are checked against the generator's naming (v1, i1, a0001,
@@ -388,7 +397,7 @@
           <xsl:for-each select="atom:entry">
             <li>
               <a href="{j:href($page, ($volume, 'i' || prism:number))}">{atom:title}</a>
-              <span class="meta"> · {atom:summary}</span>
+              <span class="meta"> · {string(atom:summary)}</span>
             </li>
           </xsl:for-each>
         </ul>
@@ -436,8 +445,8 @@
     <article class="toc-item">
       <h3><a href="{j:href($page, $steps)}">{atom:title}</a></h3>
       <p class="authors">{j:entry-authors(.)}</p>
-      <p class="meta">pp. {prism:startingPage}–{prism:endingPage} ·
-        <a href="https://doi.org/{prism:doi}">doi:{prism:doi}</a> ·
+      <p class="meta">pp. {string(prism:startingPage)}–{string(prism:endingPage)} ·
+        <a href="https://doi.org/{prism:doi}">doi:{string(prism:doi)}</a> ·
         <a href="{j:href($page, ($steps, 'full'))}">Full text</a></p>
     </article>
   </xsl:template>
@@ -468,7 +477,7 @@
           <h2>Figures</h2>
           <ul>
             <xsl:for-each select="$figures">
-              <li><a href="{j:href($page, ($article-steps, 'figures', @id))}">{label}</a>: {caption/title}</li>
+              <li><a href="{j:href($page, ($article-steps, 'figures', @id))}">{label}</a>: {string(caption/title)}</li>
             </xsl:for-each>
           </ul>
         </section>
@@ -598,7 +607,7 @@
       <figure id="{?figure/@id}">
         <xsl:copy-of select="?svg"/>
         <figcaption>
-          <strong>{?figure/label}.</strong>
+          <strong>{string(?figure/label)}.</strong>
           <xsl:text> </xsl:text>
           <xsl:apply-templates select="?figure/caption/node()" mode="j:jats">
             <xsl:with-param name="anchors" select="$full" tunnel="yes"/>
@@ -623,13 +632,13 @@
       <xsl:variable name="at" select="index-of($all ! generate-id(), generate-id(?figure))"/>
       <nav class="figure-nav" aria-label="Figures">
         <xsl:for-each select="$all[$at - 1]">
-          <a rel="prev" href="{j:href($page, ($article-steps, 'figures', @id))}">← {label}</a>
+          <a rel="prev" href="{j:href($page, ($article-steps, 'figures', @id))}">← {string(label)}</a>
           <xsl:text> · </xsl:text>
         </xsl:for-each>
         <a href="{j:href($page, $article-steps)}">Back to the article</a>
         <xsl:for-each select="$all[$at + 1]">
           <xsl:text> · </xsl:text>
-          <a rel="next" href="{j:href($page, ($article-steps, 'figures', @id))}">{label} →</a>
+          <a rel="next" href="{j:href($page, ($article-steps, 'figures', @id))}">{string(label)} →</a>
         </xsl:for-each>
       </nav>
     </article>
@@ -748,7 +757,7 @@
       <a href="{j:href($page, $steps)}">
         <img src="{j:href($page, ($steps, 'image'))}" alt="{caption/title}" loading="lazy" width="400" height="240"/>
       </a>
-      <figcaption><strong>{label}.</strong><xsl:text> </xsl:text><xsl:apply-templates select="caption/node()" mode="#current"/></figcaption>
+      <figcaption><strong>{string(label)}.</strong><xsl:text> </xsl:text><xsl:apply-templates select="caption/node()" mode="#current"/></figcaption>
     </figure>
   </xsl:template>
 
@@ -763,7 +772,7 @@
 
   <xsl:template match="table-wrap" mode="j:jats">
     <figure id="{@id}" class="table">
-      <figcaption><strong>{label}.</strong><xsl:text> </xsl:text><xsl:apply-templates select="caption/node()" mode="#current"/></figcaption>
+      <figcaption><strong>{string(label)}.</strong><xsl:text> </xsl:text><xsl:apply-templates select="caption/node()" mode="#current"/></figcaption>
       <xsl:apply-templates select="table" mode="#current"/>
       <xsl:apply-templates select="table-wrap-foot/fn/p" mode="#current"/>
     </figure>
