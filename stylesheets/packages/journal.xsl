@@ -752,10 +752,10 @@
 
   <xsl:template match="fig" mode="j:jats">
     <xsl:param name="page" as="map(*)" tunnel="yes"/>
-    <xsl:variable name="steps" select="$page?volume-id, $page?issue-id, $page?article-id, 'figures', string(@id)"/>
+    <xsl:variable name="href" select="j:href($page, ($page?volume-id, $page?issue-id, $page?article-id, 'figures', string(@id)))"/>
     <figure id="{@id}" class="fig">
-      <a href="{j:href($page, $steps)}">
-        <img src="{j:href($page, ($steps, 'image'))}" alt="{caption/title}" loading="lazy" width="400" height="240"/>
+      <a href="{$href}">
+        <img src="{$href}/image" alt="{caption/title}" loading="lazy" width="400" height="240"/>
       </a>
       <figcaption><strong>{string(label)}.</strong><xsl:text> </xsl:text><xsl:apply-templates select="caption/node()" mode="#current"/></figcaption>
     </figure>
