@@ -183,10 +183,6 @@
     </xsl:try>
   </xsl:function>
 
-  <!-- Every element with an id, for figures and tables by id. -->
-  <xsl:key name="j:id" match="*[@id]" use="@id"/>
-  <!-- Where the text cites a figure, table or reference. -->
-  <xsl:key name="j:cited" match="xref" use="@rid"/>
 
   <!-- An issue feed entry's article folder, a0042, from its link to article.xml. -->
   <xsl:function name="j:entry-article" as="xs:string" visibility="public">
@@ -587,7 +583,8 @@
     <xsl:variable name="request" select="req:request"/>
     <xsl:variable name="page" select="j:article-model($request, 'figure', ('volume', 'issue', 'article', 'figure'))"/>
     <xsl:variable name="id" select="r:variable($request, 'figure')"/>
-    <xsl:variable name="figure" select="if ($page?kind eq 'not-found') then () else key('j:id', $id, $page?article)[self::fig]"/>
+    <!-- A path, not key(): a key is indexed again in every transformation, a whole-article walk for one lookup. -->
+    <xsl:variable name="figure" select="if ($page?kind eq 'not-found') then () else $page?article//fig[@id eq $id]"/>
     <xsl:call-template name="j:page">
       <xsl:with-param name="page" select="if (empty($figure))
           then j:not-found($request, 'figure ' || $id || ' in article ' || r:variable($request, 'article'))
@@ -614,7 +611,7 @@
           </xsl:apply-templates>
         </figcaption>
       </figure>
-      <xsl:variable name="citing" select="key('j:cited', ?figure/@id, ?article)/ancestor::p[1]"/>
+      <xsl:variable name="citing" select="?article//xref[@rid eq string(current()?figure/@id)]/ancestor::p[1]"/>
       <xsl:if test="exists($citing)">
         <section class="cited-in">
           <h2>Cited in the text</h2>
