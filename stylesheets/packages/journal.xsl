@@ -35,12 +35,14 @@
 
   Written to be cheap per page (each rule measured, see the commit log):
   text that is only output is written as it is, part by part, rather than
-  built into a string first: xsl:value-of and xsl:text, or text value
-  templates whose parts are single strings ({string(label)}), which Saxon
-  writes straight out; a part typed as nodes, ||, string-join and attribute
-  value templates each build a string buffer. Constant data is made at
+  built into a string first: xsl:value-of and xsl:text, or value templates
+  whose parts are single strings ({string(label)}), which Saxon writes
+  straight out of text value templates; a part typed as elements is first
+  joined into a string buffer, and so is every ||, string-join and
+  attribute value template of several parts. Constant data is made at
   compile time (static variables), regexes are literals (compiled once),
-  page models grow with map:put, not map:merge.
+  page models grow with map:put, not map:merge, and one-off lookups use
+  paths, not keys (a key is indexed again in every transformation).
 
   Content is read only through content: URIs (doc('content:/journals/ja/...')),
   which the server resolves to the content folder or, later, the store.
@@ -341,19 +343,24 @@
   <!-- Extra <head> content by kind: citation metadata on article pages. -->
   <xsl:template match="." mode="j:head"/>
 
+  <!--
+    The parts of these attribute values are string(...), not the elements
+    themselves: an attribute value template part typed as elements is joined
+    with string-join (a string buffer each) before it is written.
+  -->
   <xsl:template match=".[?kind = ('abstract', 'fulltext')]" mode="j:head">
     <xsl:variable name="meta" select="?article/front/article-meta"/>
     <meta name="citation_title" content="{normalize-space($meta/title-group/article-title)}"/>
     <xsl:for-each select="$meta/contrib-group/contrib/name">
-      <meta name="citation_author" content="{surname}, {given-names}"/>
+      <meta name="citation_author" content="{string(surname)}, {string(given-names)}"/>
     </xsl:for-each>
-    <meta name="citation_journal_title" content="{?article/front/journal-meta/journal-title-group/journal-title}"/>
+    <meta name="citation_journal_title" content="{string(?article/front/journal-meta/journal-title-group/journal-title)}"/>
     <meta name="citation_publication_date" content="{$meta/pub-date[1] ! (year || '/' || month || '/' || day)}"/>
-    <meta name="citation_volume" content="{$meta/volume}"/>
-    <meta name="citation_issue" content="{$meta/issue}"/>
-    <meta name="citation_firstpage" content="{$meta/fpage}"/>
-    <meta name="citation_lastpage" content="{$meta/lpage}"/>
-    <meta name="citation_doi" content="{$meta/article-id[@pub-id-type eq 'doi']}"/>
+    <meta name="citation_volume" content="{string($meta/volume)}"/>
+    <meta name="citation_issue" content="{string($meta/issue)}"/>
+    <meta name="citation_firstpage" content="{string($meta/fpage)}"/>
+    <meta name="citation_lastpage" content="{string($meta/lpage)}"/>
+    <meta name="citation_doi" content="{string($meta/article-id[@pub-id-type eq 'doi'])}"/>
   </xsl:template>
 
   <!-- A kind without a j:main rule is a mistake in the site: say which. -->
@@ -442,7 +449,7 @@
       <h3><a href="{j:href($page, $steps)}">{atom:title}</a></h3>
       <p class="authors">{j:entry-authors(.)}</p>
       <p class="meta">pp. {string(prism:startingPage)}–{string(prism:endingPage)} ·
-        <a href="https://doi.org/{prism:doi}">doi:{string(prism:doi)}</a> ·
+        <a href="https://doi.org/{string(prism:doi)}">doi:{string(prism:doi)}</a> ·
         <a href="{j:href($page, ($steps, 'full'))}">Full text</a></p>
     </article>
   </xsl:template>
@@ -506,7 +513,7 @@
               </xsl:for-each>
             </sup>
             <xsl:if test="@corresp eq 'yes' and email">
-              <a class="corresp" href="mailto:{email}" title="Corresponding author">✉</a>
+              <a class="corresp" href="mailto:{string(email)}" title="Corresponding author">✉</a>
             </xsl:if>
           </span>
         </xsl:for-each>
@@ -601,7 +608,7 @@
     <xsl:variable name="article-steps" select="?volume-id, ?issue-id, ?article-id"/>
     <xsl:variable name="full" select="j:href($page, ($article-steps, 'full'))"/>
     <article class="figure-page">
-      <figure id="{?figure/@id}">
+      <figure id="{string(?figure/@id)}">
         <xsl:copy-of select="?svg"/>
         <figcaption>
           <strong>{string(?figure/label)}.</strong>
@@ -752,7 +759,7 @@
     <xsl:variable name="href" select="j:href($page, ($page?volume-id, $page?issue-id, $page?article-id, 'figures', string(@id)))"/>
     <figure id="{@id}" class="fig">
       <a href="{$href}">
-        <img src="{$href}/image" alt="{caption/title}" loading="lazy" width="400" height="240"/>
+        <img src="{$href}/image" alt="{string(caption/title)}" loading="lazy" width="400" height="240"/>
       </a>
       <figcaption><strong>{string(label)}.</strong><xsl:text> </xsl:text><xsl:apply-templates select="caption/node()" mode="#current"/></figcaption>
     </figure>
