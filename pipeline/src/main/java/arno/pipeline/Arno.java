@@ -63,6 +63,9 @@ public final class Arno {
         Configuration c = new Configuration();
         // Stylesheets may reach the class path only through declared Java stages.
         c.setConfigurationProperty(Feature.ALLOW_EXTERNAL_FUNCTIONS, false);
+        // Run-time warnings go to our log. Saxon's default makes a reporter per transformation,
+        // and with it a PrintWriter and its 16 KB buffer: a tenth of an HTML page in garbage.
+        c.setErrorReporterFactory(ignored -> RequestScope::warning);
         this.processor = new Processor(c);
         this.resources = new Resources(c, config.content(), config.sourceCache(), store);
         resources.install();

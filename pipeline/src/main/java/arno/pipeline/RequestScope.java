@@ -71,6 +71,16 @@ public final class RequestScope implements AutoCloseable {
                         + ": " + m.getStringValue());
     }
 
+    /** Where Saxon's run-time warnings and recoverable errors go: the log, with the current request's id. */
+    static void warning(net.sf.saxon.s9api.XmlProcessingError e) {
+        RequestScope scope = CURRENT.get();
+        net.sf.saxon.s9api.Location at = e.getLocation();
+        LOG.log(e.isWarning() ? System.Logger.Level.WARNING : System.Logger.Level.ERROR,
+                (scope != null ? "[" + scope.id + "] route=" + scope.route + " " : "")
+                        + (at != null && at.getSystemId() != null ? at.getSystemId() + " line " + at.getLineNumber() + ": " : "")
+                        + e.getMessage());
+    }
+
     /** Where fn:trace() goes, from XSLT and XQuery alike: the log, with the request id and route. */
     Logger trace() {
         return new Logger() {

@@ -180,6 +180,13 @@ final class ResponseWriter extends AbstractDestination {
             } catch (IOException e) {
                 throw new XPathException("cannot open the response stream: " + e.getMessage());
             }
+            if (method.equals("html") && encoding.equalsIgnoreCase("UTF-8") && !"true".equals(attr(a, "indent"))
+                    && attr(a, "doctype-public") == null && attr(a, "doctype-system") == null) {
+                body = new HtmlWriter(out, pipe); // the common case, written without Saxon's serializer
+                body.open();
+                body.startDocument(0);
+                return;
+            }
             Properties p = new Properties();
             p.setProperty(OutputKeys.ENCODING, encoding);
             p.setProperty(OutputKeys.MEDIA_TYPE, mediaType);
