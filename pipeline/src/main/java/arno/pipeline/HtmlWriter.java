@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import net.sf.saxon.event.PipelineConfiguration;
 import net.sf.saxon.event.Receiver;
 import net.sf.saxon.event.ReceiverOption;
@@ -54,24 +56,43 @@ import net.sf.saxon.type.SchemaType;
  * checks that).
  */
 final class HtmlWriter implements Receiver {
-    private static final Set<String> VOID = Set.of("area", "base", "br", "col", "embed", "hr", "img", "input",
-            "link", "meta", "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen", "param",
-            "command", "isindex");
-    private static final Set<String> RAW_TEXT = Set.of("script", "style");
-    private static final Set<String> URI_ATTRIBUTES = Set.of("href", "src", "action", "cite", "background",
-            "codebase", "data", "longdesc", "profile", "usemap", "classid", "archive", "formaction", "poster",
-            "manifest", "icon");
-    /** Attributes whose one value is their name, written minimized as the HTML method asks (checked="checked" is checked). */
-    private static final Set<String> BOOLEAN = Set.of("checked", "compact", "declare", "defer", "disabled", "ismap",
-            "multiple", "nohref", "noresize", "noshade", "nowrap", "readonly", "selected", "async", "autofocus",
-            "autoplay", "controls", "default", "formnovalidate", "hidden", "loop", "muted", "novalidate", "open",
-            "required", "reversed");
+    /** Element kinds: what the HTML method treats specially, by lower-case name; one lookup per element. */
+    private static final byte HTML = 1, VOID_ELEMENT = 2, RAW = 4, HEAD = 8, META = 16, ROOT = 32;
+    private static final Map<String, Byte> ELEMENTS = new HashMap<>();
+    /** Attribute kinds, by name. */
+    private static final byte URI_ATTRIBUTE = 1, BOOLEAN_ATTRIBUTE = 2;
+    private static final Map<String, Byte> ATTRIBUTES = new HashMap<>();
+    /** ASCII characters no escaping mode changes. */
+    private static final boolean[] PLAIN = new boolean[256];
+
+    static {
+        for (String v : List.of("area", "base", "br", "col", "embed", "hr", "img", "input", "link", "source", "track",
+                "wbr", "basefont", "bgsound", "frame", "keygen", "param", "command", "isindex")) {
+            ELEMENTS.put(v, VOID_ELEMENT);
+        }
+        ELEMENTS.put("meta", (byte) (VOID_ELEMENT | META));
+        ELEMENTS.put("script", RAW);
+        ELEMENTS.put("style", RAW);
+        ELEMENTS.put("head", HEAD);
+        ELEMENTS.put("html", ROOT);
+        for (String u : List.of("href", "src", "action", "cite", "background", "codebase", "data", "longdesc",
+                "profile", "usemap", "classid", "archive", "formaction", "poster", "manifest", "icon")) {
+            ATTRIBUTES.put(u, URI_ATTRIBUTE);
+        }
+        // Attributes whose one value is their name: the HTML method writes checked="checked" as checked.
+        for (String b : List.of("checked", "compact", "declare", "defer", "disabled", "ismap", "multiple", "nohref",
+                "noresize", "noshade", "nowrap", "readonly", "selected", "async", "autofocus", "autoplay",
+                "controls", "default", "formnovalidate", "hidden", "loop", "muted", "novalidate", "open",
+                "required", "reversed")) {
+            ATTRIBUTES.put(b, BOOLEAN_ATTRIBUTE);
+        }
+        for (int c = 0; c < 0x80; c++) PLAIN[c] = c != '&' && c != '<' && c != '>' && c != '"';
+    }
+
     private static final byte[] CONTENT_TYPE =
             ascii("<meta http-equiv=\"Content-Type\" content=\"text/html; charset=UTF-8\">");
     private static final byte[] HEX = ascii("0123456789ABCDEF");
 
-    /** Element kinds on the stack. */
-    private static final byte HTML = 1, VOID_ELEMENT = 2, RAW = 4;
     /** Escaping modes. */
     private static final int TEXT = 0, ATTRIBUTE = 1, URI = 2, NONE = 3;
     /** Head states: the meta element is written once, before the head's first child. */
@@ -129,9 +150,9 @@ final class HtmlWriter implements Receiver {
         }
         NamespaceUri uri = name.getNamespaceUri();
         boolean html = name.getPrefix().isEmpty() && (uri == NamespaceUri.NULL || uri == NamespaceUri.XHTML);
-        String local = html ? name.getLocalPart().toLowerCase(Locale.ROOT) : null;
+        int kind = html ? HTML | elementKind(name.getLocalPart()) : 0;
         if (head == HEAD_OPEN && depth == headDepth) {
-            if (html && local.equals("meta") && attributes.getValue(NamespaceUri.NULL, "charset") != null) {
+            if ((kind & META) != 0 && attributes.getValue(NamespaceUri.NULL, "charset") != null) {
                 head = HEAD_DONE;
             } else {
                 closeStartTag();
@@ -139,40 +160,41 @@ final class HtmlWriter implements Receiver {
                 head = HEAD_DONE;
             }
         }
-        if (html && inHead && local.equals("meta") && isContentType(attributes)) {
+        if ((kind & META) != 0 && inHead && isContentType(attributes)) {
             skipping = 1; // include-content-type replaces the page's own declaration
             return;
         }
         closeStartTag();
         if (!seenElement) {
             seenElement = true;
-            if (html && local.equals("html") && depth == 0) {
+            if ((kind & ROOT) != 0 && depth == 0) {
                 write("<!DOCTYPE html>");
                 byte1('\n');
             }
         }
-        push(name.getDisplayName(), html ? (byte) (HTML | (VOID.contains(local) ? VOID_ELEMENT : 0)
-                | (RAW_TEXT.contains(local) ? RAW : 0)) : 0, namespaces);
+        String display = name.getDisplayName();
+        push(display, (byte) kind, namespaces);
         byte1('<');
-        write(name.getDisplayName());
+        write(display);
         NamespaceMap parent = scopes[depth - 1];
         if (namespaces != parent) declare(namespaces, parent);
         for (int i = 0, n = attributes.size(); i < n; i++) {
             AttributeInfo a = attributes.itemAt(i);
             NodeName an = a.getNodeName();
+            String attribute = an.getDisplayName();
+            Byte special = html && an.getNamespaceUri() == NamespaceUri.NULL ? ATTRIBUTES.get(attribute) : null;
             byte1(' ');
-            write(an.getDisplayName());
-            if (html && BOOLEAN.contains(an.getDisplayName()) && an.getLocalPart().equalsIgnoreCase(a.getValue())) continue;
+            write(attribute);
+            if (special != null && special == BOOLEAN_ATTRIBUTE && attribute.equalsIgnoreCase(a.getValue())) continue;
             byte1('=');
             byte1('"');
             int mode = ReceiverOption.contains(a.getProperties(), ReceiverOption.DISABLE_ESCAPING) ? NONE
-                    : html && an.getNamespaceUri() == NamespaceUri.NULL && URI_ATTRIBUTES.contains(an.getLocalPart()) ? URI
-                    : ATTRIBUTE;
+                    : special != null && special == URI_ATTRIBUTE ? URI : ATTRIBUTE;
             string(a.getValue(), mode);
             byte1('"');
         }
         startTagOpen = true;
-        if (html && local.equals("head") && head == HEAD_NOT_SEEN) {
+        if ((kind & HEAD) != 0 && head == HEAD_NOT_SEEN) {
             head = HEAD_OPEN;
             headDepth = depth;
             inHead = true;
@@ -253,6 +275,16 @@ final class HtmlWriter implements Receiver {
 
     // ---- structure
 
+    /** The special kinds of an HTML element; names match without regard to case. */
+    private static int elementKind(String local) {
+        Byte k = ELEMENTS.get(local);
+        if (k == null) {
+            String lower = local.toLowerCase(Locale.ROOT);
+            if (lower != local) k = ELEMENTS.get(lower);
+        }
+        return k == null ? 0 : k;
+    }
+
     private void beforeContent() throws XPathException {
         if (head == HEAD_OPEN && depth == headDepth) {
             closeStartTag();
@@ -321,15 +353,29 @@ final class HtmlWriter implements Receiver {
         }
     }
 
+    /** Latin-1 text: runs of plain ASCII are copied as they are, the rest goes character by character. */
     private void latin1(byte[] b, int from, int to, int mode) throws XPathException {
-        for (int i = from; i < to; i++) {
-            int c = b[i] & 0xFF;
-            if (c < 0x80 && c != '&' && c != '<' && c != '>' && c != '"') {
-                if (pos > LIMIT) flush();
-                buf[pos++] = (byte) c;
-            } else {
-                codePoint(c, mode, i + 1 < to ? b[i + 1] & 0xFF : -1);
+        int i = from;
+        while (i < to) {
+            int run = i;
+            while (run < to && PLAIN[b[run] & 0xFF]) run++;
+            copy(b, i, run - i);
+            if (run < to) {
+                codePoint(b[run] & 0xFF, mode, run + 1 < to ? b[run + 1] & 0xFF : -1);
+                run++;
             }
+            i = run;
+        }
+    }
+
+    private void copy(byte[] b, int from, int length) throws XPathException {
+        while (length > 0) {
+            if (pos >= LIMIT) flush();
+            int n = Math.min(length, LIMIT - pos);
+            System.arraycopy(b, from, buf, pos, n);
+            pos += n;
+            from += n;
+            length -= n;
         }
     }
 

@@ -40,6 +40,24 @@ public final class ArnoServer implements AutoCloseable {
 
     /** As {@link #start(ArnoConfig, String, int)}, with a store behind {@code store:} URIs (the caller closes it). */
     public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port) throws IOException {
+        return start(config, store, address, port, DEFAULT_THREADS);
+    }
+
+    /**
+     * Request threads by default: two per core, at least four. A page is CPU work from
+     * start to end, so more threads than cores only share the cores more finely: every
+     * request then takes as long as all of them together, while a queue in front of a
+     * few threads answers as many requests with steadier latency (perf/RESULTS.md: 8
+     * threads gave 20-35% fewer pages per second than 2 or 4 on two cores, 200 fewer
+     * still). More than one per core keeps the server answering while some threads wait
+     * on a slow client or the disk.
+     */
+    public static final int DEFAULT_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+
+    /** As {@link #start(ArnoConfig, arno.store.Store, String, int)}, with at most {@code threads} requests running at once. */
+    public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port, int threads)
+            throws IOException {
+        if (threads < 1) throw new IllegalArgumentException("threads must be at least 1, not " + threads);
         Arno arno = Arno.start(config, store);
         Path work = Files.createTempDirectory("arno-tomcat");
         Tomcat tomcat = new Tomcat();
@@ -49,6 +67,8 @@ public final class ArnoServer implements AutoCloseable {
         connector.setProperty("address", address);
         // Keep-alive connections are reused for as many requests as clients like (load tests, proxies).
         connector.setProperty("maxKeepAliveRequests", "-1");
+        connector.setProperty("maxThreads", Integer.toString(threads));
+        connector.setProperty("minSpareThreads", Integer.toString(Math.min(threads, 10)));
         connector.setMaxPostSize((int) Math.min(Integer.MAX_VALUE, config.bodyLimit()));
         connector.setURIEncoding("UTF-8");
         tomcat.setConnector(connector);
@@ -67,6 +87,11 @@ public final class ArnoServer implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "Arno serves " + arno.siteNames() + " on http://" + address + ":"
                 + connector.getLocalPort() + "/" + (config.development() ? " (development mode)" : ""));
         return new ArnoServer(tomcat, connector, arno, work);
+    }
+
+    /** Requests served at once; the rest wait in Tomcat's queue. */
+    int maxThreads() {
+        return ((org.apache.coyote.AbstractProtocol<?>) connector.getProtocolHandler()).getMaxThreads();
     }
 
     public int port() {

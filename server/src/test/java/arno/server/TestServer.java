@@ -46,10 +46,15 @@ final class TestServer implements AutoCloseable {
     }
 
     static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store) throws IOException {
+        return start(root, development, bodyLimit, store, ArnoServer.DEFAULT_THREADS);
+    }
+
+    static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store, int threads)
+            throws IOException {
         ArnoConfig config = new ArnoConfig(root.resolve("content"), List.of(root.resolve("packages")),
                 root.resolve("sites"), root.resolve("error.xsl"), development, bodyLimit, Duration.ofSeconds(10),
                 ArnoConfig.DEFAULT_SOURCE_CACHE);
-        return new TestServer(root, ArnoServer.start(config, store, "127.0.0.1", 0));
+        return new TestServer(root, ArnoServer.start(config, store, "127.0.0.1", 0, threads));
     }
 
     URI uri(String path) {

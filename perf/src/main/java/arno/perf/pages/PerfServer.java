@@ -40,7 +40,8 @@ public final class PerfServer {
             config = config.withContent(Files.createTempDirectory("arno-perf-empty"));
             System.out.println("content served from the store");
         }
-        ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", port);
+        ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", port,
+                Integer.getInteger("arno.threads", ArnoServer.DEFAULT_THREADS));
         server.mount("empty", "/_perf/empty", new Empty());
         if (!urls.toString().equals("/dev/null")) Files.write(urls, fullTextPaths(content));
         System.out.println("READY " + server.port());
