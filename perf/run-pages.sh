@@ -14,6 +14,7 @@ seconds="${2:-60}"
 warmup="${3:-60}"
 out=perf/target/pages
 mkdir -p "$out"
+rm -rf "$out/gatling" # reports of earlier runs: hundreds of MB each
 
 echo "== build"
 mvn -q -B -pl perf -am package -DskipTests
