@@ -17,7 +17,8 @@ mkdir -p "$out"
 rm -rf "$out/gatling" # reports of earlier runs: hundreds of MB each
 
 echo "== build"
-mvn -q -B -pl perf -am package -DskipTests
+# install, not package: the perf classpath names the installed module jars
+mvn -q -B -pl perf -am install -DskipTests
 cp="perf/target/classes:$(cat perf/target/classpath.txt)"
 
 echo "== heap per site (java -Xmx2g arno.perf.pages.SiteMemory . 20)"

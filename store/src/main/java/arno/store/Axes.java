@@ -81,20 +81,31 @@ final class Axes {
             return mode != GENERAL || predicate.test(n);
         }
 
+        /** Whether {@link #quick} can reject a record by its header alone. */
+        boolean selective() {
+            return mode == KIND || mode == NAME;
+        }
+
         /** Attributes never match a kind or name test for another kind. */
         boolean attributes() {
             return mode == ANY || mode == GENERAL || kind == Type.ATTRIBUTE;
         }
     }
 
-    /** Child and following-sibling: from a record to its next sibling until the parent's END. */
-    static final class Siblings extends Cursor implements AxisIterator {
+    /**
+     * Child and following-sibling: from a record to its next sibling until the parent's END. Under
+     * a name or kind test ({@code child::surname}) most siblings do not match: their headers are
+     * decoded into this iterator's own fields and only a match becomes a node.
+     */
+    static final class Siblings extends Rec implements AxisIterator {
         private final Test test;
+        private final boolean selective;
         private long next;
 
         Siblings(StoredTree tree, long from, Test test) {
             super(tree);
             this.test = test;
+            this.selective = test.selective();
             this.next = from;
         }
 
@@ -102,14 +113,28 @@ final class Axes {
         public NodeInfo next() {
             while (next >= 0) {
                 long p = next;
-                int tg = at(p);
-                if (tg == Format.END) {
-                    next = -1;
-                    return null;
+                StoredNode n;
+                if (selective) {
+                    read(p);
+                    if (kind == Format.END) {
+                        next = -1;
+                        return null;
+                    }
+                    next = end;
+                    if (!test.quick(StoredTree.SAXON_KIND[kind], code)) {
+                        continue;
+                    }
+                    n = new StoredNode(t, this);
+                } else {
+                    int tg = at(p);
+                    if (tg == Format.END) {
+                        next = -1;
+                        return null;
+                    }
+                    n = new StoredNode(t, this, p, tg);
+                    next = n.end;
                 }
-                StoredNode n = new StoredNode(t, this, p, tg);
-                next = n.end;
-                if (test.quick(n.kind, n.code) && test.full(n)) {
+                if (test.full(n)) {
                     return n;
                 }
             }
