@@ -18,7 +18,7 @@ import java.util.List;
  * in the same Tomcat. One client thread sends the requests one after another.
  *
  * <p>{@code PageCost ROOT CONTENT [ROUNDS]}: prints the median of ROUNDS rounds,
- * each over every article once.
+ * each over every article once, after {@code -Dwarmup} (default 20) rounds not measured.
  */
 public final class PageCost {
     public static void main(String[] args) throws Exception {
@@ -35,13 +35,17 @@ public final class PageCost {
         }
         try (ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", 0)) {
             server.mount("empty", "/_perf/empty", new PerfServer.Empty());
-            List<String> pages = PerfServer.fullTextPaths(content);
+            // -Dpage=abstract measures the article abstract pages instead: the same page frame with little body.
+            boolean abstracts = "abstract".equals(System.getProperty("page"));
+            List<String> pages = PerfServer.fullTextPaths(content).stream()
+                    .map(p -> abstracts ? p.substring(0, p.length() - "/full".length()) : p).toList();
             HttpClient client = HttpClient.newHttpClient();
             String base = "http://127.0.0.1:" + server.port();
-            measure("warm-up", client, base, pages, 2);
+            // C2 needs tens of seconds of CPU to compile the page path; measure after it has.
+            measure("warm-up", client, base, pages, Integer.getInteger("warmup", 20));
             Cost page = measure("full text", client, base, pages, rounds);
             Cost empty = measure("empty servlet", client, base, List.of("/_perf/empty"), rounds * pages.size());
-            System.out.printf("full text: %.0f us CPU and %.0f KB allocated per page (median of %d rounds of %d pages, %.0f KB per page sent)%n",
+            System.out.printf((abstracts ? "abstract" : "full text") + ": %.0f us CPU and %.0f KB allocated per page (median of %d rounds of %d pages, %.0f KB per page sent)%n",
                     page.cpuNanos / 1e3, page.allocated / 1024.0, rounds, pages.size(), page.bytesOut / 1024.0);
             System.out.printf("empty servlet: %.1f us CPU and %.1f KB allocated per request%n", empty.cpuNanos / 1e3, empty.allocated / 1024.0);
             System.out.printf("CPU per page / CPU per empty request: %.1f%n", page.cpuNanos / empty.cpuNanos);
