@@ -37,7 +37,11 @@ class StandaloneTomcatIT {
             port = s.getLocalPort();
         }
         Path serverXml = home.resolve("conf/server.xml");
-        String xml = Files.readString(serverXml)
+        // Start from the distribution's own file: Maven unpacks Tomcat once per target folder,
+        // so a second run would otherwise find the first run's port and keep it.
+        Path pristine = home.resolve("conf/server.xml.dist");
+        if (!Files.exists(pristine)) Files.copy(serverXml, pristine);
+        String xml = Files.readString(pristine)
                 .replace("port=\"8080\"", "port=\"" + port + "\" address=\"127.0.0.1\"")
                 .replace("port=\"8005\"", "port=\"-1\"");
         Files.writeString(serverXml, xml);
