@@ -56,7 +56,7 @@ import net.sf.saxon.type.SchemaType;
  * checks that).
  */
 final class HtmlWriter implements Receiver {
-    /** Element kinds: what the HTML method treats specially, by lower-case name; one lookup per element. */
+    /** Element kinds: what the HTML method treats specially, by lower-case name; looked up once per name (see Tag). */
     private static final byte HTML = 1, VOID_ELEMENT = 2, RAW = 4, HEAD = 8, META = 16, ROOT = 32;
     private static final Map<String, Byte> ELEMENTS = new HashMap<>();
     /** Attribute kinds, by name. */
@@ -103,9 +103,68 @@ final class HtmlWriter implements Receiver {
     private static final int LIMIT = 8192 - 16; // room for the longest single write: a 4-byte character %-escaped
     private int pos;
 
+    /**
+     * What the writer needs of a name: its kind and its display name in UTF-8, made once per
+     * {@link NodeName} object. A compiled stylesheet passes the same NodeName for every element
+     * one literal result element makes, so a page's few dozen names are looked up, lower-cased
+     * and encoded once each rather than once per element. The tables are shared by all writers
+     * and used without locks: an entry is immutable, and one lost to a race or a collision is
+     * only made again.
+     */
+    private static final class Tag {
+        final NodeName name;
+        final byte kind;
+        final byte[] utf8;
+
+        Tag(NodeName name, byte kind) {
+            this.name = name;
+            this.kind = kind;
+            this.utf8 = name.getDisplayName().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        /** Outside every element. */
+        private Tag() {
+            this.name = null;
+            this.kind = 0;
+            this.utf8 = new byte[0];
+        }
+    }
+
+    private static final Tag OUTSIDE = new Tag();
+
+    private static final Tag[] ELEMENT_TAGS = new Tag[512];
+    private static final Tag[] ATTRIBUTE_TAGS = new Tag[512];
+
+    /** An element's tag; its kind is 0 for an element that is not HTML. */
+    private static Tag element(NodeName name) {
+        int i = slot(name);
+        Tag t = ELEMENT_TAGS[i];
+        if (t == null || t.name != name) {
+            NamespaceUri uri = name.getNamespaceUri();
+            boolean html = name.getPrefix().isEmpty() && (uri == NamespaceUri.NULL || uri == NamespaceUri.XHTML);
+            ELEMENT_TAGS[i] = t = new Tag(name, (byte) (html ? HTML | elementKind(name.getLocalPart()) : 0));
+        }
+        return t;
+    }
+
+    /** An attribute's tag; its kind (URI or boolean) applies on HTML elements only. */
+    private static Tag attribute(NodeName name) {
+        int i = slot(name);
+        Tag t = ATTRIBUTE_TAGS[i];
+        if (t == null || t.name != name) {
+            Byte special = name.getNamespaceUri() == NamespaceUri.NULL ? ATTRIBUTES.get(name.getDisplayName()) : null;
+            ATTRIBUTE_TAGS[i] = t = new Tag(name, special == null ? 0 : special);
+        }
+        return t;
+    }
+
+    private static int slot(NodeName name) {
+        int h = System.identityHashCode(name);
+        return (h ^ (h >>> 9)) & (ELEMENT_TAGS.length - 1);
+    }
+
     private PipelineConfiguration pipe;
-    private String[] names = new String[32];
-    private byte[] kinds = new byte[32];
+    private Tag[] tags = new Tag[32];
     private NamespaceMap[] scopes = new NamespaceMap[33];
     private int depth;
     private int documents;
@@ -122,6 +181,7 @@ final class HtmlWriter implements Receiver {
         this.out = out;
         this.pipe = pipe;
         scopes[0] = NamespaceMap.emptyMap();
+        tags[0] = OUTSIDE;
     }
 
     @Override public void setPipelineConfiguration(PipelineConfiguration pipe) { this.pipe = pipe; }
@@ -148,9 +208,9 @@ final class HtmlWriter implements Receiver {
             skipping++;
             return;
         }
-        NamespaceUri uri = name.getNamespaceUri();
-        boolean html = name.getPrefix().isEmpty() && (uri == NamespaceUri.NULL || uri == NamespaceUri.XHTML);
-        int kind = html ? HTML | elementKind(name.getLocalPart()) : 0;
+        Tag tag = element(name);
+        int kind = tag.kind;
+        boolean html = (kind & HTML) != 0;
         if (head == HEAD_OPEN && depth == headDepth) {
             if ((kind & META) != 0 && attributes.getValue(NamespaceUri.NULL, "charset") != null) {
                 head = HEAD_DONE;
@@ -172,24 +232,22 @@ final class HtmlWriter implements Receiver {
                 byte1('\n');
             }
         }
-        String display = name.getDisplayName();
-        push(display, (byte) kind, namespaces);
+        push(tag, namespaces);
         byte1('<');
-        write(display);
+        write(tag.utf8);
         NamespaceMap parent = scopes[depth - 1];
         if (namespaces != parent) declare(namespaces, parent);
         for (int i = 0, n = attributes.size(); i < n; i++) {
             AttributeInfo a = attributes.itemAt(i);
-            NodeName an = a.getNodeName();
-            String attribute = an.getDisplayName();
-            Byte special = html && an.getNamespaceUri() == NamespaceUri.NULL ? ATTRIBUTES.get(attribute) : null;
+            Tag at = attribute(a.getNodeName());
+            int special = html ? at.kind : 0;
             byte1(' ');
-            write(attribute);
-            if (special != null && special == BOOLEAN_ATTRIBUTE && attribute.equalsIgnoreCase(a.getValue())) continue;
+            write(at.utf8);
+            if (special == BOOLEAN_ATTRIBUTE && at.name.getDisplayName().equalsIgnoreCase(a.getValue())) continue;
             byte1('=');
             byte1('"');
             int mode = ReceiverOption.contains(a.getProperties(), ReceiverOption.DISABLE_ESCAPING) ? NONE
-                    : special != null && special == URI_ATTRIBUTE ? URI : ATTRIBUTE;
+                    : special == URI_ATTRIBUTE ? URI : ATTRIBUTE;
             string(a.getValue(), mode);
             byte1('"');
         }
@@ -213,7 +271,7 @@ final class HtmlWriter implements Receiver {
             head = HEAD_DONE;
         }
         if (inHead && depth == headDepth) inHead = false;
-        byte kind = kinds[depth];
+        byte kind = tags[depth].kind;
         if (startTagOpen) {
             startTagOpen = false;
             if ((kind & HTML) == 0) {
@@ -230,7 +288,7 @@ final class HtmlWriter implements Receiver {
         }
         byte1('<');
         byte1('/');
-        write(names[depth]);
+        write(tags[depth].utf8);
         byte1('>');
         depth--;
     }
@@ -239,7 +297,7 @@ final class HtmlWriter implements Receiver {
     public void characters(UnicodeString chars, Location location, int properties) throws XPathException {
         if (skipping > 0 || chars.isEmpty()) return;
         beforeContent();
-        int mode = (kinds[depth] & RAW) != 0 || ReceiverOption.contains(properties, ReceiverOption.DISABLE_ESCAPING)
+        int mode = (tags[depth].kind & RAW) != 0 || ReceiverOption.contains(properties, ReceiverOption.DISABLE_ESCAPING)
                 ? NONE : TEXT;
         text(chars, mode);
     }
@@ -301,15 +359,13 @@ final class HtmlWriter implements Receiver {
         }
     }
 
-    private void push(String name, byte kind, NamespaceMap namespaces) {
+    private void push(Tag tag, NamespaceMap namespaces) {
         depth++;
-        if (depth == names.length) {
-            names = Arrays.copyOf(names, depth * 2);
-            kinds = Arrays.copyOf(kinds, depth * 2);
+        if (depth == tags.length) {
+            tags = Arrays.copyOf(tags, depth * 2);
             scopes = Arrays.copyOf(scopes, depth * 2 + 1);
         }
-        names[depth] = name;
-        kinds[depth] = kind;
+        tags[depth] = tag;
         scopes[depth] = namespaces;
     }
 
@@ -490,7 +546,17 @@ final class HtmlWriter implements Receiver {
     }
 
     private void write(byte[] bytes) throws XPathException {
-        if (pos + bytes.length > buf.length) flush();
+        if (pos + bytes.length > buf.length) {
+            flush();
+            if (bytes.length > buf.length) {
+                try {
+                    out.write(bytes);
+                } catch (IOException e) {
+                    throw new XPathException("cannot write the response: " + e.getMessage(), e);
+                }
+                return;
+            }
+        }
         System.arraycopy(bytes, 0, buf, pos, bytes.length);
         pos += bytes.length;
     }

@@ -9,7 +9,17 @@ import java.util.Random;
 import javax.xml.transform.stream.StreamSource;
 import net.sf.saxon.event.PipelineConfiguration;
 import net.sf.saxon.expr.parser.Loc;
+import java.util.List;
+import net.sf.saxon.om.AttributeInfo;
+import net.sf.saxon.om.AttributeMap;
 import net.sf.saxon.om.CopyOptions;
+import net.sf.saxon.om.FingerprintedQName;
+import net.sf.saxon.om.NamespaceMap;
+import net.sf.saxon.om.NamespaceUri;
+import net.sf.saxon.om.NoNamespaceName;
+import net.sf.saxon.om.NodeName;
+import net.sf.saxon.type.BuiltInAtomicType;
+import net.sf.saxon.type.Untyped;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.Serializer;
@@ -145,6 +155,54 @@ class HtmlWriterTest {
         assertThat(text(new Slice8(bytes, 2, 2 + latin.length()))).isEqualTo(latinExpected);
         assertThat(text(StringTool.fromCodePoints(s.codePoints().toArray(), s.codePointCount(0, s.length()))))
                 .isEqualTo(expected);
+    }
+
+    /**
+     * A compiled stylesheet hands the writer the same NodeName object for every element that one
+     * literal result element makes, and the writer keeps what it worked out per object. Here the
+     * same objects come again, through new writers and in other roles (one name as an element
+     * and as an attribute, on an HTML and on a foreign element): every page comes out whole.
+     */
+    @Test
+    void aNameSeenBeforeIsWrittenAsTheFirstTime() throws Exception {
+        NodeName p = new NoNamespaceName("p"), a = new NoNamespaceName("a"), br = new NoNamespaceName("br");
+        NodeName href = new NoNamespaceName("href"), selected = new NoNamespaceName("selected");
+        NamespaceUri svgUri = NamespaceUri.of("http://www.w3.org/2000/svg");
+        NodeName rect = new FingerprintedQName("svg", svgUri, "rect");
+        String expected = "<p><a href=\"/%C3%A9\" selected>x</a><br><selected selected>s</selected>"
+                + "<svg:rect xmlns:svg=\"http://www.w3.org/2000/svg\" href=\"/é\" selected=\"selected\"/></p>";
+        for (int round = 0; round < 3; round++) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            HtmlWriter w = writer(out);
+            NamespaceMap none = NamespaceMap.emptyMap();
+            w.open();
+            w.startDocument(0);
+            w.startElement(p, Untyped.getInstance(), attributes(), none, Loc.NONE, 0);
+            w.startElement(a, Untyped.getInstance(), attributes(href, "/é", selected, "selected"), none, Loc.NONE, 0);
+            w.characters(StringView.of("x"), Loc.NONE, 0);
+            w.endElement();
+            w.startElement(br, Untyped.getInstance(), attributes(), none, Loc.NONE, 0);
+            w.endElement();
+            w.startElement(selected, Untyped.getInstance(), attributes(selected, "SELECTED"), none, Loc.NONE, 0);
+            w.characters(StringView.of("s"), Loc.NONE, 0);
+            w.endElement();
+            w.startElement(rect, Untyped.getInstance(), attributes(href, "/é", selected, "selected"),
+                    none.put("svg", svgUri), Loc.NONE, 0);
+            w.endElement();
+            w.endElement();
+            w.endDocument();
+            w.close();
+            assertThat(out.toString(UTF_8)).as("round %d", round).isEqualTo(expected);
+        }
+    }
+
+    private static AttributeMap attributes(Object... nameValues) {
+        List<AttributeInfo> list = new java.util.ArrayList<>();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            list.add(new AttributeInfo((NodeName) nameValues[i], BuiltInAtomicType.UNTYPED_ATOMIC,
+                    (String) nameValues[i + 1], Loc.NONE, 0));
+        }
+        return net.sf.saxon.om.SequenceTool.attributeMapFromList(list);
     }
 
     @Test
