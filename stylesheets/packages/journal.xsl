@@ -826,44 +826,47 @@
     with || or string-join and then written, which costs a string buffer per
     join. Text value templates of several parts are avoided here for the same
     reason: with node-valued parts Saxon builds their whole string first.
+    Plain-text parts are copied as their text nodes (xsl:value-of atomizes and
+    joins even one node); titles and sources are rendered by the JATS rules,
+    as body text is.
   -->
   <xsl:template match="element-citation" mode="j:jats">
     <span class="ref-authors">
       <xsl:for-each select="person-group/name">
         <xsl:if test="position() ne 1">, </xsl:if>
-        <xsl:value-of select="surname"/>
+        <xsl:copy-of select="surname/text()"/>
         <xsl:text> </xsl:text>
-        <xsl:value-of select="given-names"/>
+        <xsl:copy-of select="given-names/text()"/>
       </xsl:for-each>
       <xsl:if test="person-group/etal">, et al.</xsl:if>
     </span>
     <xsl:text> (</xsl:text>
-    <xsl:value-of select="year"/>
+    <xsl:copy-of select="year/text()"/>
     <xsl:text>). </xsl:text>
     <xsl:choose>
       <xsl:when test="@publication-type eq 'book'">
-        <i>{source}</i>
+        <i><xsl:apply-templates select="source/node()" mode="#current"/></i>
         <xsl:text>. </xsl:text>
         <xsl:for-each select="publisher-loc, publisher-name">
           <xsl:if test="position() ne 1">: </xsl:if>
-          <xsl:value-of select="."/>
+          <xsl:copy-of select="text()"/>
         </xsl:for-each>
         <xsl:text>.</xsl:text>
       </xsl:when>
       <xsl:otherwise>
-        <xsl:value-of select="article-title"/>
+        <xsl:apply-templates select="article-title/node()" mode="#current"/>
         <xsl:text>. </xsl:text>
-        <i>{source}</i>
+        <i><xsl:apply-templates select="source/node()" mode="#current"/></i>
         <xsl:for-each select="volume">
           <xsl:text> </xsl:text>
-          <xsl:value-of select="."/>
+          <xsl:copy-of select="text()"/>
         </xsl:for-each>
         <xsl:if test="fpage">
           <xsl:text>:</xsl:text>
-          <xsl:value-of select="fpage"/>
+          <xsl:copy-of select="fpage/text()"/>
           <xsl:for-each select="lpage">
             <xsl:text>–</xsl:text>
-            <xsl:value-of select="."/>
+            <xsl:copy-of select="text()"/>
           </xsl:for-each>
         </xsl:if>
         <xsl:text>.</xsl:text>
@@ -871,7 +874,7 @@
     </xsl:choose>
     <xsl:for-each select="pub-id[@pub-id-type eq 'doi']">
       <xsl:text> </xsl:text>
-      <a href="https://doi.org/{.}">doi:{.}</a>
+      <a href="https://doi.org/{.}">doi:<xsl:copy-of select="text()"/></a>
     </xsl:for-each>
   </xsl:template>
 </xsl:package>
