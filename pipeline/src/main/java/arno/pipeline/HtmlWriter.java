@@ -132,8 +132,9 @@ final class HtmlWriter implements Receiver {
 
     private static final Tag OUTSIDE = new Tag();
 
-    private static final Tag[] ELEMENT_TAGS = new Tag[512];
-    private static final Tag[] ATTRIBUTE_TAGS = new Tag[512];
+    private static final int TAG_SLOTS = 512; // a power of two
+    private static final Tag[] ELEMENT_TAGS = new Tag[TAG_SLOTS];
+    private static final Tag[] ATTRIBUTE_TAGS = new Tag[TAG_SLOTS];
 
     /** An element's tag; its kind is 0 for an element that is not HTML. */
     private static Tag element(NodeName name) {
@@ -160,7 +161,7 @@ final class HtmlWriter implements Receiver {
 
     private static int slot(NodeName name) {
         int h = System.identityHashCode(name);
-        return (h ^ (h >>> 9)) & (ELEMENT_TAGS.length - 1);
+        return (h ^ (h >>> 9)) & (TAG_SLOTS - 1);
     }
 
     private PipelineConfiguration pipe;
@@ -549,11 +550,7 @@ final class HtmlWriter implements Receiver {
         if (pos + bytes.length > buf.length) {
             flush();
             if (bytes.length > buf.length) {
-                try {
-                    out.write(bytes);
-                } catch (IOException e) {
-                    throw new XPathException("cannot write the response: " + e.getMessage(), e);
-                }
+                send(bytes, bytes.length);
                 return;
             }
         }
@@ -563,12 +560,16 @@ final class HtmlWriter implements Receiver {
 
     private void flush() throws XPathException {
         if (pos == 0) return;
+        send(buf, pos);
+        pos = 0;
+    }
+
+    private void send(byte[] bytes, int length) throws XPathException {
         try {
-            out.write(buf, 0, pos);
+            out.write(bytes, 0, length);
         } catch (IOException e) {
             throw new XPathException("cannot write the response: " + e.getMessage(), e);
         }
-        pos = 0;
     }
 
     private static byte[] ascii(String s) {
