@@ -21,12 +21,14 @@ public final class ArnoServer implements AutoCloseable {
     private final Tomcat tomcat;
     private final Connector connector;
     private final Arno arno;
+    private final ArnoServlet servlet;
     private final Path work;
 
-    private ArnoServer(Tomcat tomcat, Connector connector, Arno arno, Path work) {
+    private ArnoServer(Tomcat tomcat, Connector connector, Arno arno, ArnoServlet servlet, Path work) {
         this.tomcat = tomcat;
         this.connector = connector;
         this.arno = arno;
+        this.servlet = servlet;
         this.work = work;
     }
 
@@ -40,24 +42,18 @@ public final class ArnoServer implements AutoCloseable {
 
     /** As {@link #start(ArnoConfig, String, int)}, with a store behind {@code store:} URIs (the caller closes it). */
     public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port) throws IOException {
-        return start(config, store, address, port, DEFAULT_THREADS);
+        return start(config, store, address, port, ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE);
     }
 
     /**
-     * Request threads by default: two per core, at least four. A page is CPU work from
-     * start to end, so more threads than cores only share the cores more finely: every
-     * request then takes as long as all of them together, while a queue in front of a
-     * few threads answers as many requests with steadier latency (perf/RESULTS.md: 8
-     * threads gave 20-35% fewer pages per second than 2 or 4 on two cores, 200 fewer
-     * still). More than one per core keeps the server answering while some threads wait
-     * on a slow client or the disk.
+     * As {@link #start(ArnoConfig, arno.store.Store, String, int)}, with pipelines run on
+     * {@code workers} threads and at most {@code queue} requests waiting for one (see
+     * {@link ArnoServlet}). Tomcat's own threads only read requests and serve mounted servlets.
      */
-    public static final int DEFAULT_THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
-
-    /** As {@link #start(ArnoConfig, arno.store.Store, String, int)}, with at most {@code threads} requests running at once. */
-    public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port, int threads)
-            throws IOException {
-        if (threads < 1) throw new IllegalArgumentException("threads must be at least 1, not " + threads);
+    public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port, int workers,
+            int queue) throws IOException {
+        if (workers < 1) throw new IllegalArgumentException("workers must be at least 1, not " + workers);
+        if (queue < 1) throw new IllegalArgumentException("queue must hold at least 1 request, not " + queue);
         Arno arno = Arno.start(config, store);
         Path work = Files.createTempDirectory("arno-tomcat");
         Tomcat tomcat = new Tomcat();
@@ -67,13 +63,12 @@ public final class ArnoServer implements AutoCloseable {
         connector.setProperty("address", address);
         // Keep-alive connections are reused for as many requests as clients like (load tests, proxies).
         connector.setProperty("maxKeepAliveRequests", "-1");
-        connector.setProperty("maxThreads", Integer.toString(threads));
-        connector.setProperty("minSpareThreads", Integer.toString(Math.min(threads, 10)));
         connector.setMaxPostSize((int) Math.min(Integer.MAX_VALUE, config.bodyLimit()));
         connector.setURIEncoding("UTF-8");
         tomcat.setConnector(connector);
         Context context = tomcat.addContext("", null);
-        Tomcat.addServlet(context, "arno", new ArnoServlet(arno));
+        ArnoServlet servlet = new ArnoServlet(arno, workers, queue);
+        Tomcat.addServlet(context, "arno", servlet).setAsyncSupported(true);
         context.addServletMappingDecoded("/", "arno");
         try {
             tomcat.start();
@@ -86,12 +81,22 @@ public final class ArnoServer implements AutoCloseable {
         }
         LOG.log(System.Logger.Level.INFO, "Arno serves " + arno.siteNames() + " on http://" + address + ":"
                 + connector.getLocalPort() + "/" + (config.development() ? " (development mode)" : ""));
-        return new ArnoServer(tomcat, connector, arno, work);
+        return new ArnoServer(tomcat, connector, arno, servlet, work);
     }
 
-    /** Requests served at once; the rest wait in Tomcat's queue. */
-    int maxThreads() {
-        return ((org.apache.coyote.AbstractProtocol<?>) connector.getProtocolHandler()).getMaxThreads();
+    /** Pipelines run at once; the other requests wait in arrival order. */
+    int workers() {
+        return servlet.workers();
+    }
+
+    /** Requests waiting for a worker now. */
+    int waiting() {
+        return servlet.waiting();
+    }
+
+    /** Requests whose pipelines are running now. */
+    int running() {
+        return servlet.running();
     }
 
     public int port() {

@@ -24,7 +24,8 @@ public final class Main {
                            --sites DIR     folder of sites (default ./sites)
                            --data DIR      data folder: content, store, batch jobs (default ./data)
                            --production    no reloading, no error details, no /_debug routes
-                           --threads N     requests served at once; others wait their turn (default 2 per core, at least 4)
+                           --workers N     pages built at once; other requests wait in arrival order (default 1 per core)
+                           --queue N       requests that may wait; more get 503 Busy (default 1000)
                            --articles N    demo articles generated into an empty data folder (default 200)
                            --batch-root DIR  a folder batch jobs may read and write (repeatable; default: the data folder)
               generate   write demo content: --articles N --out DIR [--seed S]
@@ -73,7 +74,8 @@ public final class Main {
         Path data = Path.of(o.take("--data", root.resolve("data").toString())).toAbsolutePath().normalize();
         Path sites = Path.of(o.take("--sites", root.resolve("sites").toString())).toAbsolutePath().normalize();
         int port = o.intValue("--port", 8080);
-        int threads = o.intValue("--threads", ArnoServer.DEFAULT_THREADS);
+        int workers = o.intValue("--workers", arno.pipeline.ArnoServlet.DEFAULT_WORKERS);
+        int queue = o.intValue("--queue", arno.pipeline.ArnoServlet.DEFAULT_QUEUE);
         String bind = o.take("--bind", "127.0.0.1");
         boolean production = o.flag("--production");
         int articles = o.intValue("--articles", 200);
@@ -98,7 +100,7 @@ public final class Main {
         // server holds it, other processes cannot open it.
         Path storeDir = data.resolve("store");
         arno.store.Store store = Files.isDirectory(storeDir) ? arno.store.Store.open(storeDir) : null;
-        ArnoServer server = ArnoServer.start(config, store, bind, port, threads);
+        ArnoServer server = ArnoServer.start(config, store, bind, port, workers, queue);
         arno.batch.BatchService batch = arno.batch.BatchService.start(
                 arno.batch.BatchOptions.builder(data.resolve("batch")).roots(batchRoots).build());
         server.mount("batch", "/batch/*", batch.servlet());

@@ -130,25 +130,6 @@ class SiteLifecycleTest {
         }
     }
 
-    @Test
-    void oneRequestThreadServesManyClientsInTurn() throws Exception {
-        try (TestServer arno = TestServer.start(TestServer.copy("testroot"), false, 1 << 20, null, 1)) {
-            assertThat(arno.server.maxThreads()).isEqualTo(1);
-            var requests = new java.util.ArrayList<java.util.concurrent.CompletableFuture<HttpResponse<String>>>();
-            for (int i = 0; i < 16; i++) {
-                requests.add(arno.client.sendAsync(java.net.http.HttpRequest.newBuilder(arno.uri("/alpha/hello/client" + i)).build(),
-                        HttpResponse.BodyHandlers.ofString()));
-            }
-            for (int i = 0; i < 16; i++) {
-                HttpResponse<String> r = requests.get(i).get(30, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(r.statusCode()).isEqualTo(200);
-                assertThat(r.body()).contains("Hello, client" + i + "<");
-            }
-        }
-        assertThatThrownBy(() -> ArnoServer.start(null, null, "127.0.0.1", 0, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threads must be at least 1");
-    }
-
     static void edit(Path file, String from, String to) throws IOException {
         String text = Files.readString(file);
         assertThat(text).contains(from);

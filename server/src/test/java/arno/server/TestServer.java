@@ -46,15 +46,16 @@ final class TestServer implements AutoCloseable {
     }
 
     static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store) throws IOException {
-        return start(root, development, bodyLimit, store, ArnoServer.DEFAULT_THREADS);
+        return start(root, development, bodyLimit, store, arno.pipeline.ArnoServlet.DEFAULT_WORKERS,
+                arno.pipeline.ArnoServlet.DEFAULT_QUEUE);
     }
 
-    static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store, int threads)
+    static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store, int workers, int queue)
             throws IOException {
         ArnoConfig config = new ArnoConfig(root.resolve("content"), List.of(root.resolve("packages")),
                 root.resolve("sites"), root.resolve("error.xsl"), development, bodyLimit, Duration.ofSeconds(10),
                 ArnoConfig.DEFAULT_SOURCE_CACHE);
-        return new TestServer(root, ArnoServer.start(config, store, "127.0.0.1", 0, threads));
+        return new TestServer(root, ArnoServer.start(config, store, "127.0.0.1", 0, workers, queue));
     }
 
     URI uri(String path) {

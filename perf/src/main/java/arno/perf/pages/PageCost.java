@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * What one page costs the server, measured per thread so that a busy machine
  * does not distort it: CPU time and bytes allocated by Tomcat's request
- * threads per request, for article full-text pages and for an empty servlet
+ * threads and Arno's workers per request, for article full-text pages and for an empty servlet
  * in the same Tomcat. One client thread sends the requests one after another.
  *
  * <p>{@code PageCost ROOT CONTENT [ROUNDS]}: prints the median of ROUNDS rounds,
@@ -89,7 +89,8 @@ public final class PageCost {
         long cpu = 0;
         long alloc = 0;
         for (var info : mx.dumpAllThreads(false, false)) {
-            if (!info.getThreadName().startsWith("http-nio")) continue;
+            // Tomcat's threads read requests, Arno's workers run the pipelines.
+            if (!info.getThreadName().startsWith("http-nio") && !info.getThreadName().startsWith("arno-worker")) continue;
             cpu += mx.getThreadCpuTime(info.getThreadId());
             alloc += mx.getThreadAllocatedBytes(info.getThreadId());
         }

@@ -41,7 +41,7 @@ public final class PerfServer {
             System.out.println("content served from the store");
         }
         ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", port,
-                Integer.getInteger("arno.threads", ArnoServer.DEFAULT_THREADS));
+                Integer.getInteger("arno.workers", arno.pipeline.ArnoServlet.DEFAULT_WORKERS), arno.pipeline.ArnoServlet.DEFAULT_QUEUE);
         server.mount("empty", "/_perf/empty", new Empty());
         if (!urls.toString().equals("/dev/null")) Files.write(urls, fullTextPaths(content));
         System.out.println("READY " + server.port());

@@ -43,7 +43,10 @@ public final class ArnoWebApp implements ServletContextListener {
         boolean development = Boolean.parseBoolean(ctx.getInitParameter("arno.development"));
         ArnoConfig config = ArnoConfig.defaults(root, data).withDevelopment(development);
         Arno arno = Arno.start(config);
-        ServletRegistration.Dynamic servlet = ctx.addServlet("arno", new ArnoServlet(arno));
+        ServletRegistration.Dynamic servlet = ctx.addServlet("arno",
+                new ArnoServlet(arno, ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE));
+        // Pipelines run on Arno's workers, not on the container's request threads.
+        servlet.setAsyncSupported(true);
         servlet.addMapping("/");
         ctx.log("Arno: serving " + arno.siteNames() + " under " + ctx.getContextPath() + "/");
     }

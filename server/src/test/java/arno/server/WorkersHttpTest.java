@@ -1,0 +1,126 @@
+package arno.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pipelines run on a fixed number of workers in arrival order, with a bounded queue. The slow
+ * request in these tests is the alpha site's /gated route, whose {@link GateFilter} holds its
+ * worker until the test opens the gate.
+ */
+class WorkersHttpTest {
+
+    @Test
+    void oneWorkerServesManyClientsInTurn() throws Exception {
+        try (TestServer arno = TestServer.start(TestServer.copy("testroot"), false, 1 << 20, null, 1, 100)) {
+            assertThat(arno.server.workers()).isEqualTo(1);
+            List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                requests.add(arno.client.sendAsync(HttpRequest.newBuilder(arno.uri("/alpha/hello/client" + i)).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            for (int i = 0; i < 16; i++) {
+                HttpResponse<String> r = requests.get(i).get(30, TimeUnit.SECONDS);
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(r.body()).contains("Hello, client" + i + "<");
+            }
+        }
+    }
+
+    /**
+     * A connection's next request does not overtake requests that arrived before it on other
+     * connections, as it did when Tomcat's request threads ran pipelines: a thread that had
+     * answered a keep-alive connection served that connection's next request at once if it had
+     * already arrived (here it is pipelined, so it has).
+     */
+    @Test
+    void aConnectionsNextRequestWaitsBehindEarlierArrivals() throws Exception {
+        GateFilter.close();
+        try (TestServer arno = TestServer.start(TestServer.copy("testroot"), false, 1 << 20, null, 1, 100);
+             Socket x = new Socket("127.0.0.1", arno.server.port())) {
+            OutputStream out = x.getOutputStream();
+            out.write(("GET /alpha/gated/first HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "GET /alpha/hello/second HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            await(arno.server::running, 1);
+            CompletableFuture<HttpResponse<String>> other = arno.client.sendAsync(
+                    HttpRequest.newBuilder(arno.uri("/alpha/hello/other")).build(), HttpResponse.BodyHandlers.ofString());
+            await(arno.server::waiting, 1);
+            GateFilter.open();
+            String both = new String(x.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(both).startsWith("HTTP/1.1 200").contains("Hello, first<").contains("Hello, second<");
+            String third = other.get(30, TimeUnit.SECONDS).body();
+            assertThat(third).contains("Hello, other<");
+            // Request ids count up as workers start pipelines: first 1, then the other connection's 2, then 3.
+            assertThat(List.of(sequence(both.substring(0, both.indexOf("Hello, second"))), sequence(third),
+                    sequence(both.substring(both.indexOf("Hello, second"))))).containsExactly(1L, 2L, 3L);
+        } finally {
+            GateFilter.open();
+        }
+    }
+
+    @Test
+    void aFullQueueAnswersBusyAndLosesNothingQueued() throws Exception {
+        GateFilter.close();
+        try (TestServer arno = TestServer.start(TestServer.copy("testroot"), false, 1 << 20, null, 1, 1)) {
+            CompletableFuture<HttpResponse<String>> slow = arno.client.sendAsync(
+                    HttpRequest.newBuilder(arno.uri("/alpha/gated/slow")).build(), HttpResponse.BodyHandlers.ofString());
+            await(arno.server::running, 1);
+            CompletableFuture<HttpResponse<String>> queued = arno.client.sendAsync(
+                    HttpRequest.newBuilder(arno.uri("/alpha/hello/queued")).build(), HttpResponse.BodyHandlers.ofString());
+            await(arno.server::waiting, 1);
+
+            HttpResponse<String> refused = arno.get("/alpha/hello/refused");
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(refused.body()).contains("All 1 workers are busy and 1 requests are waiting");
+
+            GateFilter.open();
+            HttpResponse<String> s = slow.get(30, TimeUnit.SECONDS);
+            assertThat(s.statusCode()).isEqualTo(200);
+            assertThat(s.body()).contains("Hello, slow<");
+            HttpResponse<String> q = queued.get(30, TimeUnit.SECONDS);
+            assertThat(q.statusCode()).isEqualTo(200);
+            assertThat(q.body()).contains("Hello, queued<");
+            assertThat(arno.get("/alpha/hello/after").body()).contains("Hello, after<");
+        } finally {
+            GateFilter.open();
+        }
+    }
+
+    @Test
+    void workersAndQueueMustBePositive() {
+        assertThatThrownBy(() -> ArnoServer.start(null, null, "127.0.0.1", 0, 0, 10))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workers must be at least 1");
+        assertThatThrownBy(() -> ArnoServer.start(null, null, "127.0.0.1", 0, 1, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("queue must hold at least 1");
+    }
+
+    /** The sequence number in the first request id that StampFilter wrote into a page, e.g. 3 for "java r1a-3". */
+    private static long sequence(String page) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("java [a-z0-9]+-([a-z0-9]+)<").matcher(page);
+        assertThat(m.find()).as("a stamp in " + page).isTrue();
+        return Long.parseLong(m.group(1), 36);
+    }
+
+    private static void await(IntSupplier value, int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (value.getAsInt() != expected) {
+            if (System.nanoTime() > deadline) throw new AssertionError("still " + value.getAsInt() + ", not " + expected);
+            Thread.sleep(5);
+        }
+    }
+}
