@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Two servers under the same full-text load in turns (AlternatingSimulation): for comparing two
+# builds or two settings on a machine whose speed drifts from minute to minute. Each turn is
+# PHASE seconds on one server, then the same on the other, ROUNDS times, after WARMUP seconds
+# on each; the medians over turns and the per-round throughput ratio B/A are printed.
+#
+# Usage: perf/run-ab.sh "JAVA OPTS A" "JAVA OPTS B" [ROOT_A] [ROOT_B]
+#   ROOT_x: a checkout built with `mvn -B -pl perf -am package -DskipTests` (default: this one),
+#   e.g. a `git worktree` of the commit to compare against.
+# Environment: ROUNDS (6), PHASE (10), WARMUP (30). Run perf/run-pages.sh once first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds="${ROUNDS:-6}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
+out=perf/target/pages
+content="$out/data-1000/content"
+[ -d "$content/journals" ] || { echo "no content: run perf/run-pages.sh first" >&2; exit 1; }
+root_a="$(cd "${3:-.}" && pwd)"; root_b="$(cd "${4:-.}" && pwd)"
+cp="perf/target/classes:$(cat perf/target/classpath.txt)"
+
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+start() { # root opts port log
+  local scp="$1/perf/target/classes:$(cat "$1/perf/target/classpath.txt")"
+  # shellcheck disable=SC2086 # the options are words
+  java -Xmx1g $2 -cp "$scp" arno.perf.pages.PerfServer "$1" "$content" "$3" /dev/null > "$4" 2>&1 &
+  pids+=($!)
+}
+start "$root_a" "$1" 18081 "$out/ab-a.log"
+start "$root_b" "$2" 18082 "$out/ab-b.log"
+for _ in $(seq 1 240); do grep -q READY "$out/ab-a.log" && grep -q READY "$out/ab-b.log" && break; sleep 0.5; done
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" ; }
+
+rm -rf "$out/ab"
+java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:18081 -Db=http://127.0.0.1:18082 \
+    -Dpaths="$PWD/$out/fulltext.csv" -Drounds="$rounds" -Dphase="$phase" -Dwarmup="$warmup" -Dusers=32 \
+    -cp "perf/target/test-classes:$cp:$(cat perf/target/classpath-test.txt)" io.gatling.app.Gatling \
+    --simulation arno.perf.pages.AlternatingSimulation --results-folder "$out/ab" > "$out/ab-gatling.log" 2>&1 &
+g=$!
+sleep $((2 * warmup))
+a0=$(ticks "${pids[0]}"); b0=$(ticks "${pids[1]}")
+wait "$g"
+a1=$(ticks "${pids[0]}"); b1=$(ticks "${pids[1]}")
+
+# One request name's row of the report: count p50 p95 p99 (columns 2, 8, 10, 11).
+row() { sed -n "/ellipsed-name\">$1</,/<\\/tr>/p" "$out"/ab/*/index.html \
+          | sed -n 's/.*col-\([0-9]*\)">\([^<]*\)<.*/\1 \2/p' \
+          | awk '$1 == 2 { n = $2 } $1 == 8 { a = $2 } $1 == 10 { b = $2 } $1 == 11 { c = $2 } END { print n, a, b, c }' ; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }' ; }
+echo "== $(date -u +%FT%TZ), $rounds rounds of $phase s per server after $warmup s each; A: $root_a $1; B: $root_b $2"
+for s in A B; do
+  for r in $(seq 1 "$rounds"); do row "$s$r"; done > "$out/ab-$s.txt"
+  t=$([ "$s" = A ] && echo $((a1 - a0)) || echo $((b1 - b0)))
+  echo "$s: pages/s per turn $(awk -v p="$phase" '{ printf "%.0f ", $1 / p }' "$out/ab-$s.txt")"
+  echo "   median $(awk -v p="$phase" '{ print $1 / p }' "$out/ab-$s.txt" | median) pages/s," \
+       "p50 $(cut -d' ' -f2 "$out/ab-$s.txt" | median) ms, p95 $(cut -d' ' -f3 "$out/ab-$s.txt" | median) ms," \
+       "p99 $(cut -d' ' -f4 "$out/ab-$s.txt" | median) ms, server CPU" \
+       "$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" '{ n += $1 } END { printf "%.0f", t / hz * 1e6 / n }' "$out/ab-$s.txt") us/page"
+done
+echo "B/A pages/s per round: $(paste -d' ' "$out/ab-A.txt" "$out/ab-B.txt" | awk '{ printf "%.3f ", $5 / $1 }')," \
+     "median $(paste -d' ' "$out/ab-A.txt" "$out/ab-B.txt" | awk '{ print $5 / $1 }' | median)"
