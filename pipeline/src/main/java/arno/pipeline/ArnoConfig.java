@@ -23,7 +23,12 @@ public record ArnoConfig(Path content, List<Path> packageFolders, Path sites, Pa
 
     public static final long DEFAULT_BODY_LIMIT = 10L << 20;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-    public static final long DEFAULT_SOURCE_CACHE = 128L << 20;
+    /**
+     * A quarter of the heap, at least 16 MB: parsed trees take about three times their XML, so
+     * a fixed 128 MB held only two thirds of the 1,000-article demo (200 MB of trees) and every
+     * third full-text page parsed its article again (perf/RESULTS.md).
+     */
+    public static final long DEFAULT_SOURCE_CACHE = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
 
     public ArnoConfig {
         packageFolders = List.copyOf(packageFolders);
