@@ -327,4 +327,24 @@ class HtmlWriterTest {
     private static String escaped(String s) {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace("\"", "&quot;");
     }
+
+    /** The eight-bytes-at-a-time scan finds the same end as a byte-by-byte one, wherever specials fall. */
+    @Test
+    void plainRunEndsWhereTheByteByByteScanEnds() {
+        byte[] specials = {'&', '<', '>', '"', (byte) 0x80, (byte) 0xE9, (byte) 0xFF};
+        Random random = new Random(11);
+        for (int round = 0; round < 20_000; round++) {
+            byte[] b = new byte[random.nextInt(40)];
+            for (int i = 0; i < b.length; i++) {
+                b[i] = random.nextInt(12) == 0 ? specials[random.nextInt(specials.length)]
+                        : (byte) random.nextInt(0x80);
+            }
+            int from = b.length == 0 ? 0 : random.nextInt(b.length);
+            int to = from + random.nextInt(b.length - from + 1);
+            int expected = from;
+            while (expected < to && (b[expected] & 0xFF) < 0x80 && "&<>\"".indexOf(b[expected]) < 0) expected++;
+            assertThat(HtmlWriter.plainRun(b, from, to)).as("run in %s from %d to %d", java.util.Arrays.toString(b), from, to)
+                    .isEqualTo(expected);
+        }
+    }
 }

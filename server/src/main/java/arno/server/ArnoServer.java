@@ -32,6 +32,8 @@ public final class ArnoServer implements AutoCloseable {
         this.work = work;
     }
 
+    static final int WRITE_BUFFER = 32 * 1024;
+
     /**
      * Starts Arno on {@code address:port} (port 0 picks a free one).
      * Fails with {@link arno.pipeline.SiteException} when a site or package is broken.
@@ -63,6 +65,10 @@ public final class ArnoServer implements AutoCloseable {
         connector.setProperty("address", address);
         // Keep-alive connections are reused for as many requests as clients like (load tests, proxies).
         connector.setProperty("maxKeepAliveRequests", "-1");
+        // Tomcat writes a response to the socket one write buffer at a time: at its default 8 KB a
+        // 49 KB page took seven system calls. 32 KB per open connection (idle ones too, hence not
+        // more) gave 16% more full-text pages/s (perf/RESULTS.md).
+        connector.setProperty("socket.appWriteBufSize", Integer.toString(WRITE_BUFFER));
         connector.setMaxPostSize((int) Math.min(Integer.MAX_VALUE, config.bodyLimit()));
         connector.setURIEncoding("UTF-8");
         tomcat.setConnector(connector);
