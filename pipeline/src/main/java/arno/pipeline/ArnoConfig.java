@@ -25,8 +25,8 @@ public record ArnoConfig(Path content, List<Path> packageFolders, Path sites, Pa
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     /**
      * A quarter of the heap, at least 16 MB: parsed trees take about three times their XML, so
-     * a fixed 128 MB held only two thirds of the 1,000-article demo (200 MB of trees) and every
-     * third full-text page parsed its article again (perf/RESULTS.md).
+     * a fixed 128 MB held three quarters of the 1,000-article demo (60 MB of XML, 172 MB of
+     * trees) and one full-text page in four parsed its article again (perf/RESULTS.md).
      */
     public static final long DEFAULT_SOURCE_CACHE = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
 
