@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * serves a keep-alive connection's next request on the thread that answered the previous one
  * whenever it has already arrived, ahead of requests queued earlier on other connections. Under
  * load a quarter of the requests jumped the queue that way and the rest waited the longer for it
- * (perf/RESULTS.md: p25 of 2 ms and p99 of 28-34 ms at 32 users; in arrival order, p25 and p99
- * within a few milliseconds of the median). More threads than cores only share the cores more finely,
- * which makes every request as slow as the slowest.
+ * (perf/RESULTS.md, 32 users: p25 of 2 ms beside a p50 of 15 and a p99 of 28-34 ms; in arrival
+ * order the standard deviation fell from 7-9 to 2-3 ms and the p99 to 20-23 ms). More threads
+ * than cores only share the cores more finely, which makes every request as slow as the slowest.
  */
 final class Workers {
     private final ThreadPoolExecutor pool;

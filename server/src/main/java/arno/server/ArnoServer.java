@@ -17,6 +17,8 @@ import org.apache.catalina.startup.Tomcat;
  */
 public final class ArnoServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("arno");
+    /** Bytes of a response Tomcat sends per write; see where the connector is set up. */
+    static final int WRITE_BUFFER = 32 * 1024;
 
     private final Tomcat tomcat;
     private final Connector connector;
@@ -31,8 +33,6 @@ public final class ArnoServer implements AutoCloseable {
         this.servlet = servlet;
         this.work = work;
     }
-
-    static final int WRITE_BUFFER = 32 * 1024;
 
     /**
      * Starts Arno on {@code address:port} (port 0 picks a free one).
