@@ -86,7 +86,8 @@ public final class ArnoServer implements AutoCloseable {
             throw new IOException("Cannot listen on " + address + ":" + port + " (in use, or not allowed)");
         }
         LOG.log(System.Logger.Level.INFO, "Arno serves " + arno.siteNames() + " on http://" + address + ":"
-                + connector.getLocalPort() + "/" + (config.development() ? " (development mode)" : ""));
+                + connector.getLocalPort() + "/ with " + workers + " workers, queue " + queue
+                + (config.development() ? " (development mode)" : ""));
         return new ArnoServer(tomcat, connector, arno, servlet, work);
     }
 
