@@ -33,6 +33,11 @@ public final class ArnoServlet extends HttpServlet {
         this.workers = new Workers(workers, queue);
     }
 
+    /** Fails with the reason unless {@code workers} and {@code queue} would make a servlet. */
+    public static void check(int workers, int queue) {
+        Workers.check(workers, queue);
+    }
+
     public int workers() {
         return workers.threads();
     }

@@ -23,8 +23,7 @@ final class Workers {
     private final int queueLimit;
 
     Workers(int threads, int queueLimit) {
-        if (threads < 1) throw new IllegalArgumentException("workers must be at least 1, not " + threads);
-        if (queueLimit < 1) throw new IllegalArgumentException("queue must hold at least 1 request, not " + queueLimit);
+        check(threads, queueLimit);
         this.queueLimit = queueLimit;
         AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(queueLimit),
@@ -33,6 +32,11 @@ final class Workers {
                     t.setDaemon(true);
                     return t;
                 });
+    }
+
+    static void check(int threads, int queueLimit) {
+        if (threads < 1) throw new IllegalArgumentException("workers must be at least 1, not " + threads);
+        if (queueLimit < 1) throw new IllegalArgumentException("queue must hold at least 1 request, not " + queueLimit);
     }
 
     /** Queues {@code task} behind the requests already waiting; false if {@link #queueLimit} are waiting. */

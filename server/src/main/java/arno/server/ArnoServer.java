@@ -54,8 +54,7 @@ public final class ArnoServer implements AutoCloseable {
      */
     public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port, int workers,
             int queue) throws IOException {
-        if (workers < 1) throw new IllegalArgumentException("workers must be at least 1, not " + workers);
-        if (queue < 1) throw new IllegalArgumentException("queue must hold at least 1 request, not " + queue);
+        ArnoServlet.check(workers, queue); // before compiling the sites
         Arno arno = Arno.start(config, store);
         Path work = Files.createTempDirectory("arno-tomcat");
         Tomcat tomcat = new Tomcat();
