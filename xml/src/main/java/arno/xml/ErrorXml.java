@@ -1,0 +1,133 @@
+package arno.xml;
+
+import org.xml.sax.ContentHandler;
+import org.xml.sax.SAXException;
+import org.xml.sax.helpers.AttributesImpl;
+
+/**
+ * Writes an {@link ArnoException} as {@code err:error} (schema: {@code arno/schema/error.xsd}), the
+ * one error vocabulary of error pages, batch reports and the store's HTTP API:
+ *
+ * <pre>
+ * &lt;err:error xmlns:err="urn:arno:error" code="stage-error" status="500" id="E-k3-1f" processor-code="XTDE0640"&gt;
+ *   &lt;err:message&gt;Stage 2 (xslt site.xsl) of route 'toc' failed: ...&lt;/err:message&gt;
+ *   &lt;err:location uri="file:/sites/a/site.xsl" line="12" column="5" route="toc" stage="2" step="xslt site.xsl"/&gt;
+ *   &lt;err:detail code="XTSE0010" severity="error"&gt;&lt;err:message&gt;...&lt;/err:message&gt;&lt;err:location .../&gt;&lt;/err:detail&gt;
+ * &lt;/err:error&gt;
+ * </pre>
+ *
+ * With {@code internals} false (production, a server error) locations, details and the message
+ * are left out and the message is the status's short phrase: they name server files and code.
+ * The id names the log line that has them.
+ */
+public final class ErrorXml {
+    public static final String NS = "urn:arno:error";
+    public static final String PREFIX = "err";
+
+    private ErrorXml() {}
+
+    /** What an error document is written to: SAX events or a streaming writer. */
+    private interface Out {
+        void start(String local, String... attributes) throws SAXException;
+        void text(String text) throws SAXException;
+        void end(String local) throws SAXException;
+    }
+
+    /**
+     * Writes the error as SAX events (no startDocument/endDocument, so it can sit inside another
+     * document). {@code id} may be null. Internal details go out unless the error is a server error
+     * (5xx) and {@code internals} is false.
+     */
+    public static void write(ContentHandler h, ArnoException e, String id, boolean internals) throws SAXException {
+        h.startPrefixMapping(PREFIX, NS);
+        write(new Out() {
+            @Override
+            public void start(String local, String... attributes) throws SAXException {
+                AttributesImpl a = new AttributesImpl();
+                for (int i = 0; i < attributes.length; i += 2) {
+                    if (attributes[i + 1] != null) a.addAttribute("", attributes[i], attributes[i], "CDATA", attributes[i + 1]);
+                }
+                h.startElement(NS, local, PREFIX + ":" + local, a);
+            }
+
+            @Override
+            public void text(String text) throws SAXException {
+                h.characters(text.toCharArray(), 0, text.length());
+            }
+
+            @Override
+            public void end(String local) throws SAXException {
+                h.endElement(NS, local, PREFIX + ":" + local);
+            }
+        }, e, id, internals, true);
+        h.endPrefixMapping(PREFIX);
+    }
+
+    /** As {@link #write(ContentHandler, ArnoException, String, boolean)}, into a streaming writer. */
+    public static void write(XmlWriter x, ArnoException e, String id, boolean internals) {
+        try {
+            write(new Out() {
+                private boolean first = true;
+
+                @Override
+                public void start(String local, String... attributes) {
+                    x.start(PREFIX + ":" + local);
+                    if (first) x.attr("xmlns:" + PREFIX, NS);
+                    first = false;
+                    for (int i = 0; i < attributes.length; i += 2) x.attr(attributes[i], attributes[i + 1]);
+                }
+
+                @Override
+                public void text(String text) {
+                    x.text(text);
+                }
+
+                @Override
+                public void end(String local) {
+                    x.end();
+                }
+            }, e, id, internals, true);
+        } catch (SAXException impossible) {
+            throw new IllegalStateException(impossible);
+        }
+    }
+
+    /** The error as a standalone UTF-8 document. */
+    public static byte[] toBytes(ArnoException e, String id, boolean internals) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(512);
+        XmlWriter x = new XmlWriter(out);
+        x.declaration();
+        write(x, e, id, internals);
+        x.finish();
+        return out.toByteArray();
+    }
+
+    private static void write(Out out, ArnoException e, String id, boolean internals, boolean root) throws SAXException {
+        boolean show = internals || e.status() < 500;
+        out.start("error", "code", e.code().code(), "status", Integer.toString(e.status()), "id", id,
+                "processor-code", show ? e.processorCode() : null);
+        out.start("message");
+        out.text(show ? e.getMessage() : ErrorCode.statusText(e.status()));
+        out.end("message");
+        if (show) {
+            location(out, e.where());
+            for (ArnoException.Detail d : e.details()) {
+                out.start("detail", "code", d.code(), "severity", d.warning() ? "warning" : "error");
+                out.start("message");
+                out.text(d.message() == null ? "" : d.message());
+                out.end("message");
+                location(out, d.where());
+                out.end("detail");
+            }
+        }
+        out.end("error");
+    }
+
+    private static void location(Out out, Where w) throws SAXException {
+        if (w == null || !w.isKnown()) return;
+        out.start("location", "uri", w.uri(), "line", w.line() > 0 ? Integer.toString(w.line()) : null,
+                "column", w.column() > 0 ? Integer.toString(w.column()) : null, "route", w.route(),
+                "stage", w.stage() > 0 ? Integer.toString(w.stage()) : null, "step", w.step());
+        out.end("location");
+    }
+}

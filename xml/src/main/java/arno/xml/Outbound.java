@@ -1,0 +1,207 @@
+package arno.xml;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The one outbound fetch policy: every request Arno makes to another server on behalf of a user
+ * (batch inputs, outputs and stylesheets at URLs, {@code doc()} of an {@code http:} URI) goes
+ * through here. A URL is fetched only when its scheme is allowed, its host is allowed, and none
+ * of the host's addresses is loopback, private, link-local (169.254.0.0/16, where clouds answer
+ * with credentials), unique-local, carrier-grade NAT, unspecified or multicast, unless the policy
+ * allows private addresses or names the host. Redirects are followed here, one hop at a time,
+ * each hop checked the same way, so a public URL cannot redirect into the private network.
+ *
+ * <p>Known gap: the check resolves the host, and the HTTP client resolves it again to connect; a
+ * DNS server that answers differently the second time (DNS rebinding) is not caught. Naming the
+ * allowed hosts closes it.
+ */
+public final class Outbound {
+
+    /**
+     * @param schemes          URI schemes that may be fetched (lower case)
+     * @param hosts            host names (or "*.example.org") that may be fetched; empty: any host
+     *                         whose addresses are public. A host named here may be private.
+     * @param privateAddresses whether loopback and private addresses may be fetched at all
+     * @param timeout          connect and response time limit
+     * @param maxRedirects     redirects followed before giving up
+     */
+    public record Policy(Set<String> schemes, List<String> hosts, boolean privateAddresses, Duration timeout, int maxRedirects) {
+        public static final Policy DEFAULT = new Policy(Set.of("http", "https"), List.of(), false, Duration.ofSeconds(30), 5);
+
+        public Policy {
+            schemes = Set.copyOf(schemes);
+            hosts = List.copyOf(hosts);
+            for (String s : schemes) {
+                if (!s.equals("http") && !s.equals("https")) {
+                    throw ErrorCode.BAD_CONFIGURATION.error("outbound scheme '" + s + "' is not supported: only http and https");
+                }
+            }
+            if (timeout.isNegative() || timeout.isZero()) throw ErrorCode.BAD_CONFIGURATION.error("outbound timeout must be positive, not " + timeout);
+            if (maxRedirects < 0) throw ErrorCode.BAD_CONFIGURATION.error("outbound redirects must not be negative");
+        }
+
+        /** This policy with loopback and private addresses allowed (tests, and servers inside one network). */
+        public Policy allowingPrivate() {
+            return new Policy(schemes, hosts, true, timeout, maxRedirects);
+        }
+    }
+
+    private final Policy policy;
+    private final HttpClient client;
+
+    public Outbound(Policy policy) {
+        this.policy = policy;
+        this.client = HttpClient.newBuilder().connectTimeout(policy.timeout())
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    public Policy policy() {
+        return policy;
+    }
+
+    /** Whether {@code uri}'s scheme is one this policy fetches at all (else the caller handles it, or refuses). */
+    public boolean handles(URI uri) {
+        return uri.getScheme() != null && (uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"));
+    }
+
+    /** Refuses {@code uri} ({@link ErrorCode#URI_REFUSED}, naming {@code what}) unless the policy allows fetching it. */
+    public void check(URI uri, String what) {
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!policy.schemes().contains(scheme)) {
+            throw ErrorCode.URI_REFUSED.error(what + " " + uri, "scheme '" + scheme + "' is not allowed (allowed: "
+                    + String.join(", ", policy.schemes().stream().sorted().toList()) + ")");
+        }
+        String host = uri.getHost();
+        if (host == null || host.isEmpty()) throw ErrorCode.URI_REFUSED.error(what + " " + uri, "it names no host");
+        host = host.toLowerCase(Locale.ROOT);
+        if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+        boolean named = false;
+        if (!policy.hosts().isEmpty()) {
+            for (String h : policy.hosts()) {
+                String p = h.toLowerCase(Locale.ROOT);
+                if (p.startsWith("*.") ? host.endsWith(p.substring(1)) : host.equals(p)) named = true;
+            }
+            if (!named) {
+                throw ErrorCode.URI_REFUSED.error(what + " " + uri, "host " + host + " is not among the allowed hosts " + policy.hosts());
+            }
+        }
+        if (named || policy.privateAddresses()) return;
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            throw ErrorCode.INPUT_UNREADABLE.error(e, what + " " + uri + ": host " + host + " is unknown");
+        }
+        for (InetAddress a : addresses) {
+            String kind = privateKind(a);
+            if (kind != null) {
+                throw ErrorCode.URI_REFUSED.error(what + " " + uri, "host " + host + " has the " + kind + " address "
+                        + a.getHostAddress() + ", and private addresses are not allowed");
+            }
+        }
+    }
+
+    /** What kind of non-public address {@code a} is, or null for a public one. */
+    static String privateKind(InetAddress a) {
+        if (a.isLoopbackAddress()) return "loopback";
+        if (a.isLinkLocalAddress()) return "link-local";
+        if (a.isSiteLocalAddress()) return "private";
+        if (a.isAnyLocalAddress()) return "unspecified";
+        if (a.isMulticastAddress()) return "multicast";
+        byte[] b = a.getAddress();
+        if (a instanceof Inet6Address && (b[0] & 0xfe) == 0xfc) return "unique-local";
+        if (a instanceof Inet4Address && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64) return "carrier-grade NAT";
+        if (a instanceof Inet4Address && (b[0] & 0xff) == 0) return "this-network";
+        return null;
+    }
+
+    /** The body of a successful GET of {@code uri}, as a stream the caller closes; redirects followed and checked. */
+    public InputStream get(URI uri, String what) {
+        URI at = uri;
+        for (int hop = 0; ; hop++) {
+            check(at, what);
+            HttpRequest request = HttpRequest.newBuilder(at).timeout(policy.timeout())
+                    .header("Accept", "application/xml, text/xml, */*;q=0.5").GET().build();
+            HttpResponse<InputStream> response = send(request, what, ErrorCode.INPUT_UNREADABLE);
+            int status = response.statusCode();
+            if (status / 100 == 3 && response.headers().firstValue("Location").isPresent()) {
+                close(response.body());
+                if (hop >= policy.maxRedirects()) {
+                    throw ErrorCode.INPUT_UNREADABLE.error(what + " " + uri + " redirects more than " + policy.maxRedirects() + " times");
+                }
+                at = at.resolve(response.headers().firstValue("Location").get());
+                continue;
+            }
+            if (status / 100 != 2) {
+                close(response.body());
+                throw ErrorCode.INPUT_UNREADABLE.error(what + " " + at + " answered HTTP " + status);
+            }
+            return response.body();
+        }
+    }
+
+    /** The whole body of a successful GET. */
+    public byte[] getBytes(URI uri, String what) {
+        try (InputStream in = get(uri, what)) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw ErrorCode.INPUT_UNREADABLE.error(e, what + " " + uri + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** PUTs the file to {@code uri} (no redirects: a body is not sent twice); any status but 2xx is an error naming it. */
+    public void put(URI uri, Path body, String mediaType, String what) {
+        check(uri, what);
+        HttpRequest request;
+        try {
+            request = HttpRequest.newBuilder(uri).timeout(policy.timeout()).header("Content-Type", mediaType)
+                    .PUT(HttpRequest.BodyPublishers.ofFile(body)).build();
+        } catch (java.io.FileNotFoundException e) {
+            throw ErrorCode.OUTPUT_FAILED.error(e, what + " " + uri + ": " + body + " is gone");
+        }
+        HttpResponse<InputStream> response = send(request, what, ErrorCode.OUTPUT_FAILED);
+        String text;
+        try (InputStream in = response.body()) {
+            text = new String(in.readNBytes(300), java.nio.charset.StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            text = "";
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw ErrorCode.OUTPUT_FAILED.error(what + " " + uri + " refused the PUT: HTTP " + response.statusCode()
+                    + (text.isEmpty() ? "" : ": " + text));
+        }
+    }
+
+    private HttpResponse<InputStream> send(HttpRequest request, String what, ErrorCode failure) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw failure.error(e, what + " " + request.uri() + " cannot be reached: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure.error(e, what + " " + request.uri() + ": interrupted");
+        }
+    }
+
+    private static void close(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // the response is abandoned either way
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package arno.xml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.XdmNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The hostile corpus through the policy's parser, into Saxon as every module parses. */
+class XmlPolicyTest {
+    static HttpServer leak;
+    static final AtomicInteger fetched = new AtomicInteger();
+    @TempDir static Path outside;
+
+    @BeforeAll
+    static void watch() throws Exception {
+        leak = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        leak.createContext("/", exchange -> {
+            fetched.incrementAndGet();
+            byte[] body = "<!ENTITY nbsp \"&#160;\">LEAKED".getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        leak.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        leak.stop(0);
+    }
+
+    static Stream<HostileCorpus.Case> corpus() throws Exception {
+        Path secret = outside.resolve("secret.txt");
+        Files.writeString(secret, "LEAKED");
+        return HostileCorpus.cases("http://127.0.0.1:" + leak.getAddress().getPort() + "/leak", secret.toUri().toString()).stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("corpus")
+    void everyCaseEndsAsItMust(HostileCorpus.Case c) throws Exception {
+        Processor processor = new Processor(false);
+        XmlPolicy.DEFAULT.install(processor.getUnderlyingConfiguration());
+        int before = fetched.get();
+        switch (c.outcome()) {
+            case ACCEPTED -> {
+                XdmNode doc = parse(processor, c.xml());
+                assertThat(doc.getStringValue()).isEqualTo(c.text());
+            }
+            case REFUSED -> assertThatThrownBy(() -> parse(processor, c.xml())).satisfies(t -> {
+                ArnoException e = XmlPolicy.translate(t, "test.xml");
+                assertThat(e.code()).isEqualTo(ErrorCode.REFUSED_XML);
+                assertThat(XmlPolicy.refusal(t).kind()).isEqualTo(c.kind());
+                assertThat(e.getMessage()).startsWith("test.xml was refused: ").doesNotContain("LEAKED");
+            });
+            case MALFORMED -> assertThatThrownBy(() -> parse(processor, c.xml())).satisfies(t -> {
+                ArnoException e = XmlPolicy.translate(t, "test.xml");
+                assertThat(e.code()).isEqualTo(ErrorCode.MALFORMED_XML);
+                assertThat(XmlPolicy.refusal(t)).isNull();
+            });
+        }
+        assertThat(fetched.get()).as("requests to the leak URL").isEqualTo(before);
+    }
+
+    /** As Saxon parses a stream source once the policy is installed: no reader is passed by hand. */
+    private static XdmNode parse(Processor processor, byte[] xml) throws Exception {
+        javax.xml.transform.stream.StreamSource s = new javax.xml.transform.stream.StreamSource(new ByteArrayInputStream(xml), "test.xml");
+        return processor.newDocumentBuilder().build(s);
+    }
+
+    @Test
+    void malformedNamesLineAndColumn() {
+        Processor processor = new Processor(false);
+        XmlPolicy.DEFAULT.install(processor.getUnderlyingConfiguration());
+        assertThatThrownBy(() -> parse(processor, "<a>\n  <b></a>".getBytes())).satisfies(t -> {
+            ArnoException e = XmlPolicy.translate(t, "body");
+            assertThat(e.where().line()).isEqualTo(2);
+            assertThat(e.where().column()).isPositive();
+            assertThat(e.describe()).contains("line 2");
+        });
+    }
+
+    @Test
+    void limitsAreConfigurable() throws Exception {
+        XmlPolicy tight = new XmlPolicy(new XmlPolicy.Limits(10, 1000, 3, 10));
+        Processor processor = new Processor(false);
+        tight.install(processor.getUnderlyingConfiguration());
+        assertThat(parse(processor, "<a><b><c/></b></a>".getBytes()).getStringValue()).isEmpty();
+        assertThatThrownBy(() -> parse(processor, "<a><b><c><d/></c></b></a>".getBytes()))
+                .satisfies(t -> assertThat(XmlPolicy.refusal(t).kind()).isEqualTo(XmlPolicy.Kind.DEPTH));
+        assertThatThrownBy(() -> parse(processor, "<a x='12345678901'/>".getBytes()))
+                .satisfies(t -> assertThat(XmlPolicy.refusal(t).kind()).isEqualTo(XmlPolicy.Kind.ATTRIBUTE_LENGTH));
+        assertThatThrownBy(() -> new XmlPolicy.Limits(1, 1, 0, 1)).isInstanceOf(ArnoException.class);
+    }
+
+    @Test
+    void limitsListInTheCatalogue() {
+        assertThat(List.of(ErrorCode.values())).extracting(ErrorCode::code).doesNotHaveDuplicates();
+    }
+}
