@@ -1,0 +1,160 @@
+package arno.server.config;
+
+import arno.xml.ErrorCode;
+import arno.xml.Outbound;
+import arno.xml.XmlPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one configuration of an Arno server and its commands: every setting, typed, with its
+ * default in {@link #defaults(Path)} and nowhere else. It is built in three layers, later ones
+ * winning: the defaults, an optional configuration file ({@code --config FILE}, schema
+ * {@code arno/schema/config.xsd}, read by {@link ConfigFile}), and command-line flags. Whatever
+ * the layers, {@link Builder#build()} checks every value before anything is generated, opened or
+ * started, and refuses a wrong one with a message naming it and where it came from.
+ *
+ * <p>One meaning of the data folder for every command: {@code DATA/content} (content files),
+ * {@code DATA/store} (the store), {@code DATA/batch} (batch jobs and accounts).
+ *
+ * @param home          the installation: its {@code sites/}, and in a checkout the shared stylesheets' folders
+ * @param data          the data folder
+ * @param sites         the folder of sites (one sub-folder with a site.xml each)
+ * @param production    no reloading, no error details, no debug routes
+ * @param bind          address to listen on
+ * @param port          port to listen on (0: any free one)
+ * @param hosts         host names the server answers as: absolute URLs it makes (Location) use the
+ *                      request's host only when it is one of these; empty: the bind address
+ * @param workers       pages built at once
+ * @param queue         requests that may wait for a worker
+ * @param bodyLimit     largest request body, bytes
+ * @param routeTimeout  a route's time limit unless its site.xml sets one
+ * @param sourceCache   bytes of parsed content files kept between requests
+ * @param storeMapSize  largest size the store may grow to, bytes
+ * @param xmlLimits     the XML security policy's limits
+ * @param outbound      which URLs the server may fetch on a user's behalf
+ * @param batchRoots    folders batch jobs may read and write (none by default: never the data folder)
+ * @param batchWorkers  transformations run at once
+ * @param batchQueue    batch jobs that may wait
+ */
+public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
+                     int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, long storeMapSize,
+                     XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
+                     int batchQueue) {
+
+    public Config {
+        hosts = List.copyOf(hosts);
+        batchRoots = List.copyOf(batchRoots);
+    }
+
+    /** Every default, in one place. {@code home} is the installation (or checkout) folder. */
+    public static Config defaults(Path home) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        return new Config(home, home.resolve("data"), home.resolve("sites"), false, "127.0.0.1", 8080, List.of(),
+                // One worker per core: a page is CPU work, more workers only slice the cores finer.
+                cores, 1000, 10L << 20, Duration.ofSeconds(10),
+                // A quarter of the heap: parsed trees take about three times their XML (perf/RESULTS.md).
+                Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4),
+                16L << 30, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), cores, 100);
+    }
+
+    public Path content() {
+        return data.resolve("content");
+    }
+
+    public Path store() {
+        return data.resolve("store");
+    }
+
+    public Path batchData() {
+        return data.resolve("batch");
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Settings changed layer by layer; {@link #build()} validates the result as a whole. */
+    public static final class Builder {
+        public Path home, data, sites;
+        public boolean production;
+        public String bind;
+        public int port;
+        public List<String> hosts;
+        public int workers, queue;
+        public long bodyLimit;
+        public Duration routeTimeout;
+        public long sourceCache, storeMapSize;
+        public XmlPolicy.Limits xmlLimits;
+        public Outbound.Policy outbound;
+        public List<Path> batchRoots;
+        public int batchWorkers, batchQueue;
+
+        Builder(Config c) {
+            home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
+            hosts = new ArrayList<>(c.hosts); workers = c.workers; queue = c.queue; bodyLimit = c.bodyLimit;
+            routeTimeout = c.routeTimeout; sourceCache = c.sourceCache; storeMapSize = c.storeMapSize;
+            xmlLimits = c.xmlLimits; outbound = c.outbound; batchRoots = new ArrayList<>(c.batchRoots);
+            batchWorkers = c.batchWorkers; batchQueue = c.batchQueue;
+        }
+
+        /**
+         * The configuration, or {@link ErrorCode#BAD_CONFIGURATION} naming the first wrong setting.
+         * Checks values only; whether folders exist is checked by whoever needs them
+         * ({@link #requireFolder}), since {@code store check} and {@code serve} need different ones.
+         */
+        public Config build() {
+            need(port >= 0 && port <= 65535, "port must be between 0 and 65535, not " + port);
+            need(bind != null && !bind.isBlank(), "bind address must not be empty");
+            need(workers >= 1, "workers must be at least 1, not " + workers);
+            need(queue >= 1, "queue must hold at least 1 request, not " + queue);
+            need(bodyLimit > 0, "body limit must be positive, not " + bodyLimit);
+            need(routeTimeout != null && !routeTimeout.isNegative() && !routeTimeout.isZero(),
+                    "route time limit must be positive, not " + routeTimeout);
+            need(sourceCache >= 0, "source cache must not be negative, not " + sourceCache);
+            need(storeMapSize >= 1L << 20, "store map size must be at least 1M, not " + storeMapSize);
+            need(batchWorkers >= 1, "batch workers must be at least 1, not " + batchWorkers);
+            need(batchQueue >= 1, "batch queue must hold at least 1 job, not " + batchQueue);
+            Path d = data.toAbsolutePath().normalize();
+            for (Path root : batchRoots) {
+                Path r = root.toAbsolutePath().normalize();
+                need(!d.startsWith(r) && !r.startsWith(d.resolve("batch")) && !r.equals(d),
+                        "batch root " + root + " would expose the data folder " + data + " (its store and accounts) to batch jobs");
+            }
+            return new Config(home.toAbsolutePath().normalize(), d, sites.toAbsolutePath().normalize(), production, bind,
+                    port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, storeMapSize, xmlLimits, outbound,
+                    batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue);
+        }
+
+        private static void need(boolean ok, String message) {
+            if (!ok) throw ErrorCode.BAD_CONFIGURATION.error(message);
+        }
+    }
+
+    /** Refuses (naming the setting) unless {@code folder} is a readable folder. */
+    public static void requireFolder(Path folder, String setting) {
+        if (!Files.isDirectory(folder)) {
+            throw ErrorCode.BAD_CONFIGURATION.error(setting + " " + folder + " does not exist or is not a folder");
+        }
+        if (!Files.isReadable(folder)) throw ErrorCode.BAD_CONFIGURATION.error(setting + " " + folder + " cannot be read");
+    }
+
+    /** Parses a size such as 512M, 16G or 1048576 (bytes). */
+    public static long size(String text, String setting) {
+        String t = text.strip().toUpperCase(java.util.Locale.ROOT);
+        long unit = 1;
+        if (t.endsWith("K")) unit = 1L << 10;
+        else if (t.endsWith("M")) unit = 1L << 20;
+        else if (t.endsWith("G")) unit = 1L << 30;
+        else if (t.endsWith("T")) unit = 1L << 40;
+        if (unit > 1) t = t.substring(0, t.length() - 1);
+        try {
+            return Math.multiplyExact(Long.parseLong(t), unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw ErrorCode.BAD_CONFIGURATION.error(setting + " needs a size such as 512M or 16G, not '" + text + "'");
+        }
+    }
+}
