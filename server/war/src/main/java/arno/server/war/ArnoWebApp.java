@@ -21,7 +21,6 @@ import java.util.List;
  * content, as {@code ./arno serve} does.
  */
 public final class ArnoWebApp implements ServletContextListener {
-    private static final int DEMO_ARTICLES = 200;
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
@@ -30,16 +29,7 @@ public final class ArnoWebApp implements ServletContextListener {
         if (real == null) throw new IllegalStateException("Arno needs its WAR unpacked (unpackWARs=\"true\" in Tomcat)");
         Path root = Path.of(real);
         Path data = dataFolder(ctx);
-        Path content = data.resolve("content");
-        try {
-            if (!Files.isDirectory(content.resolve("journals"))) {
-                ctx.log("Arno: generating " + DEMO_ARTICLES + " demo articles into " + content);
-                Files.createDirectories(content);
-                arno.demo.Generator.generate(content, DEMO_ARTICLES, 1);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot prepare " + content, e);
-        }
+        // Content is the operator's: the WAR never generates demo content (./arno generate does).
         boolean development = Boolean.parseBoolean(ctx.getInitParameter("arno.development"));
         ArnoConfig config = ArnoConfig.defaults(root, data).withDevelopment(development);
         Arno arno = Arno.start(config);
