@@ -23,6 +23,9 @@ import org.lmdbjava.EnvFlags;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.Txn;
 
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+
 /**
  * The LMDB environment of one store directory, its databases, and the lock file that keeps other
  * processes out. LMDB itself lets several processes share an environment; Arno does not, because
@@ -60,12 +63,24 @@ final class Engine implements AutoCloseable {
         this.changes = env.openDbi("changes", DbiFlags.MDB_CREATE);
     }
 
-    static Engine open(Path dir, StoreOptions options) {
+    /** LMDB's data file: its presence is what makes a folder hold a store. */
+    static final String DATA_FILE = "data.mdb";
+
+    /**
+     * Opens the environment in {@code dir}. With {@code create}, a missing folder and store are
+     * made; without, a folder that holds no store is refused with NO_STORE before anything is
+     * written (no folder, no lock file, no LMDB file).
+     */
+    static Engine open(Path dir, StoreOptions options, boolean create) {
         Path abs = dir.toAbsolutePath().normalize();
+        if (!create && !(Files.isDirectory(abs) && Files.isRegularFile(abs.resolve(DATA_FILE)))) {
+            throw noStore(abs);
+        }
         try {
             Files.createDirectories(abs);
         } catch (IOException e) {
-            throw new StoreException(StoreException.Code.IO, "cannot create store directory " + abs + ": " + e, e);
+            throw new StoreException(ErrorCode.IO, "cannot create store folder " + abs + ": " + e.getMessage()
+                    + "; check the --data folder and its permissions", e);
         }
         FileChannel channel;
         FileLock lock;
@@ -74,24 +89,23 @@ final class Engine implements AutoCloseable {
             channel = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new StoreException(StoreException.Code.IO, "cannot open lock file " + lockPath + ": " + e, e);
+            throw new StoreException(ErrorCode.IO, "cannot open the store's lock file " + lockPath + ": " + e.getMessage(), e);
         }
         try {
             lock = channel.tryLock();
         } catch (OverlappingFileLockException e) {
             closeQuietly(channel);
-            throw new StoreException(StoreException.Code.LOCKED, "store " + abs
+            throw new StoreException(ErrorCode.STORE_LOCKED, "store " + abs
                     + " is already open in this process; share the open Store instead of opening it twice");
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new StoreException(StoreException.Code.IO, "cannot lock " + lockPath + ": " + e, e);
+            throw new StoreException(ErrorCode.IO, "cannot lock " + lockPath + ": " + e.getMessage(), e);
         }
         if (lock == null) {
             String holder = readHolder(lockPath);
             closeQuietly(channel);
-            throw new StoreException(StoreException.Code.LOCKED, "store " + abs
-                    + " is in use by another process" + holder + " (lock file " + lockPath
-                    + "); stop that process or give another --data directory");
+            throw new StoreException(ErrorCode.STORE_LOCKED, "store " + abs + " is in use by another process"
+                    + holder + ", probably a running './arno serve'; stop it first (or give another --data folder)");
         }
         try {
             channel.truncate(0);
@@ -99,7 +113,7 @@ final class Engine implements AutoCloseable {
             channel.force(false);
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new StoreException(StoreException.Code.IO, "cannot write lock file " + lockPath + ": " + e, e);
+            throw new StoreException(ErrorCode.IO, "cannot write the store's lock file " + lockPath + ": " + e.getMessage(), e);
         }
         Env<DirectBuffer> env;
         List<EnvFlags> flags = new ArrayList<>();
@@ -118,22 +132,22 @@ final class Engine implements AutoCloseable {
                     .open(abs.toFile(), flags.toArray(new EnvFlags[0]));
         } catch (Env.FileInvalidException | Env.VersionMismatchException e) {
             releaseQuietly(lock, channel);
-            throw new StoreException(StoreException.Code.NOT_A_STORE, "store " + abs
-                    + " holds a data.mdb that this LMDB cannot read (" + e.getMessage() + ")", e);
+            throw new StoreException(ErrorCode.STORE_FORMAT, "store " + abs
+                    + " holds a data.mdb that this LMDB cannot read (" + e.getMessage() + "); it is not an Arno store", e);
         } catch (LmdbException e) {
             releaseQuietly(lock, channel);
-            throw new StoreException(StoreException.Code.IO, "cannot open store " + abs + ": " + e.getMessage(), e);
+            throw new StoreException(ErrorCode.IO, "cannot open store " + abs + ": " + e.getMessage(), e);
         }
         Engine engine;
         try {
             List<byte[]> existing = env.getDbiNames();
             if (!existing.isEmpty() && existing.stream().noneMatch(n -> "meta".equals(new String(n, StandardCharsets.UTF_8)))) {
-                throw new StoreException(StoreException.Code.NOT_A_STORE, "store " + abs
+                throw new StoreException(ErrorCode.STORE_FORMAT, "store " + abs
                         + " holds an LMDB environment that is not an Arno store (no meta database)");
             }
             env.readerCheck();
             engine = new Engine(abs, env, channel, lock);
-            engine.checkFormat();
+            engine.checkFormat(create);
         } catch (RuntimeException e) {
             env.close();
             releaseQuietly(lock, channel);
@@ -142,15 +156,26 @@ final class Engine implements AutoCloseable {
         return engine;
     }
 
-    /** Stamps a new store, or refuses an existing one of another format. */
-    private void checkFormat() {
+    static StoreException noStore(Path dir) {
+        Path parent = dir.getParent();
+        String data = parent != null && dir.getFileName().toString().equals("store") ? parent.toString() : "DATA";
+        return new StoreException(ErrorCode.NO_STORE, "no store in " + dir + "; load content with './arno store load PATH"
+                + " --data " + data + "'");
+    }
+
+    /** Stamps a new store (when {@code create}), or refuses an existing one of another format. */
+    private void checkFormat(boolean create) {
         Keys k = new Keys();
         try (Txn<DirectBuffer> txn = env.txnWrite()) {
             DirectBuffer magic = meta.get(txn, k.utf8("magic"));
             if (magic == null) {
                 if (meta.stat(txn).entries != 0 || docs.stat(txn).entries != 0) {
-                    throw new StoreException(StoreException.Code.NOT_A_STORE, "store " + dir
+                    throw new StoreException(ErrorCode.STORE_FORMAT, "store " + dir
                             + " has data but no Arno magic; it is not an Arno store");
+                }
+                if (!create) {
+                    // an LMDB file left by a creation that never finished: there is no store yet
+                    throw noStore(dir);
                 }
                 meta.put(txn, k.utf8("magic"), Keys.direct(MAGIC.getBytes(StandardCharsets.US_ASCII)));
                 putLong(txn, k, "format", Format.VERSION);
@@ -161,12 +186,12 @@ final class Engine implements AutoCloseable {
             }
             String m = Keys.string(magic, 0, magic.capacity());
             if (!MAGIC.equals(m)) {
-                throw new StoreException(StoreException.Code.NOT_A_STORE, "store " + dir
+                throw new StoreException(ErrorCode.STORE_FORMAT, "store " + dir
                         + " has magic '" + m + "', not '" + MAGIC + "'; it is not an Arno store");
             }
             long format = getLong(txn, k, "format");
             if (format != Format.VERSION) {
-                throw new StoreException(StoreException.Code.INCOMPATIBLE_FORMAT, "store " + dir
+                throw new StoreException(ErrorCode.STORE_FORMAT, "store " + dir
                         + " has format version " + format + "; this Arno reads format version " + Format.VERSION
                         + ". Export its documents with the Arno that wrote them and load them into a new store,"
                         + " or give another --data directory");
@@ -178,7 +203,7 @@ final class Engine implements AutoCloseable {
     long getLong(Txn<DirectBuffer> txn, Keys k, String name) {
         DirectBuffer v = meta.get(txn, k.utf8(name));
         if (v == null || v.capacity() != 8) {
-            throw new StoreException(StoreException.Code.CORRUPT, "store " + dir + ": meta entry '" + name
+            throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + dir + ": meta entry '" + name
                     + "' is missing or malformed");
         }
         return v.getLong(0, Keys.BE);
@@ -197,18 +222,20 @@ final class Engine implements AutoCloseable {
 
     /** One place where LMDB failures become store errors. */
     static StoreException translate(LmdbException e, String what) {
+        StoreException s;
         if (e instanceof Env.MapFullException) {
-            return new StoreException(StoreException.Code.FULL, what + ": the store is full (LMDB map size reached);"
-                    + " reopen it with a larger map size (--map-size)", e);
-        }
-        if (e instanceof Env.ReadersFullException) {
-            return new StoreException(StoreException.Code.IO, what + ": too many read snapshots are open at once;"
+            s = new StoreException(ErrorCode.STORE_FULL, what + ": the store is full (its map size is reached);"
+                    + " open it with a larger map size (--map-size, or storeMapSize in the configuration)", e);
+        } else if (e instanceof Env.ReadersFullException) {
+            s = new StoreException(ErrorCode.IO, what + ": too many read snapshots are open at once;"
                     + " close snapshots or raise maxReaders", e);
+        } else if (e instanceof Env.AlreadyClosedException) {
+            s = new StoreException(ErrorCode.CLOSED, what + ": the store is closed", e);
+        } else {
+            s = new StoreException(ErrorCode.IO, what + ": " + e.getMessage(), e);
         }
-        if (e instanceof Env.AlreadyClosedException) {
-            return new StoreException(StoreException.Code.CLOSED, what + ": the store is closed", e);
-        }
-        return new StoreException(StoreException.Code.IO, what + ": " + e.getMessage(), e);
+        s.at(Where.at(what));
+        return s;
     }
 
     @Override

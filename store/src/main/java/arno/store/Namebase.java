@@ -18,6 +18,8 @@ import net.sf.saxon.om.NamePool;
 import net.sf.saxon.om.NamespaceUri;
 import net.sf.saxon.om.NodeName;
 
+import arno.xml.ErrorCode;
+
 /**
  * The persistent namebase: every (prefix, namespace URI, local name) used by a stored element,
  * attribute or processing instruction gets an integer code, once for the whole store. Records hold
@@ -41,7 +43,7 @@ final class Namebase {
             int a = s.indexOf('\0');
             int c = s.indexOf('\0', a + 1);
             if (a < 0 || c < 0) {
-                throw new StoreException(StoreException.Code.CORRUPT, "namebase entry is malformed: " + s);
+                throw new StoreException(ErrorCode.STORE_CORRUPT, "namebase entry is malformed: " + s);
             }
             return new Name(s.substring(0, a), s.substring(a + 1, c), s.substring(c + 1));
         }
@@ -68,7 +70,7 @@ final class Namebase {
             while (more) {
                 int code = c.key().getInt(0, Keys.BE);
                 if (code != list.size()) {
-                    throw new StoreException(StoreException.Code.CORRUPT, "store " + engine.dir
+                    throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + engine.dir
                             + ": namebase has a gap at code " + list.size());
                 }
                 list.add(Name.decode(c.val()));
@@ -163,7 +165,7 @@ final class Namebase {
                 t = table;
                 Name[] all = names;
                 if (all.length < limit) {
-                    throw new StoreException(StoreException.Code.CORRUPT, "store " + engine.dir
+                    throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + engine.dir
                             + ": a document uses name code " + (limit - 1) + " but the namebase has "
                             + all.length + " names");
                 }

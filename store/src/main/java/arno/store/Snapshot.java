@@ -1,11 +1,11 @@
 package arno.store;
 
 import java.io.OutputStream;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -22,15 +22,22 @@ import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.Serializer;
 import net.sf.saxon.s9api.XdmNode;
 
+import arno.xml.DocumentStore;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+
 /**
  * A read snapshot: one consistent version of the whole store, for as long as it is open (an LMDB
  * read transaction). Documents opened from it are navigated in place; the same URI and
  * Configuration give the same tree every time, so {@code doc()} is stable across a whole request.
  *
+ * <p>It is the store's {@link DocumentStore.View}: the pipeline opens one per request through
+ * {@link DocumentStore#read()} and knows nothing else of the store.
+ *
  * <p>Threads: methods are thread-safe (LMDB calls are serialized on the snapshot). Nodes of its
  * documents must not be used after {@link #close()}.
  */
-public final class Snapshot implements AutoCloseable {
+public final class Snapshot implements DocumentStore.View {
 
     private final Store store;
     private final Txn<DirectBuffer> txn;
@@ -56,10 +63,13 @@ public final class Snapshot implements AutoCloseable {
     }
 
     /** The store version this snapshot sees. */
+    @Override
     public long version() {
         return version;
     }
 
+    /** Whether a document is stored at {@code uri}; UNSUPPORTED_URI if it is not a store URI. */
+    @Override
     public synchronized boolean exists(String uri) {
         checkOpen();
         return store.engine.paths.get(txn, keys.utf8(Store.checkUri(uri))) != null;
@@ -76,6 +86,7 @@ public final class Snapshot implements AutoCloseable {
      *
      * @throws StoreException NOT_FOUND if no document is stored there
      */
+    @Override
     public synchronized TreeInfo document(String uri, Configuration config) {
         checkOpen();
         Map<String, StoredTree> byUri = trees.computeIfAbsent(config, c -> new HashMap<>());
@@ -83,8 +94,10 @@ public final class Snapshot implements AutoCloseable {
         if (t == null) {
             DocHeader h = header(uri);
             if (h == null) {
-                throw new StoreException(StoreException.Code.NOT_FOUND, "no document " + Store.SCHEME + uri
+                StoreException e = new StoreException(ErrorCode.NOT_FOUND, "no document " + Store.SCHEME + uri
                         + " in store " + store.directory() + " (version " + version + ")");
+                e.at(Where.at(Store.SCHEME + uri));
+                throw e;
             }
             t = new StoredTree(this, h, config, store.names.mapping(config).covering(h.nameCodes()));
             byUri.put(uri, t);
@@ -102,6 +115,7 @@ public final class Snapshot implements AutoCloseable {
     }
 
     /** URIs of the stored documents that start with {@code prefix}, in byte order. */
+    @Override
     public synchronized List<String> uris(String prefix) {
         checkOpen();
         List<String> out = new ArrayList<>();
@@ -146,18 +160,33 @@ public final class Snapshot implements AutoCloseable {
 
     /** Writes the document at {@code uri} as XML (UTF-8), equal in infoset to what was stored. */
     public void export(String uri, OutputStream out) {
-        Configuration config = store.ownConfiguration();
-        TreeInfo tree = document(uri, config);
-        Serializer s = new Processor(config).newSerializer(out);
-        s.setOutputProperty(Serializer.Property.METHOD, "xml");
+        Serializer s = new Processor(store.ownConfiguration()).newSerializer(out);
         s.setOutputProperty(Serializer.Property.ENCODING, "UTF-8");
-        s.setOutputProperty(Serializer.Property.INDENT, "no");
         s.setOutputProperty(Serializer.Property.OMIT_XML_DECLARATION, "no");
+        export(uri, s);
+    }
+
+    /**
+     * Writes the document at {@code uri} as XML characters to {@code out}, without an XML
+     * declaration: the writer, not the document, decides the encoding of the bytes.
+     */
+    public void export(String uri, Writer out) {
+        Serializer s = new Processor(store.ownConfiguration()).newSerializer(out);
+        s.setOutputProperty(Serializer.Property.OMIT_XML_DECLARATION, "yes");
+        export(uri, s);
+    }
+
+    private void export(String uri, Serializer s) {
+        TreeInfo tree = document(uri, store.ownConfiguration());
+        s.setOutputProperty(Serializer.Property.METHOD, "xml");
+        s.setOutputProperty(Serializer.Property.INDENT, "no");
         try {
             s.serializeNode(new XdmNode(tree.getRootNode()));
         } catch (SaxonApiException e) {
-            throw new StoreException(StoreException.Code.IO, "cannot export " + Store.SCHEME + uri + ": "
+            StoreException x = new StoreException(ErrorCode.IO, "cannot export " + Store.SCHEME + uri + ": "
                     + e.getMessage(), e);
+            x.at(Where.at(Store.SCHEME + uri));
+            throw x;
         }
     }
 
@@ -182,7 +211,7 @@ public final class Snapshot implements AutoCloseable {
 
     void checkOpen() {
         if (closed) {
-            throw new StoreException(StoreException.Code.CLOSED, "read snapshot (version " + version
+            throw new StoreException(ErrorCode.CLOSED, "read snapshot (version " + version
                     + ") of store " + store.directory() + " is closed; its documents can no longer be read");
         }
     }
@@ -202,7 +231,7 @@ public final class Snapshot implements AutoCloseable {
             long docId = p.getLong(0, Keys.BE);
             DirectBuffer h = store.engine.docs.get(txn, keys.doc(docId, Keys.HEADER));
             if (h == null) {
-                throw new StoreException(StoreException.Code.CORRUPT, Store.SCHEME + uri + ": document " + docId
+                throw new StoreException(ErrorCode.STORE_CORRUPT, Store.SCHEME + uri + ": document " + docId
                         + " has no header");
             }
             return DocHeader.decode(docId, h);
@@ -222,7 +251,7 @@ public final class Snapshot implements AutoCloseable {
         checkOpen();
         DirectBuffer v = store.engine.docs.get(txn, keys.chunk(docId, index));
         if (v == null) {
-            throw new StoreException(StoreException.Code.CORRUPT, "document " + docId + ": chunk " + index
+            throw new StoreException(ErrorCode.STORE_CORRUPT, "document " + docId + ": chunk " + index
                     + " is missing");
         }
         return new UnsafeBuffer(v.addressOffset(), v.capacity());

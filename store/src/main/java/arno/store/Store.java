@@ -12,6 +12,10 @@ import org.lmdbjava.Txn;
 
 import net.sf.saxon.Configuration;
 
+import arno.xml.DocumentStore;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+
 /**
  * An embedded, persistent XML store: documents stored once in a compact binary form and
  * navigated in place by Saxon, never re-parsed.
@@ -34,41 +38,65 @@ import net.sf.saxon.Configuration;
  * A {@link Snapshot} may move between threads and may be shared, but its nodes are valid only
  * until it is closed.
  */
-public final class Store implements AutoCloseable {
+public final class Store implements DocumentStore, AutoCloseable {
 
     /** The scheme under which stored documents are reachable from XSLT and XQuery. */
-    public static final String SCHEME = "store:";
+    public static final String SCHEME = DocumentStore.SCHEME;
     static final int MAX_URI_BYTES = 400;
 
     final Engine engine;
     final Namebase names;
+    private final StoreOptions options;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final AtomicInteger openSnapshots = new AtomicInteger();
     private volatile long version;
     private volatile boolean closed;
     private volatile Configuration ownConfig;
 
-    private Store(Engine engine) {
+    private Store(Engine engine, StoreOptions options) {
         this.engine = engine;
+        this.options = options;
         this.names = Namebase.load(engine);
         try (Txn<DirectBuffer> txn = engine.env.txnRead()) {
             this.version = engine.getLong(txn, new Keys(), "version");
         }
     }
 
-    /** Opens (creating if needed) the store in {@code dir}. Fails if another process holds it. */
+    /**
+     * Opens the store in {@code dir}, creating the folder and an empty store when there is none
+     * (for loading and serving). Fails with STORE_LOCKED if another process holds it, STORE_FORMAT
+     * if the folder holds something else.
+     */
     public static Store open(Path dir, StoreOptions options) {
-        Engine engine = Engine.open(dir, options);
+        return open(dir, options, true);
+    }
+
+    public static Store open(Path dir) {
+        return open(dir, StoreOptions.defaults());
+    }
+
+    /**
+     * Opens the store in {@code dir} only if there is one: fails with NO_STORE, creating no file
+     * and no folder, when there is none (for checking, exporting and querying, which must never
+     * leave an empty store behind a mistyped folder).
+     */
+    public static Store openExisting(Path dir, StoreOptions options) {
+        return open(dir, options, false);
+    }
+
+    private static Store open(Path dir, StoreOptions options, boolean create) {
+        Engine engine = Engine.open(dir, options, create);
         try {
-            return new Store(engine);
+            return new Store(engine, options);
         } catch (RuntimeException e) {
             engine.close();
             throw e instanceof LmdbException le ? Engine.translate(le, "store " + dir) : e;
         }
     }
 
-    public static Store open(Path dir) {
-        return open(dir, StoreOptions.defaults());
+    /** The options the store was opened with. */
+    public StoreOptions options() {
+        return options;
     }
 
     public Path directory() {
@@ -104,6 +132,7 @@ public final class Store implements AutoCloseable {
     }
 
     /** Opens a read snapshot of the current version. Close it when done (try-with-resources). */
+    @Override
     public Snapshot read() {
         checkOpen();
         Txn<DirectBuffer> txn;
@@ -167,7 +196,7 @@ public final class Store implements AutoCloseable {
 
     void checkOpen() {
         if (closed) {
-            throw new StoreException(StoreException.Code.CLOSED, "store " + engine.dir + " is closed");
+            throw new StoreException(ErrorCode.CLOSED, "store " + engine.dir + " is closed");
         }
     }
 
@@ -191,6 +220,7 @@ public final class Store implements AutoCloseable {
                 c = ownConfig;
                 if (c == null) {
                     c = new Configuration();
+                    options.xmlPolicy().install(c);
                     ownConfig = c;
                 }
             }
@@ -231,8 +261,10 @@ public final class Store implements AutoCloseable {
             }
         }
         if (problem != null) {
-            throw new StoreException(StoreException.Code.INVALID_URI, "store URI '" + uri + "' " + problem
+            StoreException e = new StoreException(ErrorCode.UNSUPPORTED_URI, "store URI '" + uri + "' " + problem
                     + "; store URIs are absolute paths like /journals/ja/v1/article.xml");
+            e.at(Where.at(SCHEME + uri));
+            throw e;
         }
         return uri;
     }

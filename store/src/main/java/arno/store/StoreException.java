@@ -1,76 +1,39 @@
 package arno.store;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+
 /**
- * Every failure of the store, with a {@link Code} from one catalogue and a message that says
- * what went wrong, where (store directory, document URI, file, line, column) and, where there is
- * one, what the user can do. LMDB, SAX and Saxon exceptions are translated into this class where
- * they enter the store; callers never see an lmdbjava type.
+ * A failure of the store: an {@link ArnoException} with a code from the one catalogue
+ * ({@link ErrorCode#STORE_LOCKED}, {@link ErrorCode#NO_STORE}, {@link ErrorCode#STORE_FORMAT},
+ * {@link ErrorCode#UNSUPPORTED_URI}, {@link ErrorCode#NOT_FOUND}, {@link ErrorCode#MALFORMED_XML},
+ * {@link ErrorCode#REFUSED_XML}, {@link ErrorCode#STORE_FULL}, {@link ErrorCode#CLOSED},
+ * {@link ErrorCode#STORE_CORRUPT}, {@link ErrorCode#IO}) and, for input, a {@link arno.xml.Where}.
+ * It exists so that a caller can tell a store failure from others by type; it carries no codes of
+ * its own. LMDB, SAX and Saxon exceptions are translated into it where they enter the store:
+ * callers never see an lmdbjava type.
  */
-public final class StoreException extends RuntimeException {
+public final class StoreException extends ArnoException {
 
-    /** The catalogue of store errors. The code is stable; messages may improve. */
-    public enum Code {
-        /** Another process (or this one) already holds the store directory. */
-        LOCKED,
-        /** The directory holds a store written by an incompatible format version. */
-        INCOMPATIBLE_FORMAT,
-        /** The directory holds LMDB data that is not an Arno store. */
-        NOT_A_STORE,
-        /** A document URI is not an absolute path-like string. */
-        INVALID_URI,
-        /** No document is stored under the URI. */
-        NOT_FOUND,
-        /** The XML to store is not well-formed, or uses a construct the store refuses. */
-        MALFORMED_XML,
-        /** The XML to store is unsafe: external entities, too many entity expansions. */
-        UNSAFE_XML,
-        /** The store is full: its LMDB map size must be raised. */
-        FULL,
-        /** The transaction, snapshot or store was used after it was closed. */
-        CLOSED,
-        /** A stored document or entry is inconsistent; {@code store check} reports these. */
-        CORRUPT,
-        /** Reading or writing the disk failed. */
-        IO
+    StoreException(ErrorCode code, String message) {
+        super(code, message, (Throwable) null);
     }
 
-    private final Code code;
-    private final String systemId;
-    private final int line;
-    private final int column;
-
-    StoreException(Code code, String message) {
-        this(code, message, null, -1, -1, null);
+    StoreException(ErrorCode code, String message, Throwable cause) {
+        super(code, message, cause);
     }
 
-    StoreException(Code code, String message, Throwable cause) {
-        this(code, message, null, -1, -1, cause);
-    }
-
-    StoreException(Code code, String message, String systemId, int line, int column, Throwable cause) {
-        super(message, cause);
-        this.code = code;
-        this.systemId = systemId;
-        this.line = line;
-        this.column = column;
-    }
-
-    public Code code() {
-        return code;
-    }
-
-    /** The file or URI of the input in error, or null when the error is not about input. */
-    public String systemId() {
-        return systemId;
-    }
-
-    /** The line of the input in error (1-based), or -1. */
-    public int line() {
-        return line;
-    }
-
-    /** The column of the input in error (1-based), or -1. */
-    public int column() {
-        return column;
+    /**
+     * A parse failure as the XML policy translated it ({@link arno.xml.XmlPolicy#translate}),
+     * with its code, location and reasons, saying that nothing of the document was kept.
+     */
+    static StoreException nothingStored(ArnoException parse) {
+        if (parse instanceof StoreException s) {
+            return s;
+        }
+        StoreException e = new StoreException(parse.code(), parse.getMessage() + "; nothing was stored",
+                parse.getCause() != null ? parse.getCause() : parse);
+        e.at(parse.where()).processorCode(parse.processorCode()).details(parse.details());
+        return e;
     }
 }

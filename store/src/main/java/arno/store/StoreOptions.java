@@ -1,5 +1,8 @@
 package arno.store;
 
+import arno.xml.ErrorCode;
+import arno.xml.XmlPolicy;
+
 /**
  * How a store is opened. Immutable; every setting has its default here and is checked when set,
  * so a bad value fails at once with the name of the setting.
@@ -15,18 +18,21 @@ public final class StoreOptions {
     /** Concurrent read snapshots across the process (LMDB reader slots). */
     public static final int DEFAULT_MAX_READERS = 1024;
 
-    private static final StoreOptions DEFAULTS = new StoreOptions(DEFAULT_MAP_SIZE, DEFAULT_MAX_READERS, true, false);
+    private static final StoreOptions DEFAULTS = new StoreOptions(DEFAULT_MAP_SIZE, DEFAULT_MAX_READERS, true, false,
+            XmlPolicy.DEFAULT);
 
     private final long mapSize;
     private final int maxReaders;
     private final boolean writeMap;
     private final boolean noSync;
+    private final XmlPolicy xmlPolicy;
 
-    private StoreOptions(long mapSize, int maxReaders, boolean writeMap, boolean noSync) {
+    private StoreOptions(long mapSize, int maxReaders, boolean writeMap, boolean noSync, XmlPolicy xmlPolicy) {
         this.mapSize = mapSize;
         this.maxReaders = maxReaders;
         this.writeMap = writeMap;
         this.noSync = noSync;
+        this.xmlPolicy = xmlPolicy;
     }
 
     public static StoreOptions defaults() {
@@ -39,17 +45,17 @@ public final class StoreOptions {
      */
     public StoreOptions mapSize(long bytes) {
         if (bytes < (1L << 20)) {
-            throw new IllegalArgumentException("mapSize must be at least 1 MiB, was " + bytes);
+            throw ErrorCode.BAD_CONFIGURATION.error("store map size must be at least 1M, not " + bytes + " bytes");
         }
-        return new StoreOptions((bytes + (1L << 20) - 1) & ~((1L << 20) - 1), maxReaders, writeMap, noSync);
+        return new StoreOptions((bytes + (1L << 20) - 1) & ~((1L << 20) - 1), maxReaders, writeMap, noSync, xmlPolicy);
     }
 
     /** The most read snapshots open at the same time in this process. */
     public StoreOptions maxReaders(int readers) {
         if (readers < 1) {
-            throw new IllegalArgumentException("maxReaders must be at least 1, was " + readers);
+            throw ErrorCode.BAD_CONFIGURATION.error("store readers must be at least 1, not " + readers);
         }
-        return new StoreOptions(mapSize, readers, writeMap, noSync);
+        return new StoreOptions(mapSize, readers, writeMap, noSync, xmlPolicy);
     }
 
     /**
@@ -58,7 +64,7 @@ public final class StoreOptions {
      * process memory; without it LMDB keeps every dirty page of the transaction in malloc'd memory.
      */
     public StoreOptions writeMap(boolean on) {
-        return new StoreOptions(mapSize, maxReaders, on, noSync);
+        return new StoreOptions(mapSize, maxReaders, on, noSync, xmlPolicy);
     }
 
     /**
@@ -66,7 +72,18 @@ public final class StoreOptions {
      * lose the last transactions, never consistency. Only for bulk loads that can be redone.
      */
     public StoreOptions noSync(boolean on) {
-        return new StoreOptions(mapSize, maxReaders, writeMap, on);
+        return new StoreOptions(mapSize, maxReaders, writeMap, on, xmlPolicy);
+    }
+
+    /**
+     * The policy every XML text stored is parsed with (default {@link XmlPolicy#DEFAULT}): the
+     * server passes the one it was configured with, so a store load and a request body agree.
+     */
+    public StoreOptions xmlPolicy(XmlPolicy policy) {
+        if (policy == null) {
+            throw ErrorCode.BAD_CONFIGURATION.error("the store needs an XML policy");
+        }
+        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, policy);
     }
 
     public long mapSize() {
@@ -85,9 +102,13 @@ public final class StoreOptions {
         return noSync;
     }
 
+    public XmlPolicy xmlPolicy() {
+        return xmlPolicy;
+    }
+
     @Override
     public String toString() {
         return "StoreOptions[mapSize=" + mapSize + ", maxReaders=" + maxReaders + ", writeMap=" + writeMap
-                + ", noSync=" + noSync + "]";
+                + ", noSync=" + noSync + ", xmlLimits=" + xmlPolicy.limits() + "]";
     }
 }

@@ -22,6 +22,8 @@ import net.sf.saxon.str.Twine8;
 import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.type.Type;
 
+import arno.xml.ErrorCode;
+
 /**
  * A stored document seen as a Saxon tree, for one snapshot and one Configuration. Opening it reads
  * the path entry, the header and the first chunk (three B+tree lookups), nothing else: other chunks, the namespace
@@ -252,7 +254,7 @@ final class StoredTree extends GenericTreeInfo {
     }
 
     StoreException corrupt(long pos, String what) {
-        return new StoreException(StoreException.Code.CORRUPT, systemId + " (document " + docId + ")"
+        return new StoreException(ErrorCode.STORE_CORRUPT, systemId + " (document " + docId + ")"
                 + (pos >= 0 ? " at byte " + pos : "") + ": " + what + "; run 'arno store check'");
     }
 

@@ -1,8 +1,10 @@
 package arno.store;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 
 import javax.xml.transform.Source;
+import javax.xml.transform.stream.StreamSource;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -10,6 +12,9 @@ import org.lmdbjava.Cursor;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.Txn;
+
+import arno.xml.ErrorCode;
+import arno.xml.Where;
 
 /**
  * The store's one write transaction: puts and deletes several documents, then commits them all
@@ -48,11 +53,13 @@ public final class WriteTransaction implements AutoCloseable {
 
     /**
      * Stores the document read from {@code source} under {@code uri}, replacing any document there.
-     * XML text (a StreamSource, or a SAXSource with an InputSource) is parsed securely whatever
-     * parser the source names; a tree (NodeInfo, DOMSource) is copied.
+     * XML text (a StreamSource, or a SAXSource with an InputSource) is parsed by the store's
+     * {@link arno.xml.XmlPolicy} whatever parser the source names; a tree (NodeInfo, DOMSource)
+     * is copied. Only bytes given and files named are read; nothing is fetched.
      *
-     * @throws StoreException MALFORMED_XML or UNSAFE_XML with file, line and column; nothing of
-     *                        this document is kept
+     * @throws StoreException MALFORMED_XML (with file, line and column) or REFUSED_XML (with the
+     *                        policy's reason); nothing of this document is kept, and the
+     *                        transaction stays usable
      */
     public DocumentInfo put(String uri, Source source) {
         checkActive();
@@ -62,11 +69,13 @@ public final class WriteTransaction implements AutoCloseable {
         String what = source.getSystemId() != null ? source.getSystemId() : Store.SCHEME + uri;
         long xml;
         try {
-            xml = SecureXml.send(source, w, store.ownConfiguration(), what);
+            xml = XmlInput.send(source, w, store.ownConfiguration(), store.options().xmlPolicy(), what);
             w.xmlBytes(xml);
             if (!w.finished()) {
-                throw new StoreException(StoreException.Code.MALFORMED_XML, what
-                        + ": the source produced no complete document; nothing was stored");
+                StoreException e = new StoreException(ErrorCode.MALFORMED_XML, what
+                        + " produced no complete document; nothing was stored");
+                e.at(Where.at(what));
+                throw e;
             }
             if (xml >= 0) {
                 // the header was written before the byte count was known
@@ -103,9 +112,9 @@ public final class WriteTransaction implements AutoCloseable {
         return new DocumentInfo(uri, version, h.length(), xml, h.nodes());
     }
 
-    /** Parses {@code xml} (securely) and stores it under {@code uri}. */
+    /** Parses {@code xml} (by the store's XML policy) and stores it under {@code uri}. */
     public DocumentInfo put(String uri, byte[] xml) {
-        return put(uri, SecureXml.bytes(xml, Store.SCHEME + uri));
+        return put(uri, new StreamSource(new ByteArrayInputStream(xml), Store.SCHEME + uri));
     }
 
     /** Deletes the document at {@code uri}; false if there was none. */
@@ -178,11 +187,11 @@ public final class WriteTransaction implements AutoCloseable {
 
     private void checkActive() {
         if (done) {
-            throw new StoreException(StoreException.Code.CLOSED, "write transaction on " + engine.dir
+            throw new StoreException(ErrorCode.CLOSED, "write transaction on " + engine.dir
                     + " is already committed or aborted");
         }
         if (broken != null) {
-            throw new StoreException(StoreException.Code.CLOSED, "write transaction on " + engine.dir
+            throw new StoreException(ErrorCode.CLOSED, "write transaction on " + engine.dir
                     + " failed and can only be aborted: " + broken.getMessage(), broken);
         }
     }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lmdbjava.Txn;
 
-import arno.store.cli.StoreCliTest;
+import arno.store.cli.StoreTasks;
 
 /** {@code store check} finds damage: each test breaks one thing behind the store's back. */
 class CheckerTest {
@@ -88,9 +88,11 @@ class CheckerTest {
         List<String> problems = check();
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("store:/wide.xml").contains("chunk 1 is missing"));
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("document 999").contains("orphan"));
-        StoreCliTest.Result r = StoreCliTest.run("store", "check", "--data", dir.resolve("data").toString());
-        assertThat(r.code()).isEqualTo(1);
-        assertThat(r.out()).contains("chunk 1 is missing").contains("2 problem(s)");
+        java.io.StringWriter report = new java.io.StringWriter();
+        try (Store store = Store.openExisting(storeDir(), TestStores.SMALL)) {
+            assertThat(StoreTasks.check(store, new java.io.PrintWriter(report))).isFalse();
+        }
+        assertThat(report.toString()).contains("chunk 1 is missing").contains("2 problem(s)");
     }
 
     @Test

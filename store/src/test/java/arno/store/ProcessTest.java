@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import arno.xml.ErrorCode;
+
 /**
  * Crash safety and process exclusion with a real second JVM: a child loads batches and is killed
  * with SIGKILL in the middle; the store then holds exactly the batches committed (whole), every
@@ -49,9 +51,9 @@ class ProcessTest {
                     long holder = pid;
                     assertThatThrownBy(() -> TestStores.open(store))
                             .isInstanceOf(StoreException.class)
-                            .hasMessageContaining("in use by another process (pid " + holder + ")")
+                            .hasMessageContaining("in use by another process (pid " + holder + "), probably a running './arno serve'; stop it first")
                             .satisfies(e -> assertThat(((StoreException) e).code())
-                                    .isEqualTo(StoreException.Code.LOCKED));
+                                    .isEqualTo(ErrorCode.STORE_LOCKED));
                 } else if (line.startsWith("committed ")) {
                     lastSeen = Integer.parseInt(line.substring(10));
                     if (lastSeen == 3) {

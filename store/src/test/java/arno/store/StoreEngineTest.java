@@ -18,6 +18,8 @@ import org.lmdbjava.Txn;
 
 import net.sf.saxon.Configuration;
 
+import arno.xml.ErrorCode;
+
 /** Transactions, snapshots, versions, the change feed, and opening/locking of the engine. */
 class StoreEngineTest {
 
@@ -95,7 +97,7 @@ class StoreEngineTest {
                 assertThatThrownBy(() -> s.document("/a.xml", new Configuration()))
                         .isInstanceOf(StoreException.class)
                         .hasMessageContaining("no document store:/a.xml")
-                        .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(StoreException.Code.NOT_FOUND));
+                        .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.NOT_FOUND));
             }
             assertThat(store.check()).isEmpty();
         }
@@ -198,7 +200,7 @@ class StoreEngineTest {
                         .isInstanceOf(StoreException.class)
                         .hasMessageContaining("store URI")
                         .satisfies(e -> assertThat(((StoreException) e).code())
-                                .isEqualTo(StoreException.Code.INVALID_URI));
+                                .isEqualTo(ErrorCode.UNSUPPORTED_URI));
             }
         }
     }
@@ -209,7 +211,7 @@ class StoreEngineTest {
             assertThatThrownBy(() -> TestStores.open(dir))
                     .isInstanceOf(StoreException.class)
                     .hasMessageContaining("already open in this process")
-                    .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(StoreException.Code.LOCKED));
+                    .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.STORE_LOCKED));
         }
         TestStores.open(dir).close();
     }
@@ -227,7 +229,7 @@ class StoreEngineTest {
                 .hasMessageContaining("has format version " + (Format.VERSION + 1))
                 .hasMessageContaining("this Arno reads format version " + Format.VERSION)
                 .satisfies(e -> assertThat(((StoreException) e).code())
-                        .isEqualTo(StoreException.Code.INCOMPATIBLE_FORMAT));
+                        .isEqualTo(ErrorCode.STORE_FORMAT));
     }
 
     @Test
@@ -240,7 +242,7 @@ class StoreEngineTest {
         assertThatThrownBy(() -> TestStores.open(other))
                 .isInstanceOf(StoreException.class)
                 .hasMessageContaining("not an Arno store")
-                .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(StoreException.Code.NOT_A_STORE));
+                .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.STORE_FORMAT));
     }
 
     @Test
@@ -255,7 +257,7 @@ class StoreEngineTest {
                 .hasMessageContaining("is closed");
         store.close();
         assertThatThrownBy(store::read).isInstanceOf(StoreException.class)
-                .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(StoreException.Code.CLOSED));
+                .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.CLOSED));
     }
 
     @Test
@@ -272,6 +274,48 @@ class StoreEngineTest {
                 assertThatThrownBy(store::close).isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("write transaction");
             }
+        }
+    }
+
+    @Test
+    void openExistingRefusesAMissingStoreAndCreatesNothing() throws Exception {
+        Path missing = dir.resolve("no/such/folder/store");
+        assertThatThrownBy(() -> Store.openExisting(missing, TestStores.SMALL))
+                .isInstanceOf(StoreException.class)
+                .hasMessage("no store in " + missing + "; load content with './arno store load PATH --data "
+                        + missing.getParent() + "'")
+                .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.NO_STORE));
+        assertThat(dir.resolve("no")).doesNotExist();
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertThatThrownBy(() -> Store.openExisting(empty, TestStores.SMALL))
+                .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.NO_STORE));
+        try (java.util.stream.Stream<Path> files = Files.list(empty)) {
+            assertThat(files).isEmpty();
+        }
+        TestStores.open(dir.resolve("made")).close();
+        try (Store store = Store.openExisting(dir.resolve("made"), TestStores.SMALL)) {
+            assertThat(store.version()).isZero();
+        }
+    }
+
+    @Test
+    void theStoreIsADocumentStoreWhoseViewsAreSnapshots() {
+        try (Store store = TestStores.open(dir)) {
+            TestStores.putAll(store, "/j/a.xml", "<a>one</a>", "/j/b.xml", "<b/>", "/k.xml", "<k/>");
+            arno.xml.DocumentStore documents = store;
+            Configuration config = new Configuration();
+            try (arno.xml.DocumentStore.View v = documents.read()) {
+                TestStores.putAll(store, "/j/c.xml", "<c/>");
+                assertThat(v.version()).isEqualTo(1);
+                assertThat(v.uris("/j/")).containsExactly("/j/a.xml", "/j/b.xml");
+                assertThat(v.exists("/j/a.xml")).isTrue();
+                assertThat(v.exists("/j/c.xml")).isFalse();
+                assertThat(v.document("/j/a.xml", config).getRootNode().getStringValue()).isEqualTo("one");
+                assertThatThrownBy(() -> v.document("/j/c.xml", config))
+                        .isInstanceOf(arno.xml.ArnoException.class)
+                        .satisfies(e -> assertThat(((arno.xml.ArnoException) e).code()).isEqualTo(ErrorCode.NOT_FOUND));
+            }
+            assertThat(arno.xml.DocumentStore.SCHEME).isEqualTo(Store.SCHEME);
         }
     }
 }

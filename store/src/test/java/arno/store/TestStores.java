@@ -3,11 +3,19 @@ package arno.store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
+import arno.xml.XmlPolicy;
+
 /** Opening small stores for tests, and putting XML given as text. */
 final class TestStores {
 
-    /** 256 MiB of map: address space only, the file is sparse. */
-    static final StoreOptions SMALL = StoreOptions.defaults().mapSize(256L << 20);
+    /**
+     * 256 MiB of map (address space only, the file is sparse), and the default XML limits except
+     * depth: the edge-case corpus nests 1,001 deep to test the format, one more than the default
+     * policy allows. {@link HostileInputTest} uses the default policy itself.
+     */
+    static final StoreOptions SMALL = StoreOptions.defaults().mapSize(256L << 20)
+            .xmlPolicy(new XmlPolicy(new XmlPolicy.Limits(XmlPolicy.Limits.DEFAULT.entityExpansions(),
+                    XmlPolicy.Limits.DEFAULT.entityCharacters(), 2_000, XmlPolicy.Limits.DEFAULT.attributeCharacters())));
 
     private TestStores() {
     }

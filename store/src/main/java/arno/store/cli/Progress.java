@@ -1,6 +1,6 @@
 package arno.store.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 
@@ -14,7 +14,7 @@ final class Progress {
     static final long TTY_INTERVAL_NANOS = 200_000_000L;
     static final long LOG_INTERVAL_NANOS = 5_000_000_000L;
 
-    private final PrintStream err;
+    private final PrintWriter err;
     private final boolean tty;
     private final LongSupplier clock;
     private final long totalFiles;
@@ -26,8 +26,9 @@ final class Progress {
     private long bytes;
     private String current = "";
     private int drawn;
+    private long end = -1;
 
-    Progress(PrintStream err, boolean tty, LongSupplier clock, long totalFiles, long totalBytes) {
+    Progress(PrintWriter err, boolean tty, LongSupplier clock, long totalFiles, long totalBytes) {
         this.err = err;
         this.tty = tty;
         this.clock = clock;
@@ -60,6 +61,7 @@ final class Progress {
     void message(String line) {
         clearLine();
         err.println(line);
+        err.flush();
         lastDraw = 0;
     }
 
@@ -95,10 +97,19 @@ final class Progress {
                 size(bytes), size((long) (bytes / seconds)), name);
     }
 
-    /** Ends the display; returns the elapsed seconds. */
+    /** Ends the display (clears a redrawn line); returns the elapsed seconds. */
     double finish() {
-        clearLine();
-        return (clock.getAsLong() - start) / 1e9;
+        if (end < 0) {
+            clearLine();
+            err.flush();
+            end = clock.getAsLong();
+        }
+        return seconds();
+    }
+
+    /** Seconds from the start to {@link #finish()}, or to now while running. */
+    double seconds() {
+        return ((end < 0 ? clock.getAsLong() : end) - start) / 1e9;
     }
 
     long files() {

@@ -1,0 +1,173 @@
+package arno.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.xml.transform.stream.StreamSource;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.sun.net.httpserver.HttpServer;
+
+import arno.store.cli.StoreTasks;
+import arno.xml.ErrorCode;
+import arno.xml.HostileCorpus;
+import arno.xml.XmlPolicy;
+import net.sf.saxon.Configuration;
+
+/**
+ * The one hostile corpus through the store's two ways in: {@link WriteTransaction#put} and the
+ * load task behind {@code ./arno store load}. Refused and malformed cases store nothing and fetch
+ * nothing (a counting HTTP server on 127.0.0.1 is the leak URL, a file outside the store the leak
+ * file); accepted ones (a JATS DOCTYPE, internal entities, BOMs and declared encodings) are stored
+ * with the text they hold.
+ */
+class HostileInputTest {
+
+    /** The store as a server opens it: the default XML policy. */
+    static final StoreOptions DEFAULT_POLICY = TestStores.SMALL.xmlPolicy(XmlPolicy.DEFAULT);
+
+    static HttpServer leak;
+    static final AtomicInteger fetched = new AtomicInteger();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void watch() throws Exception {
+        leak = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        leak.createContext("/", exchange -> {
+            fetched.incrementAndGet();
+            byte[] body = "<!ENTITY nbsp \"&#160;\"><!ENTITY x \"LEAKED\">".getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        leak.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        leak.stop(0);
+    }
+
+    private String leakUrl() {
+        return "http://127.0.0.1:" + leak.getAddress().getPort() + "/leak";
+    }
+
+    private List<HostileCorpus.Case> corpus() throws Exception {
+        Path secret = Files.writeString(Files.createDirectories(dir.resolve("outside")).resolve("secret.txt"), "LEAKED");
+        return HostileCorpus.cases(leakUrl(), secret.toUri().toString());
+    }
+
+    @Test
+    void everyCaseThroughPutIsStoredOrRefusedAsItMust() throws Exception {
+        List<HostileCorpus.Case> cases = corpus();
+        List<String> accepted = new ArrayList<>();
+        try (Store store = Store.open(dir.resolve("store"), DEFAULT_POLICY)) {
+            try (WriteTransaction w = store.write()) {
+                for (HostileCorpus.Case c : cases) {
+                    String uri = "/corpus/" + c.name() + ".xml";
+                    switch (c.outcome()) {
+                        case ACCEPTED -> {
+                            w.put(uri, c.xml());
+                            accepted.add(uri);
+                        }
+                        case REFUSED -> assertThatThrownBy(() -> w.put(uri, c.xml())).as(c.name())
+                                .isInstanceOf(StoreException.class)
+                                .hasMessageStartingWith("store:" + uri + " was refused: ")
+                                .hasMessageEndingWith("; nothing was stored")
+                                .hasMessageNotContaining("LEAKED")
+                                .satisfies(e -> {
+                                    assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.REFUSED_XML);
+                                    assertThat(XmlPolicy.refusal(e).kind()).isEqualTo(c.kind());
+                                });
+                        case MALFORMED -> assertThatThrownBy(() -> w.put(uri, c.xml())).as(c.name())
+                                .isInstanceOf(StoreException.class)
+                                .hasMessageStartingWith("store:" + uri + " is not well-formed XML: ")
+                                .satisfies(e -> {
+                                    assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.MALFORMED_XML);
+                                    assertThat(XmlPolicy.refusal(e)).isNull();
+                                });
+                    }
+                    assertThat(w.exists(uri)).as(c.name()).isEqualTo(c.outcome() == HostileCorpus.Outcome.ACCEPTED);
+                }
+                w.commit();
+            }
+            assertStored(store, cases, accepted);
+        }
+        assertThat(fetched.get()).as("requests to the leak URL").isZero();
+    }
+
+    @Test
+    void everyCaseThroughTheLoadTaskIsStoredOrReportedAsItMust() throws Exception {
+        List<HostileCorpus.Case> cases = corpus();
+        Path content = Files.createDirectories(dir.resolve("content"));
+        List<String> accepted = new ArrayList<>();
+        for (HostileCorpus.Case c : cases) {
+            Files.write(content.resolve(c.name() + ".xml"), c.xml());
+            if (c.outcome() == HostileCorpus.Outcome.ACCEPTED) {
+                accepted.add("/corpus/" + c.name() + ".xml");
+            }
+        }
+        StringWriter err = new StringWriter();
+        try (Store store = Store.open(dir.resolve("store"), DEFAULT_POLICY)) {
+            // batches of 3: refused documents inside a batch must not take the others with them
+            StoreTasks.Loaded loaded = StoreTasks.load(store, StoreTasks.inputs(List.of(content), "/corpus"), 3,
+                    new PrintWriter(err, true), false);
+            assertThat(loaded.documents()).isEqualTo(accepted.size());
+            assertThat(loaded.failed()).isEqualTo(cases.size() - accepted.size());
+            assertStored(store, cases, accepted);
+        }
+        String report = err.toString();
+        for (HostileCorpus.Case c : cases) {
+            String file = content.resolve(c.name() + ".xml").toUri().toString();
+            switch (c.outcome()) {
+                case ACCEPTED -> assertThat(report).doesNotContain(file);
+                case REFUSED -> assertThat(report).contains("arno: " + file + " was refused: ");
+                case MALFORMED -> assertThat(report).contains("arno: " + file + " is not well-formed XML: ");
+            }
+        }
+        assertThat(report).doesNotContain("LEAKED")
+                .contains("; " + (cases.size() - accepted.size()) + " failed");
+        assertThat(fetched.get()).as("requests to the leak URL").isZero();
+    }
+
+    @Test
+    void aSourceThatOnlyNamesAUrlIsRefusedAndNotFetched() throws Exception {
+        try (Store store = Store.open(dir.resolve("store"), DEFAULT_POLICY); WriteTransaction w = store.write()) {
+            assertThatThrownBy(() -> w.put("/remote.xml", new StreamSource(leakUrl())))
+                    .isInstanceOf(StoreException.class)
+                    .hasMessageContaining("fetches nothing")
+                    .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.UNSUPPORTED_URI));
+            assertThat(w.exists("/remote.xml")).isFalse();
+        }
+        assertThat(fetched.get()).as("requests to the leak URL").isZero();
+    }
+
+    private static void assertStored(Store store, List<HostileCorpus.Case> cases, List<String> accepted) {
+        try (Snapshot s = store.read()) {
+            assertThat(s.uris("/")).containsExactlyInAnyOrderElementsOf(accepted);
+            Configuration config = new Configuration();
+            for (HostileCorpus.Case c : cases) {
+                if (c.outcome() == HostileCorpus.Outcome.ACCEPTED) {
+                    assertThat(s.document("/corpus/" + c.name() + ".xml", config).getRootNode().getStringValue())
+                            .as(c.name()).isEqualTo(c.text());
+                }
+            }
+        }
+        assertThat(store.check()).isEmpty();
+    }
+}
