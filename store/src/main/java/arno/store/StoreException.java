@@ -31,7 +31,9 @@ public final class StoreException extends ArnoException {
         if (parse instanceof StoreException s) {
             return s;
         }
-        StoreException e = new StoreException(parse.code(), parse.getMessage() + "; nothing was stored",
+        String m = parse.getMessage();
+        StoreException e = new StoreException(parse.code(), (m.endsWith(".") ? m.substring(0, m.length() - 1) : m)
+                + "; nothing was stored",
                 parse.getCause() != null ? parse.getCause() : parse);
         e.at(parse.where()).processorCode(parse.processorCode()).details(parse.details());
         return e;

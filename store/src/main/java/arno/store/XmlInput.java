@@ -75,7 +75,8 @@ final class XmlInput {
                 s.setSystemId(in.getSystemId());
             }
             out.setPipelineConfiguration(config.makePipelineConfiguration());
-            Sender.send(s, out, new ParseOptions().withLineNumbering(true));
+            // Saxon's own reporter would print the parser's complaint on System.err besides the error we raise.
+            Sender.send(s, out, new ParseOptions().withLineNumbering(true).withErrorReporter(error -> { }));
         } catch (XPathException | RuntimeException e) {
             throw failure(e, what);
         } finally {

@@ -1,12 +1,236 @@
 package arno.server.cli;
 
+import arno.server.config.Config;
+import arno.store.Snapshot;
+import arno.store.Store;
+import arno.store.StoreOptions;
+import arno.store.cli.StoreTasks;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.XmlPolicy;
+import java.io.Console;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until its owner lands it (issue 10). */
-@Command(name = "store", mixinStandardHelpOptions = true, description = "the persistent store: load, export, check")
-public final class StoreCommand implements java.util.concurrent.Callable<Integer> {
+/**
+ * {@code ./arno store load|export|check}: the persistent store in {@code DATA/store}. Parsing,
+ * help and exit statuses are picocli's and {@link arno.server.Main}'s; the work is the store
+ * module's library code ({@link StoreTasks}). {@code load} creates the store when there is none;
+ * {@code export} and {@code check} never do (a mistyped {@code --data} must not leave an empty
+ * store behind and report it healthy).
+ */
+@Command(name = "store", mixinStandardHelpOptions = true,
+        description = "The persistent XML store in DATA/store: load XML files into it, export a document, check it.",
+        subcommands = {StoreCommand.Load.class, StoreCommand.Export.class, StoreCommand.Check.class},
+        footer = {"", "Examples:", "  ./arno store load content/journals --prefix /journals --data data",
+                "  ./arno store export /journals/ja/journal.atom --data data",
+                "  ./arno store check --data data", "",
+                "Exit status: 0 done, 1 failed, 2 wrong usage."})
+public final class StoreCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
     @Override
-    public Integer call() {
-        throw arno.xml.ErrorCode.INTERNAL.error("'store' is being rebuilt");
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a store command is needed: load, export or check");
+    }
+
+    /**
+     * The options of every command that opens the store ({@code @Mixin}): the configuration's
+     * {@code --config} and {@code --data}, and {@code --map-size} over the configuration's store map size.
+     */
+    static final class Opening {
+        @Mixin
+        ConfigOptions config;
+
+        @Option(names = "--map-size", paramLabel = "SIZE", converter = SizeConverter.class,
+                description = "largest size the store may grow to, e.g. 64G (default 16G; a sparse file, not memory)")
+        Long mapSize;
+
+        /** The whole configuration, validated before the store is touched. */
+        Config config() {
+            Config.Builder b = config.builder();
+            if (mapSize != null) b.storeMapSize = mapSize;
+            return b.build();
+        }
+
+        static StoreOptions options(Config config) {
+            return StoreOptions.defaults().mapSize(config.storeMapSize()).xmlPolicy(new XmlPolicy(config.xmlLimits()));
+        }
+
+        /** The store, created if there is none. */
+        Store open() {
+            Config c = config();
+            return Store.open(c.store(), options(c));
+        }
+
+        /** The store; NO_STORE, creating nothing, if there is none. */
+        Store openExisting() {
+            Config c = config();
+            return Store.openExisting(c.store(), options(c));
+        }
+    }
+
+    /** Sizes as the configuration writes them (512M, 16G); a wrong one is a usage error. */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Config.size(value, "a size");
+            } catch (ArnoException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Whether stderr is a terminal the progress display can redraw in place. */
+    static boolean interactive() {
+        Console console = System.console();
+        if (console == null) return false;
+        try {
+            // Java 22 and later give a Console for redirected streams too, and say whether it is a terminal.
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
+    }
+
+    @Command(name = "load", mixinStandardHelpOptions = true,
+            description = {"Stores XML files (*.xml, *.atom, *.svg, *.xhtml). A folder's files get their path relative "
+                    + "to it as URI, a file given directly its name, all under --prefix. Creates the store if there is none.",
+                    "Every --batch documents (or 256 MB) are committed together; a document that cannot be stored is "
+                    + "reported with its file, line and column and the others are loaded (exit status 1 if any failed)."},
+            footer = {"", "Example:", "  ./arno store load content/journals --prefix /journals --data data",
+                    "  stores content/journals/ja/journal.atom as /journals/ja/journal.atom"})
+    static final class Load implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Opening store;
+
+        @Parameters(arity = "1..*", paramLabel = "PATH", description = "XML files and folders to load")
+        List<Path> paths;
+
+        @Option(names = "--prefix", paramLabel = "URI", defaultValue = "",
+                description = "put the URIs under this path, e.g. /journals (default: none)")
+        String prefix;
+
+        @Option(names = "--batch", paramLabel = "N", defaultValue = "" + StoreTasks.DEFAULT_BATCH,
+                description = "documents per transaction (default: ${DEFAULT-VALUE})")
+        int batch;
+
+        @Override
+        public Integer call() {
+            if (batch < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--batch must be at least 1, was " + batch);
+            }
+            try {
+                StoreTasks.prefix(prefix);
+            } catch (ArnoException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            // Before the store is opened: a mistyped path creates nothing.
+            List<StoreTasks.Input> inputs = StoreTasks.inputs(paths, prefix);
+            try (Store s = store.open()) {
+                StoreTasks.Loaded loaded = StoreTasks.load(s, inputs, batch, spec.commandLine().getErr(), interactive());
+                return loaded.failed() == 0 ? 0 : 1;
+            }
+        }
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = "Writes a stored document as XML, equal in infoset to what was loaded, to standard output or --out FILE.",
+            footer = {"", "Example:", "  ./arno store export /journals/ja/journal.atom --out journal.atom --data data"})
+    static final class Export implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Opening store;
+
+        @Parameters(paramLabel = "URI", description = "the stored document, e.g. /journals/ja/journal.atom")
+        String uri;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "write to FILE (UTF-8) instead of standard output")
+        Path out;
+
+        @Override
+        public Integer call() {
+            try (Store s = store.openExisting(); Snapshot snapshot = s.read()) {
+                if (out == null) {
+                    PrintWriter w = spec.commandLine().getOut();
+                    snapshot.export(uri, w);
+                    w.println();
+                    w.flush();
+                } else {
+                    write(snapshot);
+                }
+            }
+            return 0;
+        }
+
+        /** Into a temporary file beside FILE, then moved over it: a failed export leaves FILE as it was. */
+        private void write(Snapshot snapshot) {
+            Path target = out.toAbsolutePath();
+            Path temp = null;
+            try {
+                temp = Files.createTempFile(target.getParent(), ".arno-export-", ".xml");
+                try (OutputStream o = Files.newOutputStream(temp)) {
+                    snapshot.export(uri, o);
+                }
+                try {
+                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+                temp = null;
+            } catch (IOException e) {
+                throw ErrorCode.IO.error(e, "cannot write " + out + ": " + e.getMessage()
+                        + "; check that its folder exists and can be written");
+            } finally {
+                if (temp != null) {
+                    try {
+                        Files.deleteIfExists(temp);
+                    } catch (IOException ignored) {
+                        // a temporary file that could not be removed is harmless
+                    }
+                }
+            }
+        }
+    }
+
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = {"Decodes every stored document and checks every entry; lists the problems. Never creates a store.",
+                    "Exit status 1 if there is no store or any problem."},
+            footer = {"", "Example:", "  ./arno store check --data data",
+                    "  store /srv/arno/data/store: 1200 document(s), version 14, 96.0 MB on disk: OK"})
+    static final class Check implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Opening store;
+
+        @Override
+        public Integer call() {
+            try (Store s = store.openExisting()) {
+                return StoreTasks.check(s, spec.commandLine().getOut()) ? 0 : 1;
+            }
+        }
     }
 }

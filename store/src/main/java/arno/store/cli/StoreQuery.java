@@ -53,7 +53,7 @@ public final class StoreQuery {
         XQueryCompiler compiler = processor.newXQueryCompiler();
         compiler.setBaseURI(base);
         List<XmlProcessingError> errors = new ArrayList<>();
-        compiler.setErrorList(errors);
+        compiler.setErrorList(errors);  // collected, not printed: they become the error's details
         try {
             return new StoreQuery(processor, compiler.compile(text), label);
         } catch (SaxonApiException e) {
@@ -88,6 +88,8 @@ public final class StoreQuery {
     public void run(Store store, String context, Writer out) {
         try (Snapshot s = store.read()) {
             XQueryEvaluator ev = executable.load();
+            // The failure is raised below with its location; Saxon's reporter would print it (with a trace) on System.err.
+            ev.setErrorReporter(error -> { });
             ev.setResourceResolver(s.resolver(processor.getUnderlyingConfiguration()));
             if (context != null) {
                 TreeInfo t = s.document(context, processor.getUnderlyingConfiguration());
