@@ -21,6 +21,9 @@ class MainTest {
         assertThat(c.status()).isZero();
         assertThat(c.out()).startsWith("Arno " + p.getProperty("version") + "\n").contains("Java ");
         assertThat(c.err()).isEmpty();
+        for (String command : new String[] {"serve", "generate", "store", "query", "batch"}) {
+            assertThat(Cli.run(command, "--version").out()).as(command).startsWith("Arno " + p.getProperty("version"));
+        }
     }
 
     @Test
