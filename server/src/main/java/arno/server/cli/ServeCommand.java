@@ -10,7 +10,6 @@ import arno.server.config.Config;
 import arno.store.Store;
 import arno.store.StoreException;
 import arno.store.StoreOptions;
-import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,7 +1,6 @@
 package arno.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
