@@ -38,6 +38,9 @@ public final class Main implements Runnable {
     /** Runs one command line; returns its exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         CommandLine cl = new CommandLine(new Main());
+        // "./arno COMMAND --version" too: every command's standard options include it.
+        Version version = new Version();
+        for (CommandLine sub : cl.getSubcommands().values()) sub.getCommandSpec().versionProvider(version);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setParameterExceptionHandler((e, a) -> {

@@ -1,7 +1,6 @@
 package arno.demo;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,77 +34,12 @@ import java.util.function.IntConsumer;
  * number), text is built without locale-dependent formatting, and files are written with LF
  * line ends in UTF-8. The same arguments therefore give byte-identical trees, whichever thread
  * wrote which article. Article bodies, the bulk of the work, are written in parallel.
+ *
+ * <p>The command line ({@code ./arno generate}) and the first {@code ./arno serve} reach it through
+ * {@link DemoContent}, the server's {@code arno.server.Demo} plugin.
  */
 public final class Generator {
   private Generator() {}
-
-  /** {@code java -cp arno-sites.jar arno.demo.Generator generate --articles N --out DIR}. */
-  public static void main(String[] args) {
-    System.exit(run(List.of(args), System.out, System.err));
-  }
-
-  private static final String USAGE = "usage: generate --articles N --out DIR [--seed S]";
-
-  /**
-   * The command line: {@code generate --articles N --out DIR [--seed S]}. Returns the exit
-   * status: 0 on success, 2 for bad arguments, 1 when writing fails.
-   */
-  public static int run(List<String> args, PrintStream out, PrintStream err) {
-    Integer articles = null;
-    Path dir = null;
-    long seed = 1;
-    if (args.isEmpty() || !args.get(0).equals("generate")) {
-      err.println(args.isEmpty() ? USAGE : "unknown command '" + args.get(0) + "'; " + USAGE);
-      return 2;
-    }
-    for (int i = 1; i < args.size(); i++) {
-      String option = args.get(i);
-      if (!option.equals("--articles") && !option.equals("--out") && !option.equals("--seed")) {
-        err.println("unknown option '" + option + "' (argument " + (i + 1) + "); " + USAGE);
-        return 2;
-      }
-      if (i + 1 == args.size()) {
-        err.println("option " + option + " needs a value; " + USAGE);
-        return 2;
-      }
-      String value = args.get(++i);
-      try {
-        switch (option) {
-          case "--articles" -> articles = Integer.parseInt(value);
-          case "--seed" -> seed = Long.parseLong(value);
-          default -> dir = Path.of(value);
-        }
-      } catch (NumberFormatException e) {
-        err.println("option " + option + " needs a whole number, not '" + value + "'");
-        return 2;
-      }
-    }
-    if (articles == null || dir == null) {
-      err.println("missing " + (articles == null ? "--articles" : "--out") + "; " + USAGE);
-      return 2;
-    }
-    if (articles < 1 || articles > 1_000_000) {
-      err.println("--articles must be between 1 and 1000000, not " + articles);
-      return 2;
-    }
-    long start = System.nanoTime();
-    int total = articles;
-    int step = Math.max(total / 10, 1);
-    IntConsumer progress = total < 200 ? n -> {} : n -> {
-      if (n % step == 0 || n == total) {
-        err.println("generate: " + n + "/" + total + " articles");
-      }
-    };
-    try {
-      long bytes = generate(dir, articles, seed, progress);
-      out.printf("generated %d articles (%.1f MB) in %s in %.1f s%n", articles, bytes / 1e6,
-          dir, (System.nanoTime() - start) / 1e9);
-      return 0;
-    } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
-      err.println("generate failed: " + e.getMessage());
-      return 1;
-    }
-  }
 
   /**
    * Writes the content tree for {@code articles} articles under {@code out}, which must not
@@ -116,6 +50,7 @@ public final class Generator {
     generate(out, articles, seed, n -> {});
   }
 
+  /** As {@link #generate(Path, int, long)}; {@code progress} gets the articles written so far. Returns the bytes written. */
   static long generate(Path out, int articles, long seed, IntConsumer progress) throws IOException {
     if (articles < 1) {
       throw new IllegalArgumentException("articles must be at least 1, not " + articles);

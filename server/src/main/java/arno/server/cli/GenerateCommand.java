@@ -1,12 +1,66 @@
 package arno.server.cli;
 
+import arno.server.Demo;
+import arno.xml.ErrorCode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until its owner lands it (issue 10). */
-@Command(name = "generate", mixinStandardHelpOptions = true, description = "write demo content")
-public final class GenerateCommand implements java.util.concurrent.Callable<Integer> {
+/**
+ * {@code ./arno generate}: demo content through the {@link Demo} plugin, which comes with the
+ * source checkout (module {@code sites}); without it the command says so in one line.
+ */
+@Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Write demo content: two journals of JATS-like articles with Atom feeds, the same for the same seed.",
+                "Serve it with './arno serve --data DATA' when DIR is DATA/content, or load it with './arno store load'."},
+        footer = {"", "Example:", "  ./arno generate --articles 1000 --out data/content"})
+public final class GenerateCommand implements Callable<Integer> {
+    static final int MAX_ARTICLES = 1_000_000;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--articles", paramLabel = "N", required = true, description = "articles to write (1 to 1000000)")
+    int articles;
+
+    @Option(names = "--out", paramLabel = "DIR", required = true,
+            description = "folder to write into; it must not hold demo content already")
+    Path out;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the content (default ${DEFAULT-VALUE})")
+    long seed;
+
     @Override
     public Integer call() {
-        throw arno.xml.ErrorCode.INTERNAL.error("'generate' is being rebuilt");
+        if (articles < 1 || articles > MAX_ARTICLES) {
+            throw ErrorCode.BAD_PARAMETER.error("--articles must be between 1 and " + MAX_ARTICLES + ", not " + articles);
+        }
+        Demo demo = Demo.find().orElseThrow(() -> ErrorCode.NOT_FOUND.error("cannot generate: " + Demo.MISSING));
+        if (demo.hasContent(out)) {
+            throw ErrorCode.CONFLICT.error(out + " already holds demo content; give an empty folder with --out");
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        int step = Math.max(articles / 10, 1);
+        long start = System.nanoTime();
+        long bytes;
+        try {
+            bytes = demo.generate(out, articles, seed, n -> {
+                if (articles >= 200 && (n % step == 0 || n == articles)) {
+                    err.println("generate: " + n + "/" + articles + " articles");
+                    err.flush();
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            throw ErrorCode.IO.error(e, "cannot write demo content into " + out + ": " + e.getMessage());
+        }
+        spec.commandLine().getOut().printf("generated %d articles (%.1f MB) in %s in %.1f s%n", articles, bytes / 1e6,
+                out, (System.nanoTime() - start) / 1e9);
+        return 0;
     }
 }

@@ -1,12 +1,281 @@
 package arno.server.cli;
 
+import arno.batch.BatchOptions;
+import arno.batch.BatchService;
+import arno.pipeline.ArnoConfig;
+import arno.pipeline.SiteException;
+import arno.server.ArnoServer;
+import arno.server.Demo;
+import arno.server.config.Config;
+import arno.store.Store;
+import arno.store.StoreException;
+import arno.store.StoreOptions;
+import arno.xml.ErrorCode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.IntConsumer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until its owner lands it (issue 10). */
-@Command(name = "serve", mixinStandardHelpOptions = true, description = "start Arno serving the sites")
-public final class ServeCommand implements java.util.concurrent.Callable<Integer> {
+/**
+ * {@code ./arno serve}: the sites and the batch service in one embedded Tomcat until Ctrl-C.
+ *
+ * <p>The order is the point. First the whole configuration (defaults, {@code --config} file,
+ * flags) is built and checked, the folders it names are checked, and the port is tried; only then
+ * is anything written or opened: demo content (development mode, an empty content folder, the
+ * demo plugin on the class path), the store (when {@code DATA/store} exists), the sites, the
+ * batch service. So every mistake a user can make ends before a file is created, in one line.
+ * What was opened is closed again, in reverse order, when a later step fails or the server stops.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Start Arno: the sites on http://BIND:PORT/ and the batch service at /batch/, until Ctrl-C.",
+                "In development mode (the default) a first run with no content generates demo articles."},
+        footer = {"", "Examples:", "  ./arno serve",
+                "  ./arno serve --config /etc/arno.xml --production --port 80 --bind 0.0.0.0 --batch-root /srv/batch"})
+public final class ServeCommand implements Callable<Integer> {
+
+    /** Demo articles for a newcomer's first run; enough to page through, quick to write. */
+    static final int DEFAULT_ARTICLES = 200;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ConfigOptions config;
+
+    @Option(names = "--port", paramLabel = "N", description = "port to listen on (default 8080; 0 picks a free one)")
+    Integer port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", description = "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)")
+    String bind;
+
+    @Option(names = "--host", paramLabel = "NAME",
+            description = "a host name the server answers as (repeatable); Location headers use the request's Host only if it is one")
+    List<String> hosts;
+
+    @Option(names = "--sites", paramLabel = "DIR", description = "folder of sites, one sub-folder with a site.xml each (default sites/ of the installation)")
+    Path sites;
+
+    @Option(names = "--production", description = "no reloading, no error details, no debug routes, no demo content")
+    boolean production;
+
+    @Option(names = "--workers", paramLabel = "N",
+            description = "pages built at once (default one per core: a page is CPU work); other requests wait in arrival order")
+    Integer workers;
+
+    @Option(names = "--queue", paramLabel = "N", description = "requests that may wait for a worker; beyond it 503 Busy (default 1000)")
+    Integer queue;
+
+    @Option(names = "--batch-root", paramLabel = "DIR",
+            description = "a folder batch jobs may read and write (repeatable; none by default, never the data folder)")
+    List<Path> batchRoots;
+
+    @Option(names = "--articles", paramLabel = "N",
+            description = "demo articles generated on a first run in development mode, when DATA/content has none (default "
+                    + DEFAULT_ARTICLES + ")")
+    Integer articles;
+
+    /**
+     * For tests: when set, {@code serve} calls it with the port once everything listens, instead
+     * of waiting for Ctrl-C, and then stops as Ctrl-C would. Package-private on purpose.
+     */
+    static volatile IntConsumer whileServing;
+
     @Override
     public Integer call() {
-        throw arno.xml.ErrorCode.INTERNAL.error("'serve' is being rebuilt");
+        PrintWriter err = spec.commandLine().getErr();
+        Config c = configuration();
+        int demoArticles = articles == null ? DEFAULT_ARTICLES : articles;
+        if (demoArticles < 1 || demoArticles > 1_000_000) {
+            throw ErrorCode.BAD_CONFIGURATION.error("--articles must be between 1 and 1000000, not " + demoArticles);
+        }
+        checkFolders(c);
+        BatchOptions batchOptions = batchOptions(c);
+        checkPort(c);
+
+        // Everything is checked; from here on things are written, opened and started.
+        demoContent(c, demoArticles, err);
+        Store store = null;
+        ArnoServer server = null;
+        BatchService batch = null;
+        CountDownLatch stopped = new CountDownLatch(1);
+        try {
+            if (Files.isDirectory(c.store())) store = openStore(c);
+            server = startServer(c, store);
+            batch = BatchService.start(batchOptions);
+            server.mount("batch", "/batch/*", batch.servlet());
+            if (!c.production()) {
+                String account = batch.createDevelopmentAccount();
+                if (account != null) {
+                    err.println("arno: batch service account for this data folder: " + account
+                            + " (kept in " + c.batchData().resolve("users") + ")");
+                }
+            }
+            err.println("arno: serving on http://" + (c.bind().equals("0.0.0.0") ? "localhost" : c.bind()) + ":"
+                    + server.port() + "/  (Ctrl-C stops)");
+            err.flush();
+            waitUntilStopped(server.port(), stopped, err);
+            return 0;
+        } finally {
+            // The server first (no new requests, the batch servlet included), then the batch service, then the store.
+            stop(err, server, batch, store);
+            stopped.countDown();
+        }
+    }
+
+    /** Defaults, the file, then the flags; validated whole. */
+    Config configuration() {
+        Config.Builder b = config.builder();
+        if (port != null) b.port = port;
+        if (bind != null) b.bind = bind;
+        if (hosts != null) b.hosts = new ArrayList<>(hosts);
+        if (sites != null) b.sites = sites;
+        if (production) b.production = true;
+        if (workers != null) b.workers = workers;
+        if (queue != null) b.queue = queue;
+        if (batchRoots != null) b.batchRoots = new ArrayList<>(batchRoots);
+        return b.build();
+    }
+
+    private static void checkFolders(Config c) {
+        Config.requireFolder(c.sites(), "sites folder (--sites)");
+        for (Path root : c.batchRoots()) Config.requireFolder(root, "batch root (--batch-root)");
+        if (Files.exists(c.data()) && !Files.isDirectory(c.data())) {
+            throw ErrorCode.BAD_CONFIGURATION.error("data folder (--data) " + c.data() + " is not a folder");
+        }
+        if (Files.exists(c.store()) && !Files.isDirectory(c.store())) {
+            throw ErrorCode.BAD_CONFIGURATION.error("store " + c.store() + " is not a folder; move it away or give another --data");
+        }
+    }
+
+    /**
+     * Tries the address before anything is written, so a port in use is one line, not a demo
+     * generated for nothing. The server binds again itself (and says so if it lost a race).
+     */
+    private static void checkPort(Config c) {
+        if (c.port() == 0) return;
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(c.bind(), c.port()));
+        } catch (IOException | SecurityException e) {
+            throw ErrorCode.PORT_UNAVAILABLE.error(e, "cannot listen on " + c.bind() + ":" + c.port() + " ("
+                    + e.getMessage() + "): another program uses the port, or it needs privileges; choose another --port");
+        }
+    }
+
+    /** A newcomer's first run: the demo sites get something to show. Never in production, never over a store. */
+    private static void demoContent(Config c, int articles, PrintWriter err) {
+        if (c.production() || Files.isDirectory(c.store())) return;
+        Demo demo = Demo.find().orElse(null);
+        if (demo == null) {
+            if (!Files.isDirectory(c.content())) {
+                err.println("arno: no content in " + c.content() + ", and no demo content: " + Demo.MISSING);
+            }
+            return;
+        }
+        if (demo.hasContent(c.content())) return;
+        err.println("arno: no content in " + c.content() + "; generating " + articles + " demo articles");
+        err.flush();
+        try {
+            Files.createDirectories(c.content());
+            int step = Math.max(articles / 10, 1);
+            demo.generate(c.content(), articles, 1, n -> {
+                if (articles >= 200 && (n % step == 0 || n == articles)) {
+                    err.println("arno: generated " + n + "/" + articles + " articles");
+                    err.flush();
+                }
+            });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw ErrorCode.IO.error(e, "cannot write demo content into " + c.content() + ": " + e.getMessage());
+        }
+    }
+
+    // MERGE: the store helper makes Store.open throw ArnoException STORE_LOCKED itself; then this is just
+    // Store.open(c.store(), StoreOptions.defaults().mapSize(c.storeMapSize())).
+    private static Store openStore(Config c) {
+        try {
+            return Store.open(c.store(), StoreOptions.defaults().mapSize(c.storeMapSize()));
+        } catch (StoreException e) {
+            if (e.code() == StoreException.Code.LOCKED) throw ErrorCode.STORE_LOCKED.error(e, e.getMessage());
+            throw ErrorCode.STORE_FORMAT.error(e, "cannot open the store " + c.store() + ": " + e.getMessage());
+        }
+    }
+
+    // MERGE: with the batch helper's builder add .xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
+    // .hosts(c.hosts()); BatchOptions then refuses with ArnoException itself.
+    private static BatchOptions batchOptions(Config c) {
+        try {
+            return BatchOptions.builder(c.batchData()).roots(c.batchRoots()).workers(c.batchWorkers())
+                    .queueBound(c.batchQueue()).build();
+        } catch (IllegalArgumentException e) {
+            throw ErrorCode.BAD_CONFIGURATION.error(e, e.getMessage());
+        }
+    }
+
+    // MERGE: the pipeline helper's ArnoServer.start(Config, DocumentStore) takes the Config itself and throws
+    // PORT_UNAVAILABLE and SITE_ERROR; then this adapter goes.
+    private static ArnoServer startServer(Config c, Store store) {
+        ArnoConfig ac = ArnoConfig.defaults(c.home(), c.data()).withSites(c.sites()).withDevelopment(!c.production())
+                .withBodyLimit(c.bodyLimit()).withTimeout(c.routeTimeout()).withSourceCache(c.sourceCache());
+        try {
+            return ArnoServer.start(ac, store, c.bind(), c.port(), c.workers(), c.queue());
+        } catch (SiteException e) {
+            throw ErrorCode.SITE_ERROR.error(e, e.getMessage());
+        } catch (IOException e) {
+            throw ErrorCode.PORT_UNAVAILABLE.error(e, e.getMessage() + "; choose another --port");
+        }
+    }
+
+    /**
+     * Returns when Ctrl-C (the JVM's shutdown hook) asks to stop or, in tests, when
+     * {@link #whileServing} returns. The hook then waits for {@code stopped}, which the serving
+     * thread counts down once it has closed everything, so the JVM does not end mid-close.
+     */
+    private static void waitUntilStopped(int port, CountDownLatch stopped, PrintWriter err) {
+        IntConsumer test = whileServing;
+        if (test != null) {
+            test.accept(port);
+            return;
+        }
+        CountDownLatch stopping = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            err.println("arno: stopping");
+            err.flush();
+            stopping.countDown();
+            try {
+                stopped.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "arno-shutdown"));
+        try {
+            stopping.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Closes what was opened (nulls were not), each even if one before it fails; a failure is one line. */
+    private static void stop(PrintWriter err, AutoCloseable... open) {
+        for (AutoCloseable o : open) {
+            if (o == null) continue;
+            try {
+                o.close();
+            } catch (Exception e) {
+                err.println("arno: stopping " + o.getClass().getSimpleName() + " failed: " + e.getMessage());
+            }
+        }
+        err.flush();
     }
 }

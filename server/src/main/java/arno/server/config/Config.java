@@ -109,6 +109,11 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public Config build() {
             need(port >= 0 && port <= 65535, "port must be between 0 and 65535, not " + port);
             need(bind != null && !bind.isBlank(), "bind address must not be empty");
+            need(isAddress(bind), "bind address '" + bind + "' is neither an IP address nor a host name this machine resolves");
+            for (String h : hosts) {
+                need(h != null && h.matches("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?"),
+                        "host '" + h + "' is not a host name (such as journals.example.org or journals.example.org:8443)");
+            }
             need(workers >= 1, "workers must be at least 1, not " + workers);
             need(queue >= 1, "queue must hold at least 1 request, not " + queue);
             need(bodyLimit > 0, "body limit must be positive, not " + bodyLimit);
@@ -129,6 +134,21 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue);
         }
 
+        /** The settings as they are, unchecked: a layer (the file) whose values later layers may still change. */
+        Config unchecked() {
+            return new Config(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout,
+                    sourceCache, storeMapSize, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue);
+        }
+
+        private static boolean isAddress(String bind) {
+            try {
+                java.net.InetAddress.getByName(bind);
+                return true;
+            } catch (java.net.UnknownHostException | SecurityException e) {
+                return false;
+            }
+        }
+
         private static void need(boolean ok, String message) {
             if (!ok) throw ErrorCode.BAD_CONFIGURATION.error(message);
         }
@@ -140,6 +160,30 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             throw ErrorCode.BAD_CONFIGURATION.error(setting + " " + folder + " does not exist or is not a folder");
         }
         if (!Files.isReadable(folder)) throw ErrorCode.BAD_CONFIGURATION.error(setting + " " + folder + " cannot be read");
+    }
+
+    /**
+     * Parses a duration: ISO 8601 ({@code PT10S}, {@code PT1M30S}) or a number with a unit
+     * ({@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}).
+     */
+    public static Duration duration(String text, String setting) {
+        String t = text.strip();
+        try {
+            if (t.regionMatches(true, 0, "PT", 0, 2)) return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+)(ms|s|m|h)").matcher(t);
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    default -> Duration.ofHours(n);
+                };
+            }
+        } catch (java.time.format.DateTimeParseException | ArithmeticException | NumberFormatException e) {
+            // refused below, with the setting's name
+        }
+        throw ErrorCode.BAD_CONFIGURATION.error(setting + " needs a duration such as 10s, 500ms or PT1M30S, not '" + text + "'");
     }
 
     /** Parses a size such as 512M, 16G or 1048576 (bytes). */

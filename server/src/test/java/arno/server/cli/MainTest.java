@@ -1,0 +1,92 @@
+package arno.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** The command tree: help, version, usage errors. */
+class MainTest {
+
+    @Test
+    void versionIsTheProjectVersion() throws Exception {
+        Properties p = new Properties();
+        try (InputStream in = MainTest.class.getResourceAsStream("/arno/server/version.properties")) {
+            p.load(in);
+        }
+        // Maven filtered it: a version, not the placeholder.
+        assertThat(p.getProperty("version")).matches("[0-9]+\\.[0-9]+\\.[0-9]+.*");
+        Cli c = Cli.run("--version");
+        assertThat(c.status()).isZero();
+        assertThat(c.out()).startsWith("Arno " + p.getProperty("version") + "\n").contains("Java ");
+        assertThat(c.err()).isEmpty();
+        for (String command : new String[] {"serve", "generate", "store", "query", "batch"}) {
+            assertThat(Cli.run(command, "--version").out()).as(command).startsWith("Arno " + p.getProperty("version"));
+        }
+    }
+
+    @Test
+    void helpListsEveryCommandAndTheExitStatuses() {
+        for (String help : new String[] {"--help", "-h", "help"}) {
+            Cli c = Cli.run(help);
+            assertThat(c.status()).as(help).isZero();
+            assertThat(c.out()).as(help).contains("Usage: arno").contains("serve").contains("store").contains("query")
+                    .contains("batch").contains("generate").contains("Exit status: 0 done, 1 failed, 2 wrong usage.");
+        }
+    }
+
+    @Test
+    void serveHelpShowsEveryOptionAndAnExample() {
+        for (String[] args : new String[][] {{"serve", "--help"}, {"help", "serve"}}) {
+            Cli c = Cli.run(args);
+            assertThat(c.status()).isZero();
+            assertThat(c.out()).contains("Usage: arno serve");
+            for (String option : new String[] {"--config", "--data", "--port", "--bind", "--host", "--sites",
+                    "--production", "--workers", "--queue", "--batch-root", "--articles", "--help", "--version"}) {
+                assertThat(c.out()).as(option).contains(option);
+            }
+            assertThat(c.out()).contains("Examples:").contains("./arno serve");
+        }
+    }
+
+    @Test
+    void generateHelpShowsItsOptionsAndAnExample() {
+        Cli c = Cli.run("generate", "--help");
+        assertThat(c.status()).isZero();
+        assertThat(c.out()).contains("Usage: arno generate").contains("--articles").contains("--out").contains("--seed")
+                .contains("./arno generate --articles 1000 --out data/content");
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String command : new String[] {"serve", "store", "query", "batch", "generate"}) {
+            Cli c = Cli.run(command, "--help");
+            assertThat(c.status()).as(command).isZero();
+            assertThat(c.out()).as(command).contains("Usage: arno " + command);
+        }
+    }
+
+    @Test
+    void anUnknownOptionIsRefusedWithThatCommandsUsage() {
+        Cli.run("serve", "--prot", "80").isUsageError("Unknown options: '--prot', '80'", "arno serve");
+        Cli.run("generate", "--articles", "3", "--out", "x", "--pages", "5").isUsageError("Unknown options: '--pages', '5'",
+                "arno generate");
+        Cli.run("--verbose").isUsageError("Unknown option: '--verbose'", "arno");
+    }
+
+    @Test
+    void aMissingOrUnknownCommandIsAUsageError() {
+        Cli.run().isUsageError("a command is needed", "arno");
+        Cli.run("srve").isUsageError("srve", "arno");
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsAUsageError() {
+        Cli.run("serve", "--port", "abc").isUsageError("'abc'", "arno serve");
+        Cli.run("serve", "--workers", "many").isUsageError("'many'", "arno serve");
+        Cli.run("generate", "--articles", "ten", "--out", "x").isUsageError("'ten'", "arno generate");
+        Cli.run("generate", "--articles", "5").isUsageError("--out", "arno generate");
+        Cli.run("serve", "--port").isUsageError("--port", "arno serve");
+    }
+}

@@ -1,0 +1,265 @@
+package arno.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import arno.server.Main;
+import arno.server.config.Config;
+import arno.store.Store;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code ./arno serve} through {@link Main#run}: a real server on an ephemeral port, and every
+ * mistake a user can make ending in one line, exit status 1 or 2, before anything is written.
+ */
+class ServeCommandTest {
+    private static String home;
+
+    @TempDir
+    Path tmp;
+    Path data;
+    Path sites;
+
+    @BeforeAll
+    static void installation() {
+        // The checkout is the installation: the shared packages and the default error page are found there.
+        home = System.getProperty("arno.home");
+        System.setProperty("arno.home", Path.of("..").toAbsolutePath().normalize().toString());
+    }
+
+    @AfterAll
+    static void restore() {
+        if (home == null) System.clearProperty("arno.home");
+        else System.setProperty("arno.home", home);
+    }
+
+    @BeforeEach
+    void site() throws IOException {
+        data = tmp.resolve("data");
+        sites = Files.createDirectories(tmp.resolve("sites"));
+        Path t = Files.createDirectories(sites.resolve("t"));
+        Files.writeString(t.resolve("site.xml"), """
+                <site xmlns="urn:arno:site" name="t">
+                  <prefix>/t</prefix>
+                  <route name="home" pattern="/">
+                    <template xslt="t.xsl"/>
+                  </route>
+                </site>""");
+        Files.writeString(t.resolve("t.xsl"), """
+                <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                                xmlns:rsp="urn:arno:response">
+                  <xsl:template match="/">
+                    <rsp:response><rsp:body method="text">served t</rsp:body></rsp:response>
+                  </xsl:template>
+                </xsl:stylesheet>""");
+    }
+
+    @AfterEach
+    void noHook() {
+        ServeCommand.whileServing = null;
+    }
+
+    private List<String> args(String... more) {
+        List<String> a = new ArrayList<>(List.of("serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString()));
+        a.addAll(List.of(more));
+        return a;
+    }
+
+    private Cli serve(String... more) {
+        return Cli.run(args(more).toArray(String[]::new));
+    }
+
+    @Test
+    void servesTheSitesAndTheBatchServiceUntilStopped() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<HttpResponse<String>> responses = new ArrayList<>();
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        ServeCommand.whileServing = port -> {
+            String printed = err.toString(StandardCharsets.UTF_8);
+            Matcher account = Pattern.compile("account for this data folder: (\\S+) ").matcher(printed);
+            try {
+                responses.add(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/t/")).build(),
+                        HttpResponse.BodyHandlers.ofString()));
+                HttpRequest.Builder batch = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/batch/"));
+                if (account.find()) {
+                    batch.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+                            account.group(1).getBytes(StandardCharsets.UTF_8)));
+                }
+                responses.add(client.send(batch.build(), HttpResponse.BodyHandlers.ofString()));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        int status = Main.run(args().toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String printed = err.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(printed).isZero();
+        assertThat(responses).hasSize(2);
+        assertThat(responses.get(0).statusCode()).isEqualTo(200);
+        assertThat(responses.get(0).body()).isEqualTo("served t");
+        // The batch service is mounted, and the development account printed at start-up opens it.
+        assertThat(responses.get(1).statusCode()).as(responses.get(1).body()).isEqualTo(200);
+        assertThat(printed).contains("arno: batch service account for this data folder: ")
+                .contains("(kept in " + data.resolve("batch/users") + ")")
+                .containsPattern("arno: serving on http://127\\.0\\.0\\.1:[0-9]+/")
+                // The server alone has no demo plugin: it says so, and serves what there is.
+                .contains("the demo generator is not on the class path");
+        assertThat(data.resolve("content/journals")).doesNotExist();
+        // Stopped: the port is free again.
+        HttpClient again = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        URI uri = responses.get(0).uri();
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> again.send(HttpRequest.newBuilder(uri).build(),
+                HttpResponse.BodyHandlers.ofString()))).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void productionHasNoDevelopmentAccountAndNoDemoNote() {
+        ServeCommand.whileServing = port -> { };
+        Cli c = serve("--production");
+        assertThat(c.status()).as(c.err()).isZero();
+        assertThat(c.err()).doesNotContain("account").doesNotContain("demo").contains("arno: serving on http://127.0.0.1:");
+    }
+
+    @Test
+    void workersZeroIsOneLineAndNothingIsWritten() {
+        serve("--workers", "0").failsWith("workers must be at least 1, not 0");
+        assertThat(data).doesNotExist();
+        serve("--queue", "0").failsWith("queue must hold at least 1 request, not 0");
+        assertThat(data).doesNotExist();
+    }
+
+    @Test
+    void aPortOutOfRangeIsOneLine() {
+        Cli.run("serve", "--port", "70000", "--data", data.toString(), "--sites", sites.toString())
+                .failsWith("port must be between 0 and 65535, not 70000");
+        Cli.run("serve", "--port", "-1", "--data", data.toString(), "--sites", sites.toString())
+                .failsWith("port must be between 0 and 65535, not -1");
+        assertThat(data).doesNotExist();
+    }
+
+    @Test
+    void aPortThatIsNotANumberIsAUsageError() {
+        Cli.run("serve", "--port", "abc").isUsageError("'abc'", "arno serve");
+    }
+
+    @Test
+    void aPortInUseIsOneLineAndNothingIsWritten() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            Cli.run("serve", "--port", Integer.toString(port), "--data", data.toString(), "--sites", sites.toString())
+                    .failsWith("cannot listen on 127.0.0.1:" + port, "choose another --port");
+        }
+        assertThat(data).doesNotExist();
+    }
+
+    @Test
+    void aBindAddressThatIsNotOneIsOneLine() {
+        serve("--bind", "no-such-host.invalid").failsWith("bind address 'no-such-host.invalid'");
+    }
+
+    @Test
+    void aMissingSitesFolderIsOneLine() {
+        Path missing = tmp.resolve("no-sites");
+        Cli.run("serve", "--port", "0", "--data", data.toString(), "--sites", missing.toString())
+                .failsWith("sites folder", missing.toString(), "does not exist");
+        assertThat(data).doesNotExist();
+    }
+
+    @Test
+    void batchRootsMustExistAndMustNotExposeTheDataFolder() {
+        Path missing = tmp.resolve("no-root");
+        serve("--batch-root", missing.toString()).failsWith("batch root", missing.toString(), "does not exist");
+        serve("--batch-root", tmp.toString()).failsWith("would expose the data folder");
+        assertThat(data).doesNotExist();
+    }
+
+    @Test
+    void anUnreadableSiteIsOneLineWithFileLineAndColumn() throws IOException {
+        Path broken = sites.resolve("t/site.xml");
+        Files.writeString(broken, """
+                <site xmlns="urn:arno:site" name="t">
+                  <prefix>/t</prefix>
+                  <route name="home" pattern="/">
+                    <tempalte xslt="t.xsl"/>
+                  </route>
+                </site>""");
+        Files.createDirectories(data.resolve("content")); // content there: no note about demo content
+        serve().failsWith("site.xml", "line 4", "column", "tempalte");
+    }
+
+    @Test
+    void aLockedStoreIsOneLine() throws IOException {
+        Path storeDir = Files.createDirectories(data.resolve("store"));
+        try (Store held = Store.open(storeDir)) {
+            serve().failsWith(storeDir.toString());
+        }
+    }
+
+    @Test
+    void anInvalidConfigurationFileIsOneLineWithFileLineAndColumn() throws IOException {
+        Path file = Files.writeString(tmp.resolve("arno.xml"), "<arno xmlns='urn:arno:config'>\n  <http prot='80'/>\n</arno>");
+        serve("--config", file.toString()).failsWith(file + " line 2 column", "prot");
+        serve("--config", tmp.resolve("none.xml").toString()).failsWith("configuration file", "none.xml", "does not exist");
+        assertThat(data).doesNotExist();
+    }
+
+    @Test
+    void flagsOverrideTheFileWhichOverridesTheDefaults() throws IOException {
+        Path file = Files.writeString(tmp.resolve("arno.xml"), """
+                <arno xmlns="urn:arno:config">
+                  <data>from-file</data>
+                  <http port="9000"><host>file.example.org</host></http>
+                  <pages workers="3" queue="7"/>
+                  <batch><root>in</root></batch>
+                </arno>""");
+        Config fileOnly = parse("--config", file.toString());
+        assertThat(fileOnly.data()).isEqualTo(tmp.resolve("from-file"));
+        assertThat(fileOnly.port()).isEqualTo(9000);
+        assertThat(fileOnly.workers()).isEqualTo(3);
+        assertThat(fileOnly.queue()).isEqualTo(7);
+        assertThat(fileOnly.hosts()).containsExactly("file.example.org");
+        assertThat(fileOnly.batchRoots()).containsExactly(tmp.resolve("in"));
+        assertThat(fileOnly.production()).isFalse();
+
+        Config flags = parse("--config", file.toString(), "--data", data.toString(), "--port", "9100", "--workers", "5",
+                "--host", "a.example.org", "--host", "b.example.org", "--batch-root", tmp.resolve("other").toString(),
+                "--production", "--bind", "localhost");
+        assertThat(flags.data()).isEqualTo(data);
+        assertThat(flags.port()).isEqualTo(9100);
+        assertThat(flags.workers()).isEqualTo(5);
+        assertThat(flags.queue()).isEqualTo(7);
+        assertThat(flags.hosts()).containsExactly("a.example.org", "b.example.org");
+        assertThat(flags.batchRoots()).containsExactly(tmp.resolve("other"));
+        assertThat(flags.production()).isTrue();
+        assertThat(flags.bind()).isEqualTo("localhost");
+    }
+
+    private static Config parse(String... args) {
+        ServeCommand command = new ServeCommand();
+        new CommandLine(command).parseArgs(args);
+        return command.configuration();
+    }
+}
