@@ -221,6 +221,11 @@ public final class XmlPolicy {
             return ErrorCode.MALFORMED_XML.error(t, what, m).at(Where.of(x.getLocator(), what));
         }
         IOException io = find(t, IOException.class);
+        if (io instanceof java.io.CharConversionException || io instanceof java.io.UnsupportedEncodingException
+                || io instanceof java.nio.charset.CharacterCodingException) {
+            // Bytes that are not text in the declared encoding: the document is at fault, not the disk.
+            return ErrorCode.MALFORMED_XML.error(t, what, "its encoding cannot be read: " + io.getMessage()).at(Where.at(what));
+        }
         if (io != null) return ErrorCode.IO.error(t, what + " cannot be read: " + io.getMessage());
         return ErrorCode.MALFORMED_XML.error(t, what, String.valueOf(t.getMessage())).at(Where.at(what));
     }

@@ -94,6 +94,26 @@ class XmlPolicyTest {
         });
     }
 
+    /** Straight SAX, without Saxon in between: the same case gets the same answer. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("corpus")
+    void rawSaxAgreesWithSaxon(HostileCorpus.Case c) {
+        org.xml.sax.XMLReader reader = XmlPolicy.DEFAULT.newReader();
+        org.xml.sax.helpers.DefaultHandler text = new org.xml.sax.helpers.DefaultHandler();
+        reader.setContentHandler(text);
+        Throwable failure = null;
+        try {
+            reader.parse(new org.xml.sax.InputSource(new ByteArrayInputStream(c.xml())));
+        } catch (Exception e) {
+            failure = e;
+        }
+        switch (c.outcome()) {
+            case ACCEPTED -> assertThat(failure).isNull();
+            case REFUSED -> assertThat(XmlPolicy.translate(failure, "x").code()).isEqualTo(ErrorCode.REFUSED_XML);
+            case MALFORMED -> assertThat(XmlPolicy.translate(failure, "x").code()).isEqualTo(ErrorCode.MALFORMED_XML);
+        }
+    }
+
     @Test
     void limitsAreConfigurable() throws Exception {
         XmlPolicy tight = new XmlPolicy(new XmlPolicy.Limits(10, 1000, 3, 10));

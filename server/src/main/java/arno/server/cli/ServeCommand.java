@@ -201,15 +201,9 @@ public final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    // MERGE: the store helper makes Store.open throw ArnoException STORE_LOCKED itself; then this is just
-    // Store.open(c.store(), StoreOptions.defaults().mapSize(c.storeMapSize())).
+    /** The store as the store commands open it: the same map size and XML limits. */
     private static Store openStore(Config c) {
-        try {
-            return Store.open(c.store(), StoreOptions.defaults().mapSize(c.storeMapSize()));
-        } catch (StoreException e) {
-            if (e.code() == StoreException.Code.LOCKED) throw ErrorCode.STORE_LOCKED.error(e, e.getMessage());
-            throw ErrorCode.STORE_FORMAT.error(e, "cannot open the store " + c.store() + ": " + e.getMessage());
-        }
+        return Store.open(c.store(), StoreCommand.Opening.options(c));
     }
 
     // MERGE: with the batch helper's builder add .xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
