@@ -29,6 +29,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import net.sf.saxon.lib.Feature;
 import net.sf.saxon.s9api.Processor;
 import org.apache.commons.io.FileUtils;
 
@@ -83,6 +84,10 @@ public final class BatchService implements AutoCloseable {
         Processor processor = new Processor(false);
         Access access = new Access(roots, FileRoots.none(), outbound, options.xmlPolicy());
         access.install(processor.getUnderlyingConfiguration());
+        // Access turns external functions off, and Saxon then refuses xsl:result-document at compile
+        // time, a documented batch feature. Saxon-HE has no reflexive Java calls, so this allows only
+        // xsl:result-document (confined by Transformation) and system-property() of JVM properties.
+        processor.getUnderlyingConfiguration().setConfigurationProperty(Feature.ALLOW_EXTERNAL_FUNCTIONS, true);
         AtomicInteger threadNumber = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(options.workers(), options.workers(), 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {

@@ -65,8 +65,14 @@ final class TestServer implements AutoCloseable {
         this(tmp, b -> { });
     }
 
+    /**
+     * The root, two workers, and an outbound policy that allows private addresses: the tests'
+     * inputs, stylesheets and outputs at URLs are this server's own /files/ on loopback, which the
+     * default policy refuses (tests of that refusal set {@code Outbound.Policy.DEFAULT} again).
+     */
     BatchOptions options() {
-        BatchOptions.Builder b = BatchOptions.builder(work).roots(java.util.List.of(root)).workers(2);
+        BatchOptions.Builder b = BatchOptions.builder(work).roots(java.util.List.of(root)).workers(2)
+                .outbound(arno.xml.Outbound.Policy.DEFAULT.allowingPrivate());
         settings.accept(b);
         return b.build();
     }
@@ -147,9 +153,16 @@ final class TestServer implements AutoCloseable {
         return send(b.build());
     }
 
+    /** A GET with the test account: every batch resource but the schema needs one. */
     HttpResponse<String> get(String pathOrUrl) {
+        return get(pathOrUrl, USER + ":" + PASSWORD);
+    }
+
+    HttpResponse<String> get(String pathOrUrl, String credentials) {
         String u = pathOrUrl.startsWith("http") ? pathOrUrl : url(pathOrUrl);
-        return send(HttpRequest.newBuilder(URI.create(u)).GET().build());
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(u)).GET();
+        if (credentials != null) b.header("Authorization", basic(credentials));
+        return send(b.build());
     }
 
     HttpResponse<String> delete(String pathOrUrl, String credentials) {
