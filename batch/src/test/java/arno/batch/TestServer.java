@@ -46,6 +46,8 @@ final class TestServer implements AutoCloseable {
     volatile CountDownLatch gate = new CountDownLatch(1);
     volatile CountDownLatch gateReached = new CountDownLatch(1);
     final Map<String, String> puts = new ConcurrentHashMap<>();
+    /** GETs the file server has answered: a refused fetch must not add one. */
+    final java.util.concurrent.atomic.AtomicInteger gets = new java.util.concurrent.atomic.AtomicInteger();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     TestServer(Path tmp, Consumer<BatchOptions.Builder> settings) {
@@ -222,10 +224,19 @@ final class TestServer implements AutoCloseable {
         }
     }
 
-    /** GET serves files under root; GET /gate/... waits for the gate; PUT stores bodies in {@link #puts}. */
+    /**
+     * GET serves files under root; GET /gate/... waits for the gate; GET /redirect/X answers 302 to X on
+     * 127.0.0.1; PUT stores bodies in {@link #puts}.
+     */
     private final class FileServlet extends HttpServlet {
         @Override protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             String path = req.getPathInfo();
+            gets.incrementAndGet();
+            if (path.startsWith("/redirect/")) {
+                // to the same file by the loopback address: a hop the outbound policy must check again
+                resp.sendRedirect("http://127.0.0.1:" + port + "/files/" + path.substring("/redirect/".length()));
+                return;
+            }
             if (path.startsWith("/gate/")) {
                 gateReached.countDown();
                 try {
