@@ -101,9 +101,30 @@ final class BatchParser {
         try {
             reader.parse(source);
             if (handler.deferred != null) throw handler.deferred;
-        } catch (SAXException | IOException | RuntimeException e) {
-            throw XmlPolicy.translate(e, "batch document");
+        } catch (ArnoException e) {
+            throw e;
+        } catch (SAXException | IOException e) {
+            // A listener's own exception (one that stops the feed) passes through as it is.
+            if (e instanceof SAXException s && s.getException() instanceof RuntimeException r && !(r instanceof ArnoException)
+                    && XmlPolicy.refusal(e) == null) {
+                throw r;
+            }
+            throw translate(e, "batch document", systemId);
         }
+    }
+
+    /**
+     * {@link XmlPolicy#translate}, except that bytes in an encoding the parser does not know (or
+     * not in the one declared) are a malformed document, not an I/O failure: the parser reports
+     * them as an {@link java.io.IOException} although nothing failed to be read.
+     */
+    static ArnoException translate(Throwable t, String what, String uri) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof java.io.UnsupportedEncodingException || c instanceof java.io.CharConversionException) {
+                return ErrorCode.MALFORMED_XML.error(t, what, "its encoding cannot be read: " + c.getMessage()).at(Where.at(uri));
+            }
+        }
+        return XmlPolicy.translate(t, what);
     }
 
     /** Well-formedness errors end the parse; {@link XmlPolicy#translate} says where. */

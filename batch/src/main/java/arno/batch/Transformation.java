@@ -297,6 +297,9 @@ final class Transformation {
             String what = parse != null && parse.getSystemId() != null ? parse.getSystemId() : inputUri;
             return XmlPolicy.translate(e, what);
         }
+        if (find(e, java.io.UnsupportedEncodingException.class) != null || find(e, java.io.CharConversionException.class) != null) {
+            return BatchParser.translate(e, "input " + inputUri, inputUri);
+        }
         Where stylesheet = Where.at(e.getSystemId(), e.getLineNumber(),
                 e.getCause() instanceof net.sf.saxon.trans.XPathException x && x.getLocator() != null
                         ? x.getLocator().getColumnNumber() : -1);

@@ -125,7 +125,10 @@ class ClientTest {
         server.awaitGateReached();
         client.cancel(job);
         server.openGate();
-        assertThat(client.await(job, s -> { }).state()).isEqualTo("cancelled");
+        BatchClient.Status done = client.await(job, s -> { });
+        try (InputStream in = client.report(job, false, false)) {
+            assertThat(done.state()).as(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("cancelled");
+        }
         assertThat(server.root.resolve("cli-out/gated2.xml")).doesNotExist();
     }
 
