@@ -23,7 +23,7 @@ import org.xml.sax.helpers.XMLFilterImpl;
 final class Views {
     private Views() {}
 
-    /** {@code <job>}: settings, status, progress and links. {@code href} is the job's absolute URL. */
+    /** {@code <job>}: settings, status, progress and links. {@code href} is the job's URL (relative unless the Host is a configured one). */
     static void status(XmlWriter x, Job job, String href, boolean root) {
         long now = System.nanoTime();
         x.start("job");
