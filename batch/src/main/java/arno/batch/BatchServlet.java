@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * header the client chose never reaches an answer otherwise.
  *
  * <pre>
- * POST   /batch/jobs                  submit a batch       202 + Location, 400, 401, 413, 415, 422, 503 + Retry-After
+ * POST   /batch/jobs                  submit a batch       202 + Location, 400, 401, 403, 413, 415, 422, 503 + Retry-After
  * GET    /batch/jobs                  all jobs, newest first
  * GET    /batch/jobs/{id}             status and progress
  * DELETE /batch/jobs/{id}             cancel               202, 404, 409
