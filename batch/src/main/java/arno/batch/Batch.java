@@ -1,6 +1,8 @@
 package arno.batch;
 
+import arno.xml.Where;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
 import net.sf.saxon.s9api.QName;
 import net.sf.saxon.s9api.XdmNode;
@@ -23,11 +25,11 @@ final class Batch {
      * The stylesheet or Schematron schema: by URI ({@code href}) or inline (a
      * document node whose base URI is the batch's). {@code phase} only for Schematron.
      */
-    record Code(Kind kind, Roots.Target href, XdmNode inline, String phase, String systemId, int line, int column) {
+    record Code(Kind kind, Target href, XdmNode inline, String phase, Where where) {
         /** How the code is named in reports and listings. */
         String label() {
             return href != null ? href.uri().toString() : "inline " + (kind == Kind.XSLT ? "stylesheet" : "schema")
-                    + " at line " + line;
+                    + " at line " + where.line();
         }
     }
 
@@ -36,7 +38,14 @@ final class Batch {
     record Header(String name, int priority, Integer parallelism, URI base, Code code, List<Param> params) {}
 
     /** One transformation to run; {@code index} counts from 1 in document order. */
-    record Input(long index, Roots.Target source, Roots.Target output, int line) {}
+    record Input(long index, Target source, Target output, int line) {}
+
+    /** What a batch URI names once resolved ({@link Targets}): a confined file, or an http(s) URL. */
+    record Target(URI uri, Path file) {
+        boolean isFile() {
+            return file != null;
+        }
+    }
 
     /** Receives a batch as it is parsed. Either method MAY block (the parser waits) or throw to stop. */
     interface Listener {

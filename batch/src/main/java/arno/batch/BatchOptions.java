@@ -1,15 +1,18 @@
 package arno.batch;
 
+import arno.xml.ErrorCode;
+import arno.xml.Outbound;
+import arno.xml.XmlPolicy;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
  * How a {@link BatchService} is set up. Every default is here and nowhere
- * else; a bad value is refused when the options are built, with the setting's
- * name and the value.
+ * else; a bad value is refused when the options are built
+ * ({@link ErrorCode#BAD_CONFIGURATION}), with the setting's name and the value.
  *
  * <pre>{@code
  * BatchOptions options = BatchOptions.builder(Path.of("data/batch"))
@@ -19,33 +22,44 @@ import java.util.Objects;
  * }</pre>
  *
  * @param workDirectory  where accepted jobs, their reports and the users file live
- * @param roots          the only folders batches may read files from and write files to
+ * @param roots          the only folders batches may read files from and write files to; none by default,
+ *                       and then a batch may name no file at all (never the data folder by default)
  * @param workers        worker threads shared by all jobs (default: available processors)
  * @param queueBound     jobs that may wait; one more is answered 503 with Retry-After (default 100)
  * @param runningJobs    jobs that run at once, sharing the workers (default 2)
- * @param usersFile      accounts allowed to submit and cancel (default {@code workDirectory/users})
+ * @param usersFile      accounts allowed to submit, read and cancel (default {@code workDirectory/users})
  * @param maxBatchBytes  largest batch document accepted (default 256 MiB, about two million inputs)
- * @param httpTimeout    connect and read timeout for http(s) inputs, stylesheets and outputs (default 60 s)
+ * @param xmlPolicy      how batch documents, inputs, stylesheets and what they read are parsed
+ *                       (default {@link XmlPolicy#DEFAULT})
+ * @param outbound       which URLs inputs, outputs, stylesheets and {@code doc()} may reach, with its
+ *                       timeout (default {@link Outbound.Policy#DEFAULT}: no private, loopback or
+ *                       link-local addresses)
+ * @param hosts          host names (optionally {@code name:port}) the service may put into absolute URLs
+ *                       ({@code Location}, links) when a request's {@code Host} names one; with none, or for any
+ *                       other {@code Host}, URLs are relative ({@code /batch/jobs/ID})
  * @param clock          the time written in reports and status (tests fix it)
  */
 public record BatchOptions(Path workDirectory, List<Path> roots, int workers, int queueBound, int runningJobs,
-                           Path usersFile, long maxBatchBytes, Duration httpTimeout, Clock clock) {
+                           Path usersFile, long maxBatchBytes, XmlPolicy xmlPolicy, Outbound.Policy outbound,
+                           List<String> hosts, Clock clock) {
 
     public BatchOptions {
         Objects.requireNonNull(workDirectory, "workDirectory");
         roots = List.copyOf(Objects.requireNonNull(roots, "roots"));
+        hosts = Objects.requireNonNull(hosts, "hosts").stream().map(h -> h.strip().toLowerCase(Locale.ROOT)).toList();
         Objects.requireNonNull(usersFile, "usersFile");
-        Objects.requireNonNull(httpTimeout, "httpTimeout");
+        Objects.requireNonNull(xmlPolicy, "xmlPolicy");
+        Objects.requireNonNull(outbound, "outbound");
         Objects.requireNonNull(clock, "clock");
         require(workers >= 1, "workers", workers, "at least 1");
         require(queueBound >= 1, "queueBound", queueBound, "at least 1");
         require(runningJobs >= 1, "runningJobs", runningJobs, "at least 1");
         require(maxBatchBytes >= 1024, "maxBatchBytes", maxBatchBytes, "at least 1024");
-        require(!httpTimeout.isNegative() && !httpTimeout.isZero(), "httpTimeout", httpTimeout, "positive");
+        for (String h : hosts) require(!h.isEmpty() && !h.contains("/") && !h.contains(" "), "hosts", h, "a host name");
     }
 
     private static void require(boolean ok, String name, Object value, String what) {
-        if (!ok) throw new IllegalArgumentException("batch option " + name + " must be " + what + ", not " + value);
+        if (!ok) throw ErrorCode.BAD_CONFIGURATION.error("batch option " + name + " must be " + what + ", not " + value);
     }
 
     public static Builder builder(Path workDirectory) {
@@ -61,7 +75,9 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
         private int runningJobs = 2;
         private Path usersFile;
         private long maxBatchBytes = 256L << 20;
-        private Duration httpTimeout = Duration.ofSeconds(60);
+        private XmlPolicy xmlPolicy = XmlPolicy.DEFAULT;
+        private Outbound.Policy outbound = Outbound.Policy.DEFAULT;
+        private List<String> hosts = List.of();
         private Clock clock = Clock.systemUTC();
 
         private Builder(Path workDirectory) {
@@ -98,8 +114,18 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
             return this;
         }
 
-        public Builder httpTimeout(Duration httpTimeout) {
-            this.httpTimeout = httpTimeout;
+        public Builder xmlPolicy(XmlPolicy xmlPolicy) {
+            this.xmlPolicy = xmlPolicy;
+            return this;
+        }
+
+        public Builder outbound(Outbound.Policy outbound) {
+            this.outbound = outbound;
+            return this;
+        }
+
+        public Builder hosts(List<String> hosts) {
+            this.hosts = hosts;
             return this;
         }
 
@@ -111,7 +137,8 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
         public BatchOptions build() {
             Objects.requireNonNull(workDirectory, "workDirectory");
             return new BatchOptions(workDirectory, roots, workers, queueBound, runningJobs,
-                    usersFile != null ? usersFile : workDirectory.resolve("users"), maxBatchBytes, httpTimeout, clock);
+                    usersFile != null ? usersFile : workDirectory.resolve("users"), maxBatchBytes, xmlPolicy, outbound,
+                    hosts, clock);
         }
     }
 }

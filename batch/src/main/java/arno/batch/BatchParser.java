@@ -1,5 +1,10 @@
 package arno.batch;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.FileRoots;
+import arno.xml.Where;
+import arno.xml.XmlPolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -39,16 +44,21 @@ import org.xml.sax.helpers.NamespaceSupport;
  * {@link Batch.Listener} one at a time, so memory does not depend on the
  * number of inputs. On submission the stream also passes the batch schema's
  * validator; every error names the document, line and column.
+ *
+ * <p>The document is parsed by the one {@link XmlPolicy}, like every other: a DOCTYPE is
+ * accepted and its DTD never read, internal entities are bounded, external ones refused.
  */
 final class BatchParser {
     private static final Schema SCHEMA = loadSchema();
 
     private final Processor processor;
-    private final Roots roots;
+    private final Targets targets;
+    private final XmlPolicy policy;
 
-    BatchParser(Processor processor, Roots roots) {
+    BatchParser(Processor processor, Targets targets, XmlPolicy policy) {
         this.processor = processor;
-        this.roots = roots;
+        this.targets = targets;
+        this.policy = policy;
     }
 
     private static Schema loadSchema() {
@@ -66,76 +76,94 @@ final class BatchParser {
     /**
      * Parses {@code in}, whose URI (for errors and relative references) is
      * {@code systemId}. With {@code validate}, the document is checked against
-     * the batch schema as it streams.
+     * the batch schema as it streams, and the hosts of URLs are checked (their addresses looked up).
      *
-     * @throws BatchException naming line and column when the batch is malformed,
-     *         invalid, or names something it may not
+     * @throws ArnoException naming line and column when the batch is malformed
+     *         ({@link ErrorCode#MALFORMED_XML}), refused by the XML policy ({@link ErrorCode#REFUSED_XML}),
+     *         invalid ({@link ErrorCode#INVALID_XML}), or names something it may not
      */
     void parse(InputStream in, String systemId, boolean validate, Batch.Listener listener) {
-        Handler handler = new Handler(URI.create(systemId), listener);
-        XMLReader reader = SecureXml.newReader(false);
+        Handler handler = new Handler(URI.create(systemId), listener, validate);
+        XMLReader reader = policy.newReader();
         ContentHandler first = handler;
         if (validate) {
             ValidatorHandler validator = SCHEMA.newValidatorHandler();
             validator.setContentHandler(handler);
             // Schema errors are kept while the parse goes on: a document that is also not
             // well-formed is reported as such, which is what its author needs to fix first.
-            validator.setErrorHandler(new Errors(Problem.INVALID_BATCH, handler));
+            validator.setErrorHandler(new SchemaErrors(handler));
             first = validator;
         }
         reader.setContentHandler(first);
-        reader.setErrorHandler(new Errors(Problem.MALFORMED_BATCH, null));
+        reader.setErrorHandler(new ParseErrors());
         InputSource source = new InputSource(in);
         source.setSystemId(systemId);
         try {
             reader.parse(source);
             if (handler.deferred != null) throw handler.deferred;
-        } catch (SAXParseException e) {
-            Throwable cause = e.getException();
-            if (cause instanceof BatchException b) throw b;
-            throw new BatchException(Problem.MALFORMED_BATCH, "batch document is not well-formed: " + e.getMessage(),
-                    systemId, e.getLineNumber(), e.getColumnNumber());
-        } catch (SAXException e) {
-            if (e.getException() instanceof BatchException b) throw b;
-            if (e.getException() instanceof RuntimeException r) throw r;
-            throw new BatchException(Problem.MALFORMED_BATCH, "batch document cannot be read: " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new BatchException(Problem.MALFORMED_BATCH, "batch document cannot be read: " + e, e);
+        } catch (ArnoException e) {
+            throw e;
+        } catch (SAXException | IOException e) {
+            // A listener's own exception (one that stops the feed) passes through as it is.
+            if (e instanceof SAXException s && s.getException() instanceof RuntimeException r && !(r instanceof ArnoException)
+                    && XmlPolicy.refusal(e) == null) {
+                throw r;
+            }
+            throw translate(e, "batch document", systemId);
         }
     }
 
-    /** Schema errors and well-formedness errors, each translated with its position. */
-    private static final class Errors implements ErrorHandler {
-        private final Problem problem;
+    /**
+     * {@link XmlPolicy#translate}, except that bytes in an encoding the parser does not know (or
+     * not in the one declared) are a malformed document, not an I/O failure: the parser reports
+     * them as an {@link java.io.IOException} although nothing failed to be read.
+     */
+    static ArnoException translate(Throwable t, String what, String uri) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof java.io.UnsupportedEncodingException || c instanceof java.io.CharConversionException) {
+                return ErrorCode.MALFORMED_XML.error(t, what, "its encoding cannot be read: " + c.getMessage()).at(Where.at(uri));
+            }
+        }
+        return XmlPolicy.translate(t, what);
+    }
+
+    /** Well-formedness errors end the parse; {@link XmlPolicy#translate} says where. */
+    private static final class ParseErrors implements ErrorHandler {
+        @Override public void warning(SAXParseException e) {}
+
+        @Override public void error(SAXParseException e) throws SAXParseException {
+            throw e;
+        }
+
+        @Override public void fatalError(SAXParseException e) throws SAXParseException {
+            throw e;
+        }
+    }
+
+    /** Schema errors: the first is kept and thrown when the parse has ended. */
+    private static final class SchemaErrors implements ErrorHandler {
         private final Handler deferTo;
 
-        Errors(Problem problem, Handler deferTo) {
-            this.problem = problem;
+        SchemaErrors(Handler deferTo) {
             this.deferTo = deferTo;
         }
 
         @Override public void warning(SAXParseException e) {}
 
         @Override public void error(SAXParseException e) {
-            if (deferTo != null) {
-                if (deferTo.deferred == null) deferTo.deferred = translate(e);
-                return;
-            }
-            throw translate(e);
+            if (deferTo.deferred == null) deferTo.deferred = translate(e);
         }
 
         @Override public void fatalError(SAXParseException e) {
-            throw translate(e);
+            error(e);
         }
 
-        private BatchException translate(SAXParseException e) {
+        private static ArnoException translate(SAXParseException e) {
             String message = e.getMessage() == null ? "error" : e.getMessage();
             // Xerces prefixes schema errors with the rule's number ("cvc-complex-type.2.4.a: ..."), noise to a reader.
             message = message.replaceFirst("^cvc-[\\w.-]+: ", "");
-            String what = problem == Problem.INVALID_BATCH
-                    ? "batch document does not match the batch schema: "
-                    : "batch document is not well-formed: ";
-            return new BatchException(problem, what + message, e.getSystemId(), e.getLineNumber(), e.getColumnNumber());
+            return ErrorCode.INVALID_XML.error("batch document", message + " (the batch schema: GET /batch/schema)")
+                    .at(Where.of(e, null));
         }
     }
 
@@ -144,7 +172,9 @@ final class BatchParser {
         private final URI documentUri;
         private final Batch.Listener listener;
         /** The first schema error; once set, events are no longer interpreted, only checked for well-formedness. */
-        BatchException deferred;
+        ArnoException deferred;
+        /** Whether this parse is the submission's: URLs' hosts are checked now. */
+        private final boolean submitting;
         private final NamespaceSupport namespaces = new NamespaceSupport();
         private boolean contextPushed;
         private Locator locator;
@@ -168,7 +198,8 @@ final class BatchParser {
         private String captureElement;
         private boolean captureHasElement;
 
-        Handler(URI documentUri, Batch.Listener listener) {
+        Handler(URI documentUri, Batch.Listener listener, boolean submitting) {
+            this.submitting = submitting;
             this.documentUri = documentUri;
             this.base = documentUri;
             this.listener = listener;
@@ -216,10 +247,10 @@ final class BatchParser {
                 switch (local) {
                     case "stylesheet", "schematron", "param" -> startCapture(local, atts);
                     case "input" -> input(atts);
-                    default -> throw error(Problem.INVALID_BATCH, "unexpected element " + local);
+                    default -> throw invalid("unexpected element " + local);
                 }
             } else {
-                throw error(Problem.INVALID_BATCH, "unexpected element {" + uri + "}" + local);
+                throw invalid("unexpected element {" + uri + "}" + local);
             }
         }
 
@@ -233,7 +264,7 @@ final class BatchParser {
                         endCapture();
                     }
                 } else if (depth == 1 && !headerSent) {
-                    throw error(Problem.INVALID_BATCH, "batch has no input");
+                    throw invalid("batch has no input");
                 }
             } finally {
                 namespaces.popContext();
@@ -261,12 +292,16 @@ final class BatchParser {
 
         private void root(String uri, String local, Attributes atts) {
             if (!Batch.NS.equals(uri) || !"batch".equals(local)) {
-                throw error(Problem.INVALID_BATCH, "the root element must be batch in namespace " + Batch.NS
+                throw invalid("the root element must be batch in namespace " + Batch.NS
                         + ", not {" + uri + "}" + local);
             }
             String xmlBase = atts.getValue(XMLConstants.XML_NS_URI, "base");
             if (xmlBase != null) {
-                base = Roots.toUri(xmlBase, documentUri, "xml:base");
+                try {
+                    base = FileRoots.toUri(xmlBase, documentUri, "xml:base");
+                } catch (ArnoException e) {
+                    throw e.at(here());
+                }
             }
             name = atts.getValue("", "name");
             priority = integer(atts, "priority", 0, Integer.MIN_VALUE);
@@ -282,20 +317,20 @@ final class BatchParser {
                 if (i < min) throw new NumberFormatException();
                 return i;
             } catch (NumberFormatException e) {
-                throw error(Problem.INVALID_BATCH, "@" + attribute + " must be an integer"
+                throw invalid("@" + attribute + " must be an integer"
                         + (min > Integer.MIN_VALUE ? " of at least " + min : "") + ", not '" + value + "'");
             }
         }
 
         private void startCapture(String local, Attributes atts) throws SAXException {
             if (headerSent) {
-                throw error(Problem.INVALID_BATCH, local + " must come before the first input");
+                throw invalid(local + " must come before the first input");
             }
             if (!"param".equals(local) && code != null) {
-                throw error(Problem.INVALID_BATCH, "a batch has one stylesheet or schematron, this is a second");
+                throw invalid("a batch has one stylesheet or schematron, this is a second");
             }
             if ("param".equals(local) && code == null) {
-                throw error(Problem.INVALID_BATCH, "param must follow the stylesheet or schematron");
+                throw invalid("param must follow the stylesheet or schematron");
             }
             try {
                 DocumentBuilder builder = processor.newDocumentBuilder();
@@ -347,33 +382,34 @@ final class BatchParser {
             for (XdmNode child : document.children()) {
                 if (child.getNodeKind() == XdmNodeKind.ELEMENT) {
                     if (element != null) {
-                        throw errorAtCapture(Problem.INVALID_BATCH, captureElement + " holds more than one element");
+                        throw invalidAtCapture(captureElement + " holds more than one element");
                     }
                     element = child;
                 } else if (child.getNodeKind() == XdmNodeKind.TEXT && !child.getStringValue().isBlank()) {
-                    throw errorAtCapture(Problem.INVALID_BATCH, captureElement + " holds text; it takes href or one element");
+                    throw invalidAtCapture(captureElement + " holds text; it takes href or one element");
                 }
             }
             if ((href == null) == (element == null)) {
-                throw errorAtCapture(Problem.INVALID_BATCH, captureElement
+                throw invalidAtCapture(captureElement
                         + " needs either an href or the " + (kind == Batch.Kind.XSLT ? "stylesheet" : "schema")
                         + " inline, exactly one of the two");
             }
             if (element != null && kind == Batch.Kind.SCHEMATRON
                     && !"http://purl.oclc.org/dsdl/schematron".equals(element.getNodeName().getNamespace())) {
-                throw errorAtCapture(Problem.INVALID_BATCH, "schematron holds " + element.getNodeName().getEQName()
+ throw invalidAtCapture("schematron holds " + element.getNodeName().getEQName()
                         + "; expected an ISO Schematron schema (namespace http://purl.oclc.org/dsdl/schematron)");
             }
-            Roots.Target target = null;
+            Batch.Target target = null;
             if (href != null) {
                 try {
-                    target = roots.resolve(href, base, captureElement);
-                } catch (BatchException e) {
-                    throw errorAtCapture(e.problem, e.getMessage());
+                    target = targets.resolve(href, base, captureElement, submitting);
+                } catch (ArnoException e) {
+                    throw e.at(captureWhere());
                 }
             }
+            String phase = captureAttributes.getValue("", "phase");
             return new Batch.Code(kind, target, element == null ? null : document,
-                    captureAttributes.getValue("", "phase"), documentUri.toString(), captureLine, captureColumn);
+                    phase == null ? null : phase.strip(), captureWhere());
         }
 
         private Batch.Param param(XdmNode document) {
@@ -382,7 +418,8 @@ final class BatchParser {
             try {
                 qname = nameAttr.startsWith("Q{") ? QName.fromEQName(nameAttr) : qname(nameAttr.strip());
             } catch (IllegalArgumentException e) {
-                throw errorAtCapture(Problem.BAD_PARAMETER, "param name '" + nameAttr + "' is not a QName: " + e.getMessage());
+                throw ErrorCode.BAD_PARAMETER.error("param name '" + nameAttr + "' is not a QName: " + e.getMessage())
+                        .at(captureWhere());
             }
             String select = captureAttributes.getValue("", "select");
             if (select != null) {
@@ -396,8 +433,12 @@ final class BatchParser {
                     selector.setContextItem(document);
                     return new Batch.Param(qname, selector.evaluate());
                 } catch (SaxonApiException e) {
-                    throw errorAtCapture(Problem.BAD_PARAMETER, "param " + nameAttr + ": select=\"" + select
-                            + "\" fails: " + e.getMessage());
+                    // A read the roots or the outbound policy refused keeps its own code.
+                    ArnoException refused = ArnoException.find(e);
+                    ArnoException error = refused != null ? refused
+                            : ErrorCode.BAD_PARAMETER.error(e, "param " + nameAttr + ": select=\"" + select + "\" fails: "
+                                    + e.getMessage()).processorCode(e.getErrorCode() == null ? null : e.getErrorCode().getEQName());
+                    throw error.at(captureWhere());
                 }
             }
             if (captureHasElement) return new Batch.Param(qname, document);
@@ -422,7 +463,7 @@ final class BatchParser {
 
         private void input(Attributes atts) {
             if (code == null) {
-                throw error(Problem.INVALID_BATCH, "input must follow the stylesheet or schematron");
+                throw invalid("input must follow the stylesheet or schematron");
             }
             if (!headerSent) {
                 headerSent = true;
@@ -430,25 +471,33 @@ final class BatchParser {
             }
             String href = atts.getValue("", "href");
             String output = atts.getValue("", "output");
-            if (href == null) throw error(Problem.INVALID_BATCH, "input needs an href");
-            Roots.Target source;
-            Roots.Target target = null;
+            if (href == null) throw invalid("input needs an href");
+            Batch.Target source;
+            Batch.Target target = null;
             try {
-                source = roots.resolve(href, base, "input");
-                if (output != null) target = roots.resolve(output, base, "output");
-            } catch (BatchException e) {
-                throw error(e.problem, e.getMessage());
+                source = targets.resolve(href, base, "input", submitting);
+                if (output != null) target = targets.resolve(output, base, "output", submitting);
+            } catch (ArnoException e) {
+                throw e.at(here());
             }
             listener.input(new Batch.Input(++inputs, source, target, locator.getLineNumber()));
         }
 
-        private BatchException error(Problem problem, String message) {
-            return new BatchException(problem, message, documentUri.toString(),
-                    locator == null ? -1 : locator.getLineNumber(), locator == null ? -1 : locator.getColumnNumber());
+        private Where here() {
+            return Where.at(documentUri.toString(), locator == null ? -1 : locator.getLineNumber(),
+                    locator == null ? -1 : locator.getColumnNumber());
         }
 
-        private BatchException errorAtCapture(Problem problem, String message) {
-            return new BatchException(problem, message, documentUri.toString(), captureLine, captureColumn);
+        private Where captureWhere() {
+            return Where.at(documentUri.toString(), captureLine, captureColumn);
+        }
+
+        private ArnoException invalid(String message) {
+            return ErrorCode.INVALID_XML.error("batch document", message).at(here());
+        }
+
+        private ArnoException invalidAtCapture(String message) {
+            return ErrorCode.INVALID_XML.error("batch document", message).at(captureWhere());
         }
     }
 }

@@ -1,5 +1,10 @@
 package arno.batch;
 
+import arno.xml.Access;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.FileRoots;
+import arno.xml.Outbound;
 import jakarta.servlet.http.HttpServlet;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +29,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import net.sf.saxon.lib.Feature;
 import net.sf.saxon.s9api.Processor;
 import org.apache.commons.io.FileUtils;
 
@@ -45,6 +51,14 @@ import org.apache.commons.io.FileUtils;
  * running when the service stopped or died resumes where it was: inputs already
  * in the report are skipped, the others run.
  *
+ * <p>Security. One policy for everything a batch touches: files only under the
+ * configured roots ({@link FileRoots}; none by default, so no file at all),
+ * URLs only as the outbound policy allows ({@link Outbound}: no private,
+ * loopback or link-local address unless allowed, redirects re-checked), XML
+ * only through the {@link arno.xml.XmlPolicy}; {@link Access} installs the
+ * same on the Saxon configuration, so what stylesheets read at compile time
+ * and at run time is held to it too. Every request needs an account.
+ *
  * <p>Use: {@link #start}, mount {@link #servlet()} at {@code /batch/*},
  * {@link #close} on shutdown. The HTTP API is described in batch/README.md.
  */
@@ -64,9 +78,16 @@ public final class BatchService implements AutoCloseable {
         this.options = options;
         this.jobsDir = options.workDirectory().resolve("jobs");
         Files.createDirectories(jobsDir);
-        Roots roots = new Roots(options.roots());
+        FileRoots roots = FileRoots.of(options.roots());
+        Outbound outbound = new Outbound(options.outbound());
+        Targets targets = new Targets(roots, outbound);
         Processor processor = new Processor(false);
-        Fetcher fetcher = new Fetcher(options.httpTimeout());
+        Access access = new Access(roots, FileRoots.none(), outbound, options.xmlPolicy());
+        access.install(processor.getUnderlyingConfiguration());
+        // Access turns external functions off, and Saxon then refuses xsl:result-document at compile
+        // time, a documented batch feature. Saxon-HE has no reflexive Java calls, so this allows only
+        // xsl:result-document (confined by Transformation) and system-property() of JVM properties.
+        processor.getUnderlyingConfiguration().setConfigurationProperty(Feature.ALLOW_EXTERNAL_FUNCTIONS, true);
         AtomicInteger threadNumber = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(options.workers(), options.workers(), 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
@@ -74,8 +95,9 @@ public final class BatchService implements AutoCloseable {
                     t.setDaemon(true);
                     return t;
                 });
-        this.engine = new Engine(processor, new BatchParser(processor, roots),
-                new StylesheetCache(processor, roots, fetcher), roots, fetcher, options.clock(), pool, options.workers());
+        this.engine = new Engine(processor, new BatchParser(processor, targets, options.xmlPolicy()),
+                new StylesheetCache(processor, targets, options.xmlPolicy(), access), targets, options.xmlPolicy(),
+                new Engine.InputReaders(options.xmlPolicy()), options.clock(), pool, options.workers());
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
         this.users = new Users(options.usersFile());
     }
@@ -84,15 +106,16 @@ public final class BatchService implements AutoCloseable {
      * Starts the service: loads the jobs in the work directory and resumes those
      * that were queued or running, in their old order.
      *
-     * @throws IllegalArgumentException when a root or the work directory cannot be used
+     * @throws ArnoException {@link ErrorCode#BAD_CONFIGURATION} when a root or the work directory cannot be used
      */
     public static BatchService start(BatchOptions options) {
         try {
             BatchService service = new BatchService(options);
             service.load();
             return service;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start the batch service in " + options.workDirectory(), e);
+        } catch (IOException | UncheckedIOException e) {
+            throw ErrorCode.BAD_CONFIGURATION.error(e, "the batch service cannot start in " + options.workDirectory()
+                    + ": " + e.getMessage());
         }
     }
 
@@ -185,9 +208,9 @@ public final class BatchService implements AutoCloseable {
     /** Thrown when a submitted batch's stylesheet fails: the job exists, FAILED, with the compiler's messages. */
     static final class FailedAtOnce extends RuntimeException {
         final Job job;
-        final BatchException cause;
+        final ArnoException cause;
 
-        FailedAtOnce(Job job, BatchException cause) {
+        FailedAtOnce(Job job, ArnoException cause) {
             super(cause.getMessage(), cause, false, false);
             this.job = job;
             this.cause = cause;
@@ -199,11 +222,11 @@ public final class BatchService implements AutoCloseable {
      * stylesheet, and queues it. Returns once the job is durable.
      *
      * @param contentLocation the batch's own URI, the base of its relative references (may be null)
-     * @throws BatchException for a batch that is refused (nothing is kept)
+     * @throws ArnoException for a batch that is refused (nothing is kept)
      * @throws FailedAtOnce when the stylesheet does not compile (the failed job is kept)
      */
     Job submit(InputStream body, String contentLocation, String user) {
-        if (scheduler.isClosed()) throw new BatchException(Problem.SHUTTING_DOWN, "the batch service is shutting down");
+        if (scheduler.isClosed()) throw ErrorCode.SHUTTING_DOWN.error("the batch service is shutting down; submit again when it is back");
         if (scheduler.isFull()) throw queueFull();
         URI base = base(contentLocation);
         Instant now = options.clock().instant();
@@ -234,7 +257,7 @@ public final class BatchService implements AutoCloseable {
             try {
                 StylesheetCache.Compiled compiled = engine.cache().get(h.code());
                 JobRun.checkParameters(compiled.executable(), h.params(), h.code());
-            } catch (BatchException e) {
+            } catch (ArnoException e) {
                 job.status = Job.Status.FAILED;
                 jobs.put(id, job);
                 new JobRun(job, engine).failBeforeStart(e);
@@ -258,23 +281,22 @@ public final class BatchService implements AutoCloseable {
         }
     }
 
-    private BatchException queueFull() {
-        return new BatchException(Problem.QUEUE_FULL, "the batch queue is full (" + options.queueBound()
-                + " jobs waiting); try again later");
+    private ArnoException queueFull() {
+        return ErrorCode.BUSY.error("the batch queue is full (" + options.queueBound()
+                + " jobs waiting); try again after the Retry-After seconds");
     }
 
     private URI base(String contentLocation) {
-        if (contentLocation == null || contentLocation.isBlank()) return engine.roots().defaultBase();
+        if (contentLocation == null || contentLocation.isBlank()) return engine.targets().defaultBase();
         try {
             URI uri = new URI(contentLocation.strip());
             if (!uri.isAbsolute()) {
-                throw new BatchException(Problem.UNSUPPORTED_URI, "Content-Location " + contentLocation
+                throw ErrorCode.UNSUPPORTED_URI.error("Content-Location " + contentLocation
                         + " must be an absolute URI (the batch's own location)");
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw new BatchException(Problem.UNSUPPORTED_URI, "Content-Location " + contentLocation
-                    + " is not a URI: " + e.getMessage());
+            throw ErrorCode.UNSUPPORTED_URI.error("Content-Location " + contentLocation + " is not a URI: " + e.getMessage());
         }
     }
 
@@ -287,8 +309,7 @@ public final class BatchService implements AutoCloseable {
             while ((n = body.read(buffer)) > 0) {
                 total += n;
                 if (total > limit) {
-                    throw new BatchException(Problem.BATCH_TOO_LARGE, "the batch document exceeds " + limit
-                            + " bytes; split it into several batches");
+                    throw ErrorCode.BODY_TOO_LARGE.error("more than " + limit, limit);
                 }
                 out.write(buffer, 0, n);
             }
@@ -313,7 +334,7 @@ public final class BatchService implements AutoCloseable {
 
     Job job(String id) {
         Job job = id == null ? null : jobs.get(id);
-        if (job == null) throw new BatchException(Problem.NO_SUCH_JOB, "there is no job " + id);
+        if (job == null) throw ErrorCode.NOT_FOUND.error("there is no batch job " + id);
         return job;
     }
 
@@ -329,8 +350,8 @@ public final class BatchService implements AutoCloseable {
         Job job = job(id);
         synchronized (scheduler) {
             if (job.status.finished()) {
-                throw new BatchException(Problem.ALREADY_FINISHED, "job " + id + " has already finished ("
-                        + job.status.lower() + ")");
+                throw ErrorCode.CONFLICT.error("job " + id + " has already finished (" + job.status.lower()
+                        + "); only a queued or running job can be cancelled");
             }
             if (job.cancelRequested) return job;
             job.cancelledAt = options.clock().instant();

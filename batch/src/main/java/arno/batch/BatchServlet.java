@@ -1,5 +1,8 @@
 package arno.batch;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.XmlWriter;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -15,12 +18,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The HTTP face of the batch service, mounted at {@code /batch/*}. Reading
- * (GET) is open; writing (POST, DELETE) needs an account (HTTP Basic). Every
- * error is an {@code err:error} document with the status from {@link Problem}.
+ * The HTTP face of the batch service, mounted at {@code /batch/*}. Everything
+ * but the schema needs an account (HTTP Basic): reports name server paths,
+ * parameters and messages. Every error is an {@code err:error} document with
+ * the status of its {@link ErrorCode}.
+ *
+ * <p>URLs in answers ({@code Location}, links in status documents) are
+ * relative ({@code /batch/jobs/ID}, as RFC 9110 allows) unless the request's
+ * {@code Host} names a host configured in {@link BatchOptions#hosts()}: a
+ * header the client chose never reaches an answer otherwise.
  *
  * <pre>
- * POST   /batch/jobs                  submit a batch       202 + Location, 400, 401, 413, 415, 422, 503 + Retry-After
+ * POST   /batch/jobs                  submit a batch       202 + Location, 400, 401, 403, 413, 415, 422, 503 + Retry-After
  * GET    /batch/jobs                  all jobs, newest first
  * GET    /batch/jobs/{id}             status and progress
  * DELETE /batch/jobs/{id}             cancel               202, 404, 409
@@ -45,15 +54,16 @@ final class BatchServlet extends HttpServlet {
         String method = req.getMethod();
         resp.setHeader("Cache-Control", "no-store");
         try {
+            if (!path.equals("/schema")) authenticate(req, resp);
             if (path.equals("/") || path.equals("/jobs") || path.equals("/jobs/")) {
                 switch (method) {
                     case "GET", "HEAD" -> list(req, resp);
                     case "POST" -> submit(req, resp);
-                    default -> notAllowed(resp, "GET, HEAD, POST");
+                    default -> notAllowed(req, resp, "GET, HEAD, POST");
                 }
             } else if (path.equals("/schema")) {
                 if (!method.equals("GET") && !method.equals("HEAD")) {
-                    notAllowed(resp, "GET, HEAD");
+                    notAllowed(req, resp, "GET, HEAD");
                     return;
                 }
                 resp.setContentType(XML);
@@ -62,17 +72,17 @@ final class BatchServlet extends HttpServlet {
                 }
             } else {
                 Matcher m = JOB.matcher(path);
-                if (!m.matches()) throw new BatchException(Problem.NOT_FOUND, "no resource at " + req.getRequestURI());
+                if (!m.matches()) throw ErrorCode.NOT_FOUND.error("there is no batch resource at " + req.getRequestURI());
                 Job job = service.job(m.group(1));
                 String sub = m.group(2);
                 if (sub == null) {
                     switch (method) {
                         case "GET", "HEAD" -> status(req, resp, job, HttpServletResponse.SC_OK);
                         case "DELETE" -> cancel(req, resp, job);
-                        default -> notAllowed(resp, "GET, HEAD, DELETE");
+                        default -> notAllowed(req, resp, "GET, HEAD, DELETE");
                     }
                 } else if (!method.equals("GET") && !method.equals("HEAD")) {
-                    notAllowed(resp, "GET, HEAD");
+                    notAllowed(req, resp, "GET, HEAD");
                 } else if (sub.equals("/report")) {
                     report(req, resp, job);
                 } else if (sub.equals("/batch")) {
@@ -81,28 +91,34 @@ final class BatchServlet extends HttpServlet {
                     file(resp, job.dir.resolve(Job.SVRL).resolve(Long.parseLong(m.group(3)) + ".xml"), "SVRL");
                 }
             }
-        } catch (BatchException e) {
-            error(req, resp, e, null);
         } catch (BatchService.FailedAtOnce e) {
             String href = jobsUrl(req) + "/" + e.job.id;
             resp.setHeader("Location", href);
             error(req, resp, e.cause, href);
+        } catch (ArnoException e) {
+            error(req, resp, e, null);
         }
     }
 
-    private void submit(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    /** The account of the request (HTTP Basic), else 401 with the challenge. */
+    private String authenticate(HttpServletRequest req, HttpServletResponse resp) {
         String user = service.authenticate(req.getHeader("Authorization"));
         if (user == null) {
             resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-batch\", charset=\"UTF-8\"");
-            throw new BatchException(Problem.UNAUTHORIZED, req.getHeader("Authorization") == null
-                    ? "submitting a batch needs an account (HTTP Basic)"
+            throw ErrorCode.UNAUTHORIZED.error(req.getHeader("Authorization") == null
+                    ? "the batch service needs an account (HTTP Basic) for submitting, reading and cancelling jobs"
                     : "the account name or password is wrong");
         }
+        return user;
+    }
+
+    private void submit(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String user = authenticate(req, resp);
         String type = req.getContentType();
         if (type != null) {
             String media = type.split(";")[0].strip().toLowerCase(Locale.ROOT);
             if (!media.equals("application/xml") && !media.equals("text/xml") && !media.endsWith("+xml")) {
-                throw new BatchException(Problem.UNSUPPORTED_MEDIA_TYPE, "a batch is sent as application/xml, not " + type);
+                throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a batch is sent as application/xml, not " + type);
             }
         }
         Job job = service.submit(req.getInputStream(), req.getHeader("Content-Location"), user);
@@ -111,18 +127,13 @@ final class BatchServlet extends HttpServlet {
     }
 
     private void cancel(HttpServletRequest req, HttpServletResponse resp, Job job) throws IOException {
-        String user = service.authenticate(req.getHeader("Authorization"));
-        if (user == null) {
-            resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-batch\", charset=\"UTF-8\"");
-            throw new BatchException(Problem.UNAUTHORIZED, "cancelling a job needs an account (HTTP Basic)");
-        }
         service.cancel(job.id);
         status(req, resp, job, HttpServletResponse.SC_ACCEPTED);
     }
 
     private void list(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        Xml x = new Xml(body);
+        XmlWriter x = new XmlWriter(body);
         Views.list(x, service.jobs(), jobsUrl(req));
         x.finish();
         send(resp, HttpServletResponse.SC_OK, body, req.getMethod());
@@ -130,7 +141,7 @@ final class BatchServlet extends HttpServlet {
 
     private void status(HttpServletRequest req, HttpServletResponse resp, Job job, int status) throws IOException {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        Xml x = new Xml(body);
+        XmlWriter x = new XmlWriter(body);
         x.declaration();
         Views.status(x, job, jobsUrl(req) + "/" + job.id, true);
         x.finish();
@@ -144,7 +155,7 @@ final class BatchServlet extends HttpServlet {
             format = accept != null && accept.contains("text/html") ? "html" : "xml";
         }
         if (!format.equals("html") && !format.equals("xml")) {
-            throw new BatchException(Problem.NOT_FOUND, "report format '" + format + "' does not exist; use xml or html");
+            throw ErrorCode.NOT_FOUND.error("report format '" + format + "' does not exist; use xml or html");
         }
         ReportWriter.Mark mark = service.reportMark(job);
         Path file = job.reportFile();
@@ -191,7 +202,7 @@ final class BatchServlet extends HttpServlet {
     }
 
     private static void file(HttpServletResponse resp, Path file, String what) throws IOException {
-        if (!Files.exists(file)) throw new BatchException(Problem.NOT_FOUND, "this job has no " + what + " " + file.getFileName());
+        if (!Files.exists(file)) throw ErrorCode.NOT_FOUND.error("this job has no " + what + " " + file.getFileName());
         resp.setContentType(XML);
         resp.setContentLengthLong(Files.size(file));
         try (OutputStream out = resp.getOutputStream()) {
@@ -199,22 +210,20 @@ final class BatchServlet extends HttpServlet {
         }
     }
 
-    private static void notAllowed(HttpServletResponse resp, String allow) {
+    private static void notAllowed(HttpServletRequest req, HttpServletResponse resp, String allow) {
         resp.setHeader("Allow", allow);
-        throw new BatchException(Problem.METHOD_NOT_ALLOWED, "method not allowed here; allowed: " + allow);
+        throw ErrorCode.METHOD_NOT_ALLOWED.error(req.getRequestURI(), req.getMethod(), allow);
     }
 
-    private void error(HttpServletRequest req, HttpServletResponse resp, BatchException e, String jobHref) throws IOException {
+    private void error(HttpServletRequest req, HttpServletResponse resp, ArnoException e, String jobHref) throws IOException {
         if (resp.isCommitted()) return;
-        if (e.problem == Problem.QUEUE_FULL || e.problem == Problem.SHUTTING_DOWN) {
+        if (e.code() == ErrorCode.BUSY || e.code() == ErrorCode.SHUTTING_DOWN) {
             resp.setHeader("Retry-After", Long.toString(service.retryAfterSeconds()));
         }
         // The body of a refused POST may be unread; Tomcat then closes the connection rather than drain it.
         ByteArrayOutputStream body = new ByteArrayOutputStream();
-        Xml x = new Xml(body);
-        Views.error(x, e, jobHref);
-        x.finish();
-        send(resp, e.problem.status, body, req.getMethod());
+        body.writeBytes(Views.error(service.engine().processor(), e, jobHref));
+        send(resp, e.status(), body, req.getMethod());
     }
 
     private static void send(HttpServletResponse resp, int status, ByteArrayOutputStream body, String method) throws IOException {
@@ -224,9 +233,20 @@ final class BatchServlet extends HttpServlet {
         if (!"HEAD".equals(method)) body.writeTo(resp.getOutputStream());
     }
 
-    private static String jobsUrl(HttpServletRequest req) {
-        String host = req.getServerName();
-        if (host.contains(":")) host = "[" + host + "]";
-        return req.getScheme() + "://" + host + ":" + req.getServerPort() + req.getContextPath() + req.getServletPath() + "/jobs";
+    /**
+     * The URL of the job list: absolute only when the request's {@code Host} names a configured
+     * host (an entry {@code name} allows any port, {@code name:port} that port), else relative.
+     */
+    private String jobsUrl(HttpServletRequest req) {
+        String path = req.getContextPath() + req.getServletPath() + "/jobs";
+        String name = req.getServerName().toLowerCase(Locale.ROOT);
+        int port = req.getServerPort();
+        for (String allowed : service.options().hosts()) {
+            if (allowed.equals(name) || allowed.equals(name + ":" + port)) {
+                String host = name.contains(":") ? "[" + name + "]" : name;
+                return req.getScheme() + "://" + host + ":" + port + path;
+            }
+        }
+        return path;
     }
 }

@@ -1,5 +1,9 @@
 package arno.batch;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.ErrorXml;
+import arno.xml.XmlWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -133,13 +137,14 @@ final class JobRun implements Runnable {
             });
         } catch (Stop e) {
             // cancelled, stopping, or the stylesheet failed: see the fields
-        } catch (BatchException e) {
+        } catch (ArnoException e) {
             // The batch was valid when accepted; a change since (a root removed) fails the job.
             job.failure = e.describe();
-            report.append(element(x -> problem(x, "batch-error", e)));
+            report.append(element(x -> problem(x, e)));
         } catch (IOException e) {
-            job.failure = "the accepted batch " + job.batchFile() + " cannot be read: " + e;
-            report.append(element(x -> x.start("batch-error").text(job.failure).end().newline()));
+            ArnoException error = ErrorCode.IO.error(e, "the accepted batch " + job.batchFile() + " cannot be read: " + e);
+            job.failure = error.getMessage();
+            report.append(element(x -> problem(x, error)));
         }
     }
 
@@ -150,10 +155,10 @@ final class JobRun implements Runnable {
             Map<QName, XdmValue> parameters = new LinkedHashMap<>();
             for (Batch.Param p : header.params()) parameters.put(p.name(), p.value());
             transformation = new Transformation(engine.processor(), compiled.executable(), parameters, job,
-                    header.base(), engine.roots(), engine.fetcher(), engine.clock(), ruleStats);
-        } catch (BatchException e) {
+                    header.base(), engine.targets(), engine.readers(), engine.clock(), ruleStats);
+        } catch (ArnoException e) {
             job.failure = e.describe();
-            report.append(element(x -> problem(x, "stylesheet-error", e)));
+            report.append(element(x -> problem(x, e)));
             throw new Stop();
         }
     }
@@ -167,9 +172,9 @@ final class JobRun implements Runnable {
             }
         });
         if (!missing.isEmpty()) {
-            throw new BatchException(Problem.MISSING_PARAMETER, "the stylesheet " + code.label()
+            throw ErrorCode.MISSING_PARAMETER.error("the stylesheet " + code.label()
                     + " requires parameter" + (missing.size() > 1 ? "s " : " ") + String.join(", ", missing)
-                    + ", which the batch does not set", code.systemId(), code.line(), code.column());
+                    + ", which the batch does not set").at(code.where());
         }
     }
 
@@ -227,11 +232,11 @@ final class JobRun implements Runnable {
     }
 
     /** A job whose stylesheet failed when it was submitted: the report holds the compiler's messages. */
-    void failBeforeStart(BatchException e) {
+    void failBeforeStart(ArnoException e) {
         job.failure = e.describe();
         report = ReportWriter.create(job.dir);
         report.append(header());
-        report.append(element(x -> problem(x, "stylesheet-error", e)));
+        report.append(element(x -> problem(x, e)));
         complete();
     }
 
@@ -291,21 +296,18 @@ final class JobRun implements Runnable {
                 .text("\n").flush());
     }
 
-    static void problem(Xml x, String element, BatchException e) {
-        x.start(element).attr("problem", e.problem.code).attr("system-id", e.systemId)
-                .attr("line", e.line > 0 ? e.line : null).attr("column", e.column > 0 ? e.column : null).newline();
-        x.element("message", e.getMessage()).newline();
-        for (BatchException.Detail d : e.details) {
-            x.start("detail").attr("code", d.code()).attr("system-id", d.systemId())
-                    .attr("line", d.line() > 0 ? d.line() : null).attr("column", d.column() > 0 ? d.column() : null)
-                    .attr("warning", d.warning() ? "true" : null).text(d.message()).end().newline();
-        }
-        x.end().newline();
+    /**
+     * What failed the whole job (its stylesheet, its parameters, its batch), as the report's
+     * child {@code err:error}; an input's error sits inside its {@code transformation}.
+     */
+    static void problem(XmlWriter x, ArnoException e) {
+        ErrorXml.write(x, e, null, true);
+        x.newline();
     }
 
-    static String element(java.util.function.Consumer<Xml> write) {
+    static String element(java.util.function.Consumer<XmlWriter> write) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        Xml xml = new Xml(bytes);
+        XmlWriter xml = new XmlWriter(bytes);
         write.accept(xml);
         xml.flush();
         return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);

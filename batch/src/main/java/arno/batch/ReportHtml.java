@@ -1,5 +1,8 @@
 package arno.batch;
 
+import arno.xml.ErrorXml;
+import arno.xml.Where;
+import arno.xml.XmlWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,7 +53,7 @@ final class ReportHtml {
         } catch (XMLStreamException e) {
             throw new IOException("the report cannot be read: " + e.getMessage(), e);
         }
-        Xml h = new Xml(out);
+        XmlWriter h = new XmlWriter(out);
         h.flush();
         out.write("<!DOCTYPE html>\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         String title = "Batch " + overview.report.getOrDefault("job", "")
@@ -115,9 +118,11 @@ final class ReportHtml {
                         o.summaryFound = true;
                         o.rules.clear();
                     }
-                    case "stylesheet-error", "batch-error" -> {
-                        o.stylesheetError = "The job failed: " + messageOf(r);
-                        depth--;
+                    case "error" -> {
+                        if (ErrorXml.NS.equals(r.getNamespaceURI())) {
+                            o.stylesheetError = "The job failed: " + Failure.read(r).describe();
+                            depth--;
+                        }
                     }
                     default -> { }
                 }
@@ -141,23 +146,71 @@ final class ReportHtml {
         return o;
     }
 
-    /** The text of the current element's child {@code message}, leaving r at the element's end tag. */
-    private static String messageOf(XMLStreamReader r) throws XMLStreamException {
-        int depth = 1;
-        String text = "";
-        while (r.hasNext() && depth > 0) {
-            int event = r.next();
-            if (event == XMLStreamConstants.START_ELEMENT) {
-                if (depth == 1 && "message".equals(r.getLocalName())) {
-                    text = r.getElementText();
-                } else {
+    /** An {@code err:error} as the page shows it: code, message, place and further reasons. */
+    record Failure(String code, String message, Where where, java.util.List<String> details) {
+        /** Reads the error at r's start tag, leaving r at its end tag. */
+        static Failure read(XMLStreamReader r) throws XMLStreamException {
+            String code = r.getAttributeValue(null, "processor-code") != null
+                    ? r.getAttributeValue(null, "code") + " " + r.getAttributeValue(null, "processor-code")
+                    : r.getAttributeValue(null, "code");
+            String message = "";
+            Where where = Where.NOWHERE;
+            java.util.List<String> details = new java.util.ArrayList<>();
+            String detailCode = null;
+            String detailMessage = null;
+            Where detailWhere = Where.NOWHERE;
+            int depth = 1;
+            while (r.hasNext() && depth > 0) {
+                int event = r.next();
+                if (event == XMLStreamConstants.START_ELEMENT) {
                     depth++;
+                    switch (r.getLocalName()) {
+                        case "message" -> {
+                            String text = r.getElementText();
+                            depth--;
+                            if (depth == 1) message = text; else detailMessage = text;
+                        }
+                        case "location" -> {
+                            if (depth == 2) where = location(r); else detailWhere = location(r);
+                        }
+                        case "detail" -> {
+                            detailCode = r.getAttributeValue(null, "code");
+                            detailMessage = null;
+                            detailWhere = Where.NOWHERE;
+                        }
+                        default -> { }
+                    }
+                } else if (event == XMLStreamConstants.END_ELEMENT) {
+                    depth--;
+                    if (depth == 1 && "detail".equals(r.getLocalName())) {
+                        details.add(new arno.xml.ArnoException.Detail(detailCode, detailMessage, detailWhere, false).toString());
+                    }
                 }
-            } else if (event == XMLStreamConstants.END_ELEMENT) {
-                depth--;
+            }
+            return new Failure(code, message, where, details);
+        }
+
+        private static Where location(XMLStreamReader r) {
+            return Where.at(r.getAttributeValue(null, "uri"), number(r, "line").intValue(), number(r, "column").intValue());
+        }
+
+        private static Long number(XMLStreamReader r, String attribute) {
+            try {
+                String v = r.getAttributeValue(null, attribute);
+                return v == null ? -1L : Long.parseLong(v);
+            } catch (NumberFormatException e) {
+                return -1L;
             }
         }
-        return text;
+
+        /** "message (at place)" and the first reasons, one line. */
+        String describe() {
+            String at = where.toString();
+            StringBuilder b = new StringBuilder(message);
+            if (!at.isEmpty()) b.append(" (at ").append(at).append(')');
+            for (String d : details) b.append("; ").append(d);
+            return b.toString();
+        }
     }
 
     private static long number(XMLStreamReader r, String attribute) {
@@ -173,7 +226,7 @@ final class ReportHtml {
         for (int i = 0; i < r.getAttributeCount(); i++) into.put(r.getAttributeLocalName(i), r.getAttributeValue(i));
     }
 
-    private static void totals(Xml h, Overview o) {
+    private static void totals(XmlWriter h, Overview o) {
         h.start("table").attr("class", "totals").start("tr");
         if (o.totals.isEmpty()) {
             h.element("th", "done so far").element("td", Long.toString(o.transformations))
@@ -189,7 +242,7 @@ final class ReportHtml {
         h.end().end().newline();
     }
 
-    private static void rules(Xml h, Overview o) {
+    private static void rules(XmlWriter h, Overview o) {
         if (o.rules.isEmpty() && !"schematron".equals(o.report.get("kind"))) return;
         h.element("h2", "Schematron rules");
         if (o.rules.isEmpty()) {
@@ -215,7 +268,7 @@ final class ReportHtml {
         h.end().end().newline();
     }
 
-    private static void rows(InputStream in, Xml h, boolean onlyFailed) throws XMLStreamException {
+    private static void rows(InputStream in, XmlWriter h, boolean onlyFailed) throws XMLStreamException {
         XMLStreamReader r = ReportScan.factory().createXMLStreamReader(in);
         int depth = 0;
         while (r.hasNext()) {
@@ -255,7 +308,7 @@ final class ReportHtml {
     }
 
     /** One transformation: attributes in cells, children in the details cell. Leaves r at its end tag. */
-    private static void row(XMLStreamReader r, Xml h, boolean ok) throws XMLStreamException {
+    private static void row(XMLStreamReader r, XmlWriter h, boolean ok) throws XMLStreamException {
         h.start("tr").attr("class", ok ? "ok" : "failed")
                 .element("td", r.getAttributeValue(null, "index"))
                 .element("td", r.getAttributeValue(null, "input"))
@@ -282,7 +335,16 @@ final class ReportHtml {
                             .start("span").attr("class", "label").text((terminate ? "message (terminate) " : "message ") + where)
                             .end().start("pre").text(markup(r)).end().end();
                 }
-                case "error", "warning" -> {
+                case "error" -> {
+                    Failure f = Failure.read(r);
+                    String at = f.where().toString();
+                    h.start("div").attr("class", "error").start("span").attr("class", "label")
+                            .text("error " + f.code() + (at.isEmpty() ? "" : " (" + at + ")")).end()
+                            .text(" " + f.message());
+                    for (String d : f.details()) h.start("div").attr("class", "detail").text(d).end();
+                    h.end();
+                }
+                case "warning" -> {
                     String where = location(r);
                     String code = r.getAttributeValue(null, "code");
                     h.start("div").attr("class", name).start("span").attr("class", "label")
@@ -314,13 +376,11 @@ final class ReportHtml {
         h.end().end().newline();
     }
 
+    /** The place of a message or warning (its system-id, line and column attributes), as {@link Where} writes it. */
     private static String location(XMLStreamReader r) {
-        String systemId = r.getAttributeValue(null, "system-id");
-        String line = r.getAttributeValue(null, "line");
-        String column = r.getAttributeValue(null, "column");
-        if (systemId == null && line == null) return "";
-        return "(" + (systemId == null ? "" : systemId) + (line == null ? "" : " line " + line)
-                + (column == null ? "" : ":" + column) + ")";
+        String at = Where.at(r.getAttributeValue(null, "system-id"), Failure.number(r, "line").intValue(),
+                Failure.number(r, "column").intValue()).toString();
+        return at.isEmpty() ? "" : "(" + at + ")";
     }
 
     /** The content of the current element as XML text (for a message's content), leaving r at its end tag. */

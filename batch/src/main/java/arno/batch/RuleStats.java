@@ -1,5 +1,6 @@
 package arno.batch;
 
+import arno.xml.XmlWriter;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -50,7 +51,7 @@ final class RuleStats {
     }
 
     /** Writes {@code <schematron-summary>} with one {@code <rule>} per rule. */
-    synchronized void write(Xml xml) {
+    synchronized void write(XmlWriter xml) {
         long failed = 0;
         long reports = 0;
         for (Counts c : rules.values()) {

@@ -1,6 +1,13 @@
 package arno.batch;
 
+import arno.xml.Access;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+import arno.xml.XmlPolicy;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URL;
@@ -13,9 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.xml.transform.Source;
-import javax.xml.transform.sax.SAXSource;
 import net.sf.saxon.lib.ResourceRequest;
 import net.sf.saxon.lib.ResourceResolver;
+import net.sf.saxon.s9api.Message;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.QName;
 import net.sf.saxon.s9api.SaxonApiException;
@@ -27,7 +34,6 @@ import net.sf.saxon.s9api.XmlProcessingError;
 import net.sf.saxon.s9api.Xslt30Transformer;
 import net.sf.saxon.s9api.XsltCompiler;
 import net.sf.saxon.s9api.XsltExecutable;
-import org.xml.sax.InputSource;
 
 /**
  * Compiled stylesheets, kept for the service's life. The key is the code's
@@ -38,13 +44,20 @@ import org.xml.sax.InputSource;
  * edited imported module is recompiled even though the main module is not.
  * Compiling happens once per key: concurrent requests for the same key wait
  * for the one compile.
+ *
+ * <p>Everything the compiler reads goes through the service's one policy: modules by the
+ * {@link Recorder} (files under the roots, URLs by the outbound policy, parsed by the
+ * {@link XmlPolicy}), and whatever static expressions read by {@link Access}, installed on
+ * the processor's configuration. A Schematron schema that SchXslt refuses fails with SchXslt's
+ * own reasons, which it gives as terminating {@code xsl:message}s: they are captured as details.
  */
 final class StylesheetCache {
     private static final String SCHXSLT = "/xslt/2.0/pipeline-for-svrl.xsl";
 
     private final Processor processor;
-    private final Roots roots;
-    private final Fetcher fetcher;
+    private final Targets targets;
+    private final XmlPolicy policy;
+    private final Access access;
     private final Map<String, Compiled> entries = new ConcurrentHashMap<>();
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
     private volatile XsltExecutable schxslt;
@@ -53,10 +66,11 @@ final class StylesheetCache {
     /** An executable and the modules it was built from (URI → SHA-256). */
     record Compiled(XsltExecutable executable, String key, Map<URI, String> dependencies) {}
 
-    StylesheetCache(Processor processor, Roots roots, Fetcher fetcher) {
+    StylesheetCache(Processor processor, Targets targets, XmlPolicy policy, Access access) {
         this.processor = processor;
-        this.roots = roots;
-        this.fetcher = fetcher;
+        this.targets = targets;
+        this.policy = policy;
+        this.access = access;
     }
 
     int size() {
@@ -71,14 +85,18 @@ final class StylesheetCache {
     /**
      * The executable for {@code code}, compiled now if no valid entry exists.
      *
-     * @throws BatchException STYLESHEET_NOT_FOUND when the code cannot be read,
-     *         STYLESHEET_ERROR with every compiler message when it does not compile
+     * @throws ArnoException {@link ErrorCode#STYLESHEET_NOT_FOUND} when the code cannot be read,
+     *         {@link ErrorCode#STYLESHEET_ERROR} with every compiler message when it does not compile
      */
     Compiled get(Batch.Code code) {
         byte[] content;
         String identity;
         if (code.href() != null) {
-            content = read(code.href().uri(), code.kind() == Batch.Kind.XSLT ? "stylesheet" : "schematron");
+            try {
+                content = read(code.href().uri(), code.kind() == Batch.Kind.XSLT ? "stylesheet" : "schematron");
+            } catch (ArnoException e) {
+                throw e.at(code.where());
+            }
             identity = code.href().uri().toString();
         } else {
             content = serialize(code.inline());
@@ -104,21 +122,31 @@ final class StylesheetCache {
         for (Map.Entry<URI, String> dependency : compiled.dependencies().entrySet()) {
             try {
                 if (!sha256(read(dependency.getKey(), "module")).equals(dependency.getValue())) return false;
-            } catch (BatchException e) {
+            } catch (ArnoException e) {
                 return false;
             }
         }
         return true;
     }
 
+    /** The bytes of a stylesheet or module: a file under the roots, or a URL the outbound policy allows. */
     private byte[] read(URI uri, String what) {
-        if ("file".equals(uri.getScheme())) {
-            return Fetcher.readFile(roots.resolve(uri.toString(), null, what).file(), what);
+        if ("file".equalsIgnoreCase(uri.getScheme())) {
+            java.nio.file.Path file = targets.confine(uri, what);
+            try {
+                return java.nio.file.Files.readAllBytes(file);
+            } catch (java.nio.file.NoSuchFileException e) {
+                throw ErrorCode.STYLESHEET_NOT_FOUND.error(what + " " + file + " does not exist");
+            } catch (IOException e) {
+                throw ErrorCode.STYLESHEET_NOT_FOUND.error(e, what + " " + file + " cannot be read: " + e.getMessage());
+            }
         }
+        targets.resolve(uri.toString(), null, what, false);
         try {
-            return fetcher.getBytes(uri, what);
-        } catch (BatchException e) {
-            throw new BatchException(Problem.STYLESHEET_NOT_FOUND, e.getMessage(), e);
+            return targets.outbound().getBytes(uri, what);
+        } catch (ArnoException e) {
+            if (e.code() == ErrorCode.URI_REFUSED) throw e;
+            throw ErrorCode.STYLESHEET_NOT_FOUND.error(e, e.getMessage());
         }
     }
 
@@ -130,24 +158,28 @@ final class StylesheetCache {
         XsltCompiler compiler = processor.newXsltCompiler();
         compiler.setErrorList(errors);
         compiler.setResourceResolver(recorder);
-        Source source = code.href() != null ? secureSource(content, systemId) : code.inline().asSource();
+        Source source = code.href() != null ? policy.source(new ByteArrayInputStream(content), systemId) : code.inline().asSource();
         try {
             if (code.kind() == Batch.Kind.SCHEMATRON) {
                 source = schematronToXslt(source, code.phase(), recorder, code);
             }
             return new Compiled(compiler.compile(source), key, recorder.modules);
         } catch (SaxonApiException e) {
-            throw compileError(code, errors, e);
+            throw compileError(code, errors.stream().map(StylesheetCache::detail).toList(), e);
         }
     }
 
-    /** Runs SchXslt (ISO Schematron → XSLT with SVRL output) over the schema. */
+    /**
+     * Runs SchXslt (ISO Schematron → XSLT with SVRL output) over the schema. SchXslt refuses a
+     * schema with {@code xsl:message terminate="yes"}; those messages are its reasons.
+     */
     private Source schematronToXslt(Source schema, String phase, Recorder recorder, Batch.Code code) {
-        List<XmlProcessingError> errors = new ArrayList<>();
+        List<ArnoException.Detail> reasons = new ArrayList<>();
         try {
             Xslt30Transformer transformer = schxslt().load30();
             transformer.setResourceResolver(recorder);
-            transformer.setErrorReporter(errors::add);
+            transformer.setMessageHandler(m -> reasons.add(reason(m)));
+            transformer.setErrorReporter(error -> reasons.add(detail(error)));
             if (phase != null) {
                 transformer.setStylesheetParameters(Map.of(new QName("phase"), new XdmAtomicValue(phase)));
             }
@@ -156,8 +188,16 @@ final class StylesheetCache {
             XdmNode result = xslt.getXdmNode();
             return result.asSource();
         } catch (SaxonApiException e) {
-            throw compileError(code, errors, e);
+            // SchXslt's own words first; Saxon's "terminated by xsl:message" says only where SchXslt stopped.
+            throw compileError(code, reasons, e);
         }
+    }
+
+    /** One of SchXslt's messages as a reason, its text with the white space of its template collapsed. */
+    private static ArnoException.Detail reason(Message m) {
+        String text = m.getStringValue() == null ? "" : m.getStringValue().strip().replaceAll("\\s+", " ");
+        return new ArnoException.Detail(m.getErrorCode() == null ? null : m.getErrorCode().getEQName(),
+                text.isEmpty() ? "SchXslt stopped without a message" : text, Where.of(m.getLocation(), null), !m.isTerminate());
     }
 
     private XsltExecutable schxslt() throws SaxonApiException {
@@ -167,7 +207,11 @@ final class StylesheetCache {
                 if (schxslt == null) {
                     URL url = StylesheetCache.class.getResource(SCHXSLT);
                     if (url == null) throw new IllegalStateException("SchXslt is not on the classpath (" + SCHXSLT + ")");
-                    schxslt = processor.newXsltCompiler().compile(new javax.xml.transform.stream.StreamSource(url.toString()));
+                    try (InputStream in = url.openStream()) {
+                        schxslt = processor.newXsltCompiler().compile(policy.source(in, url.toString()));
+                    } catch (IOException e) {
+                        throw new IllegalStateException("SchXslt cannot be read from " + url, e);
+                    }
                 }
                 x = schxslt;
             }
@@ -175,44 +219,28 @@ final class StylesheetCache {
         return x;
     }
 
-    private static BatchException compileError(Batch.Code code, List<XmlProcessingError> errors, SaxonApiException e) {
+    private static ArnoException compileError(Batch.Code code, List<ArnoException.Detail> reported, SaxonApiException e) {
         // Saxon may report one error twice (once per phase that meets it); a reader wants it once.
-        List<BatchException.Detail> details = new ArrayList<>(new java.util.LinkedHashSet<>(
-                errors.stream().map(StylesheetCache::detail).toList()));
-        if (details.isEmpty()) {
-            details.add(new BatchException.Detail(e.getErrorCode() == null ? null : e.getErrorCode().getEQName(),
-                    e.getMessage(), e.getSystemId(), e.getLineNumber(), -1, false));
+        List<ArnoException.Detail> details = new ArrayList<>(new java.util.LinkedHashSet<>(reported));
+        String saxonCode = e.getErrorCode() == null ? null : e.getErrorCode().getEQName();
+        if (details.stream().noneMatch(d -> !d.warning())) {
+            details.add(new ArnoException.Detail(saxonCode, e.getMessage(), Where.at(e.getSystemId(), e.getLineNumber(), -1), false));
         }
-        boolean missing = details.stream().allMatch(d -> d.code() != null && d.code().endsWith("XTSE0165"))
+        boolean missing = details.stream().filter(d -> !d.warning()).allMatch(d -> d.code() != null && d.code().endsWith("XTSE0165"))
                 || e.getMessage() != null && e.getMessage().contains("I/O error reported by XML parser");
         long count = details.stream().filter(d -> !d.warning()).count();
         String what = code.kind() == Batch.Kind.XSLT ? "stylesheet " : "schematron ";
+        ArnoException.Detail first = details.stream().filter(d -> !d.warning()).findFirst().orElse(details.get(0));
         String message = what + code.label() + (missing
-                ? " cannot be read: " + details.get(0).message()
-                : " does not compile: " + count + (count == 1 ? " error" : " errors") + "; first: " + firstError(details));
-        return new BatchException(missing ? Problem.STYLESHEET_NOT_FOUND : Problem.STYLESHEET_ERROR, message,
-                code.systemId(), code.line(), code.column(), details, e);
+                ? " cannot be read: " + first.message()
+                : " does not compile: " + count + (count == 1 ? " error" : " errors") + "; first: " + first);
+        return (missing ? ErrorCode.STYLESHEET_NOT_FOUND : ErrorCode.STYLESHEET_ERROR).error(e, message)
+                .at(code.where()).processorCode(saxonCode).details(details);
     }
 
-    private static String firstError(List<BatchException.Detail> details) {
-        for (BatchException.Detail d : details) {
-            if (!d.warning()) {
-                return d.message() + (d.line() > 0 ? " (" + d.systemId() + ", line " + d.line()
-                        + (d.column() > 0 ? ", column " + d.column() : "") + ")" : "");
-            }
-        }
-        return details.get(0).message();
-    }
-
-    static BatchException.Detail detail(XmlProcessingError error) {
-        var location = error.getLocation();
-        return new BatchException.Detail(
-                error.getErrorCode() == null ? null : error.getErrorCode().getEQName(),
-                error.getMessage(),
-                location == null ? null : location.getSystemId(),
-                location == null ? -1 : location.getLineNumber(),
-                location == null ? -1 : location.getColumnNumber(),
-                error.isWarning());
+    static ArnoException.Detail detail(XmlProcessingError error) {
+        return new ArnoException.Detail(error.getErrorCode() == null ? null : error.getErrorCode().getEQName(),
+                error.getMessage(), Where.of(error.getLocation(), null), error.isWarning());
     }
 
     private byte[] serialize(XdmNode node) {
@@ -226,12 +254,6 @@ final class StylesheetCache {
         return out.toByteArray();
     }
 
-    static SAXSource secureSource(byte[] content, String systemId) {
-        InputSource input = new InputSource(new ByteArrayInputStream(content));
-        input.setSystemId(systemId);
-        return new SAXSource(SecureXml.newReader(true), input);
-    }
-
     static String sha256(byte[] content) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
@@ -241,40 +263,37 @@ final class StylesheetCache {
     }
 
     /**
-     * Reads every module the compiler (or SchXslt) asks for itself, so that it
-     * can hash it and parse it with the secure reader. Files must lie under the
-     * allowed roots like everything else a batch names; classpath resources
-     * (SchXslt's own modules) are left to Saxon.
+     * Reads every module the compiler (or SchXslt) asks for itself, so that it can hash it:
+     * files under the roots and URLs the outbound policy allows, parsed by the XML policy.
+     * Anything else (SchXslt's own modules in its jar) goes to {@link Access}, never to Saxon's
+     * defaults.
      */
     private final class Recorder implements ResourceResolver {
         final Map<URI, String> modules = new LinkedHashMap<>();
 
         @Override public Source resolve(ResourceRequest request) throws net.sf.saxon.trans.XPathException {
-            if (request.uri == null) return null;
-            URI uri;
+            URI uri = null;
             try {
-                uri = URI.create(request.uri);
+                if (request.uri != null) uri = URI.create(request.uri);
             } catch (IllegalArgumentException e) {
-                return null;
+                uri = null;
             }
-            String scheme = uri.getScheme();
-            if (!"file".equals(scheme) && !"http".equals(scheme) && !"https".equals(scheme)) {
-                return null;
-            }
-            if (!ResourceRequest.XSLT_NATURE.equals(request.nature) && !ResourceRequest.XML_NATURE.equals(request.nature)) {
-                return null;
+            String scheme = uri == null || uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+            boolean module = ResourceRequest.XSLT_NATURE.equals(request.nature) || ResourceRequest.XML_NATURE.equals(request.nature);
+            if (!module || !(scheme.equals("file") || scheme.equals("http") || scheme.equals("https"))) {
+                return access.resolve(request);
             }
             byte[] content;
             try {
                 content = read(uri, "module");
-            } catch (BatchException e) {
+            } catch (ArnoException e) {
                 // Saxon reports it with the location of the xsl:include or document() call.
-                throw new net.sf.saxon.trans.XPathException(e.getMessage());
+                throw Access.refusal(e, "FODC0002");
             }
             synchronized (modules) {
                 modules.put(uri, sha256(content));
             }
-            return secureSource(content, uri.toString());
+            return policy.source(new ByteArrayInputStream(content), uri.toString());
         }
     }
 }

@@ -1,5 +1,6 @@
 package arno.batch;
 
+import arno.xml.XmlWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +22,7 @@ record Svrl(long fired, long failedAsserts, long successfulReports,
 
     /** A failed assert or successful report, and the rule it belongs to. */
     record Finding(XdmNode node, RuleStats.Rule rule) {
-        void write(Xml xml) {
+        void write(XmlWriter xml) {
             String text = null;
             for (XdmNode child : node.children()) {
                 if (child.getNodeKind() == XdmNodeKind.ELEMENT && "text".equals(child.getNodeName().getLocalName())) {
@@ -82,7 +83,7 @@ record Svrl(long fired, long failedAsserts, long successfulReports,
     }
 
     /** Writes {@code <svrl>} with the counts and every finding. */
-    void write(Xml xml, String href) {
+    void write(XmlWriter xml, String href) {
         xml.start("svrl").attr("href", href).attr("fired-rules", fired).attr("failed-asserts", failedAsserts)
                 .attr("successful-reports", successfulReports).newline();
         for (Finding finding : findings) finding.write(xml);

@@ -1,5 +1,11 @@
 package arno.batch;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.ErrorXml;
+import arno.xml.Where;
+import arno.xml.XmlPolicy;
+import arno.xml.XmlWriter;
 import java.io.BufferedInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -31,7 +37,6 @@ import net.sf.saxon.s9api.XdmValue;
 import net.sf.saxon.s9api.XmlProcessingError;
 import net.sf.saxon.s9api.Xslt30Transformer;
 import net.sf.saxon.s9api.XsltExecutable;
-import net.sf.saxon.trans.XPathException;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXParseException;
 
@@ -44,6 +49,10 @@ import org.xml.sax.SAXParseException;
  * half-written files and a rerun (after a restart) simply replaces them.
  * Outputs that are http(s) URLs are PUT once complete.
  *
+ * <p>What the stylesheet reads ({@code doc()}, {@code collection()}, {@code unparsed-text()}, ...)
+ * is confined by {@link arno.xml.Access} on the processor's configuration; inputs are parsed by
+ * the XML policy's readers; every error is an {@link ArnoException}, written as {@code err:error}.
+ *
  * <p>Thread rules: one instance per job, shared by the workers; {@link #run}
  * keeps all per-input state on the stack.
  */
@@ -53,8 +62,8 @@ final class Transformation {
     private final Map<QName, XdmValue> parameters;
     private final Job job;
     private final URI base;
-    private final Roots roots;
-    private final Fetcher fetcher;
+    private final Targets targets;
+    private final Engine.InputReaders readers;
     private final Clock clock;
     private final RuleStats ruleStats;
     private final Path scratch;
@@ -63,27 +72,27 @@ final class Transformation {
     record Outcome(boolean ok, long messages) {}
 
     Transformation(Processor processor, XsltExecutable executable, Map<QName, XdmValue> parameters, Job job,
-                   URI base, Roots roots, Fetcher fetcher, Clock clock, RuleStats ruleStats) {
+                   URI base, Targets targets, Engine.InputReaders readers, Clock clock, RuleStats ruleStats) {
         this.processor = processor;
         this.executable = executable;
         this.parameters = parameters;
         this.job = job;
         this.base = base;
-        this.roots = roots;
-        this.fetcher = fetcher;
+        this.targets = targets;
+        this.readers = readers;
         this.clock = clock;
         this.ruleStats = ruleStats;
         this.scratch = job.dir.resolve("tmp");
     }
 
     /** One pending output: written to {@code temporary}, moved or PUT to {@code target} on success. */
-    private record Pending(Path temporary, Roots.Target target) {}
+    private record Pending(Path temporary, Batch.Target target) {}
 
     Outcome run(Batch.Input input, ReportWriter report, java.util.function.BooleanSupplier cancelled) {
         Instant start = clock.instant();
         long t0 = System.nanoTime();
         SpillBuffer body = new SpillBuffer(scratch);
-        Xml xml = new Xml(body);
+        XmlWriter xml = new XmlWriter(body);
         List<Pending> pending = new ArrayList<>();
         long[] messages = {0};
         boolean ok = false;
@@ -99,16 +108,6 @@ final class Transformation {
                 if (error.isWarning()) warning(xml, error);
             });
             transformer.setResultDocumentHandler(uri -> resultDocument(uri, pending, xml));
-            // What the stylesheet reads (doc(), document(), unparsed-text()) is confined like the
-            // inputs: files under the roots, or http(s). Returning null lets Saxon read it as usual.
-            transformer.setResourceResolver(request -> {
-                confineRead(request.uri);
-                return null;
-            });
-            transformer.setUnparsedTextResolver((uri, encoding, config) -> {
-                confineRead(uri.toString());
-                return new net.sf.saxon.lib.StandardUnparsedTextResolver().resolve(uri, encoding, config);
-            });
             URI outputBase = input.output() != null ? input.output().uri() : base;
             transformer.setBaseOutputURI(outputBase.toString());
 
@@ -126,7 +125,7 @@ final class Transformation {
             try (InputStream in = open(input.source())) {
                 InputSource source = new InputSource(in);
                 source.setSystemId(input.source().uri().toString());
-                transformer.transform(new SAXSource(SecureXml.inputReader(), source), destination);
+                transformer.transform(new SAXSource(readers.get(), source), destination);
             }
             if (svrl != null) {
                 XdmNode result = svrl.getXdmNode();
@@ -142,22 +141,16 @@ final class Transformation {
             commit(pending);
             ok = true;
         } catch (SaxonApiException e) {
-            error(xml, e, input);
-        } catch (BatchException e) {
-            error(xml, e.problem, e.getMessage(), null, e.systemId, e.line, e.column);
+            error(xml, translate(e, input));
         } catch (IOException e) {
-            error(xml, Problem.INPUT_UNREADABLE, describe(e, input), null, input.source().uri().toString(), -1, -1);
+            error(xml, ErrorCode.INPUT_UNREADABLE.error(e, describe(e, input)).at(Where.at(input.source().uri().toString())));
         } catch (RuntimeException e) {
-            Throwable cause = e.getCause() instanceof BatchException b ? b : e;
-            if (cause instanceof BatchException b) {
-                error(xml, b.problem, b.getMessage(), null, b.systemId, b.line, b.column);
-            } else {
-                error(xml, Problem.TRANSFORMATION_ERROR, e.toString(), null, null, -1, -1);
-            }
+            ArnoException arno = ArnoException.find(e);
+            error(xml, arno != null ? arno : ErrorCode.TRANSFORMATION_ERROR.error(e, e.toString()));
         } finally {
             if (!ok) {
                 discard(pending);
-                SecureXml.discardInputReader();
+                readers.discard();
             }
         }
         long nanos = System.nanoTime() - t0;
@@ -178,7 +171,7 @@ final class Transformation {
 
     private byte[] entryHead(Batch.Input input, boolean ok, Instant start, Instant stop, long nanos, boolean afterCancel) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(256);
-        Xml head = new Xml(bytes);
+        XmlWriter head = new XmlWriter(bytes);
         head.start("transformation").attr("index", input.index()).attr("input", input.source().uri())
                 .attr("output", input.output() == null ? null : input.output().uri())
                 .attr("status", ok ? "ok" : "failed")
@@ -189,18 +182,19 @@ final class Transformation {
         return bytes.toByteArray();
     }
 
-    private InputStream open(Roots.Target source) throws IOException {
+    private InputStream open(Batch.Target source) throws IOException {
         if (source.isFile()) {
             try {
                 return new BufferedInputStream(Files.newInputStream(source.file()), 1 << 16);
             } catch (NoSuchFileException e) {
-                throw new BatchException(Problem.INPUT_UNREADABLE, "input " + source.file() + " does not exist");
+                throw ErrorCode.INPUT_UNREADABLE.error("input " + source.file() + " does not exist")
+                        .at(Where.at(source.uri().toString()));
             }
         }
-        return fetcher.get(source.uri(), "input");
+        return targets.outbound().get(source.uri(), "input");
     }
 
-    private Pending temporaryFor(Roots.Target target) throws IOException {
+    private Pending temporaryFor(Batch.Target target) throws IOException {
         Path temporary;
         if (target.isFile()) {
             Path parent = target.file().getParent();
@@ -214,26 +208,15 @@ final class Transformation {
         return new Pending(temporary, target);
     }
 
-    private void confineRead(String uri) throws net.sf.saxon.trans.XPathException {
-        if (uri == null) return;
-        try {
-            roots.resolve(uri, null, "document read by the stylesheet");
-        } catch (BatchException e) {
-            net.sf.saxon.trans.XPathException x = new net.sf.saxon.trans.XPathException(e.getMessage());
-            x.setErrorCode("FODC0002");
-            throw x;
-        }
-    }
-
-    private Destination resultDocument(URI uri, List<Pending> pending, Xml xml) {
-        Roots.Target target = roots.resolve(uri.toString(), null, "xsl:result-document");
+    private Destination resultDocument(URI uri, List<Pending> pending, XmlWriter xml) {
+        Batch.Target target = targets.resolve(uri.toString(), null, "xsl:result-document", false);
         try {
             Pending p = temporaryFor(target);
             pending.add(p);
             xml.start("result-document").attr("href", target.uri()).end().newline();
             return processor.newSerializer(p.temporary().toFile());
         } catch (IOException e) {
-            throw new BatchException(Problem.OUTPUT_FAILED, "result document " + uri + " cannot be written: " + e, e);
+            throw ErrorCode.OUTPUT_FAILED.error(e, "result document " + uri + " cannot be written: " + e);
         }
     }
 
@@ -243,7 +226,7 @@ final class Transformation {
                 Files.move(p.temporary(), p.target().file(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } else {
                 try {
-                    fetcher.put(p.target().uri(), p.temporary(), "application/xml");
+                    targets.outbound().put(p.target().uri(), p.temporary(), "application/xml", "output");
                 } finally {
                     Files.deleteIfExists(p.temporary());
                 }
@@ -262,13 +245,13 @@ final class Transformation {
     }
 
     /** An xsl:message with its content as XML, location, code and terminate flag. */
-    private void message(Xml xml, OutputStream body, Message m) {
-        var location = m.getLocation();
+    private void message(XmlWriter xml, OutputStream body, Message m) {
+        Where where = Where.of(m.getLocation(), null);
         xml.start("message").attr("terminate", m.isTerminate())
                 .attr("code", m.getErrorCode() == null ? null : m.getErrorCode().getEQName())
-                .attr("system-id", location == null ? null : location.getSystemId())
-                .attr("line", location == null || location.getLineNumber() < 0 ? null : location.getLineNumber())
-                .attr("column", location == null || location.getColumnNumber() < 0 ? null : location.getColumnNumber());
+                .attr("system-id", where.uri())
+                .attr("line", where.line() > 0 ? where.line() : null)
+                .attr("column", where.column() > 0 ? where.column() : null);
         xml.flush();
         XdmNode content = m.getContent();
         if (content != null) {
@@ -293,33 +276,40 @@ final class Transformation {
         xml.end().newline();
     }
 
-    private void warning(Xml xml, XmlProcessingError error) {
-        BatchException.Detail d = StylesheetCache.detail(error);
-        xml.start("warning").attr("code", d.code()).attr("system-id", d.systemId())
-                .attr("line", d.line() > 0 ? d.line() : null).attr("column", d.column() > 0 ? d.column() : null)
+    private void warning(XmlWriter xml, XmlProcessingError error) {
+        ArnoException.Detail d = StylesheetCache.detail(error);
+        xml.start("warning").attr("code", d.code()).attr("system-id", d.where().uri())
+                .attr("line", d.where().line() > 0 ? d.where().line() : null)
+                .attr("column", d.where().column() > 0 ? d.where().column() : null)
                 .text(d.message()).end().newline();
     }
 
-    private void error(Xml xml, SaxonApiException e, Batch.Input input) {
+    /**
+     * What went wrong with one input, in the catalogue's terms: the XML policy's refusal or a
+     * malformed document (the input's, or one the stylesheet read) with its own place; a read
+     * the roots or the outbound policy refused, at the stylesheet's place that asked for it;
+     * else the stylesheet's own error with Saxon's code.
+     */
+    private static ArnoException translate(SaxonApiException e, Batch.Input input) {
+        String inputUri = input.source().uri().toString();
         SAXParseException parse = find(e, SAXParseException.class);
-        if (parse != null) {
-            error(xml, Problem.INPUT_MALFORMED, "input is not well-formed XML: " + parse.getMessage(), null,
-                    parse.getSystemId() != null ? parse.getSystemId() : input.source().uri().toString(),
-                    parse.getLineNumber(), parse.getColumnNumber());
-            return;
+        if (XmlPolicy.refusal(e) != null || parse != null && ArnoException.find(e) == null) {
+            String what = parse != null && parse.getSystemId() != null ? parse.getSystemId() : inputUri;
+            return XmlPolicy.translate(e, what);
         }
-        BatchException batch = find(e, BatchException.class);
-        if (batch != null) {
-            error(xml, batch.problem, batch.getMessage(), null, batch.systemId, batch.line, batch.column);
-            return;
+        if (find(e, java.io.UnsupportedEncodingException.class) != null || find(e, java.io.CharConversionException.class) != null) {
+            return BatchParser.translate(e, "input " + inputUri, inputUri);
         }
-        int column = -1;
-        if (e.getCause() instanceof XPathException x && x.getLocator() != null) {
-            column = x.getLocator().getColumnNumber();
+        Where stylesheet = Where.at(e.getSystemId(), e.getLineNumber(),
+                e.getCause() instanceof net.sf.saxon.trans.XPathException x && x.getLocator() != null
+                        ? x.getLocator().getColumnNumber() : -1);
+        String code = e.getErrorCode() == null ? null : e.getErrorCode().getEQName();
+        ArnoException refused = ArnoException.find(e);
+        if (refused != null) {
+            if (!refused.where().isKnown()) refused.at(stylesheet);
+            return refused.processorCode() == null ? refused.processorCode(code) : refused;
         }
-        error(xml, Problem.TRANSFORMATION_ERROR, e.getMessage(),
-                e.getErrorCode() == null ? null : e.getErrorCode().getEQName(),
-                e.getSystemId(), e.getLineNumber(), column);
+        return ErrorCode.TRANSFORMATION_ERROR.error(e, e.getMessage()).processorCode(code).at(stylesheet);
     }
 
     private static <T extends Throwable> T find(Throwable t, Class<T> type) {
@@ -329,10 +319,9 @@ final class Transformation {
         return null;
     }
 
-    private static void error(Xml xml, Problem problem, String message, String code, String systemId, int line, int column) {
-        xml.start("error").attr("problem", problem.code).attr("code", code).attr("system-id", systemId)
-                .attr("line", line > 0 ? line : null).attr("column", column > 0 ? column : null)
-                .text(message).end().newline();
+    private static void error(XmlWriter xml, ArnoException e) {
+        ErrorXml.write(xml, e, null, true);
+        xml.newline();
     }
 
     private static String describe(IOException e, Batch.Input input) {
@@ -341,7 +330,7 @@ final class Transformation {
     }
 
     /** Keeps the SVRL in the job folder and summarises it into the entry and the job's rule counts. */
-    private void svrl(Xml xml, Batch.Input input, XdmNode svrl) throws SaxonApiException, IOException {
+    private void svrl(XmlWriter xml, Batch.Input input, XdmNode svrl) throws SaxonApiException, IOException {
         Path dir = job.dir.resolve(Job.SVRL);
         Files.createDirectories(dir);
         String name = input.index() + ".xml";

@@ -1,7 +1,6 @@
 package arno.batch;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,10 +73,10 @@ final class Users {
     /** Adds (or replaces) an account; the file is rewritten atomically. */
     synchronized void add(String name, String password) {
         if (name.isEmpty() || name.contains(":") || name.chars().anyMatch(Character::isWhitespace)) {
-            throw new IllegalArgumentException("account name '" + name + "' must be non-empty, without ':' or spaces");
+            throw arno.xml.ErrorCode.BAD_PARAMETER.error("account name '" + name + "' must be non-empty, without ':' or spaces");
         }
         if (password.length() < 8) {
-            throw new IllegalArgumentException("the password for " + name + " must have at least 8 characters");
+            throw arno.xml.ErrorCode.BAD_PARAMETER.error("the password for " + name + " must have at least 8 characters");
         }
         byte[] salt = new byte[16];
         RANDOM.nextBytes(salt);
@@ -98,7 +97,7 @@ final class Users {
             Files.write(tmp, lines, StandardCharsets.UTF_8);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the users file " + file, e);
+            throw arno.xml.ErrorCode.IO.error(e, "cannot write the users file " + file + ": " + e.getMessage());
         }
         loadedModified = Long.MIN_VALUE;
     }
@@ -136,7 +135,7 @@ final class Users {
             }
             return accounts;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the users file " + file, e);
+            throw arno.xml.ErrorCode.IO.error(e, "cannot read the users file " + file + ": " + e.getMessage());
         }
     }
 

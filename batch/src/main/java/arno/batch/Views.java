@@ -1,20 +1,30 @@
 package arno.batch;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.ErrorXml;
+import arno.xml.XmlWriter;
+import java.io.ByteArrayOutputStream;
 import java.util.List;
 import java.util.Locale;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.SaxonApiException;
+import org.xml.sax.Attributes;
+import org.xml.sax.ContentHandler;
+import org.xml.sax.SAXException;
+import org.xml.sax.helpers.AttributesImpl;
+import org.xml.sax.helpers.XMLFilterImpl;
 
 /**
  * The service's own XML documents (namespace {@code urn:arno:batch}): a job's
  * status and progress, the list of jobs, and errors in the shared error
- * vocabulary ({@code urn:arno:error}).
+ * vocabulary ({@code urn:arno:error}, schema {@code arno/schema/error.xsd}).
  */
 final class Views {
-    static final String ERR = "urn:arno:error";
-
     private Views() {}
 
-    /** {@code <job>}: settings, status, progress and links. {@code href} is the job's absolute URL. */
-    static void status(Xml x, Job job, String href, boolean root) {
+    /** {@code <job>}: settings, status, progress and links. {@code href} is the job's URL (relative unless the Host is a configured one). */
+    static void status(XmlWriter x, Job job, String href, boolean root) {
         long now = System.nanoTime();
         x.start("job");
         if (root) x.attr("xmlns", Batch.NS);
@@ -41,30 +51,53 @@ final class Views {
         x.end().newline();
     }
 
-    private static void link(Xml x, String rel, String href) {
+    private static void link(XmlWriter x, String rel, String href) {
         x.start("link").attr("rel", rel).attr("href", href).end().newline();
     }
 
-    static void list(Xml x, List<Job> jobs, String jobsHref) {
+    static void list(XmlWriter x, List<Job> jobs, String jobsHref) {
         x.declaration().start("jobs").attr("xmlns", Batch.NS).attr("href", jobsHref).attr("count", jobs.size()).newline();
         for (Job job : jobs) status(x, job, jobsHref + "/" + job.id, false);
         x.end().newline();
     }
 
-    /** {@code err:error} with the code, the message, the location and any further messages. */
-    static void error(Xml x, BatchException e, String jobHref) {
-        x.declaration().start("err:error").attr("xmlns:err", ERR).attr("code", e.problem.code)
-                .attr("status", e.problem.status).attr("job", jobHref).newline();
-        x.element("err:message", e.getMessage()).newline();
-        if (e.systemId != null || e.line > 0) {
-            x.start("err:location").attr("system-id", e.systemId).attr("line", e.line > 0 ? e.line : null)
-                    .attr("column", e.column > 0 ? e.column : null).end().newline();
+    /**
+     * The {@code err:error} answer (written by {@link ErrorXml}, as every error in Arno); for a
+     * job that was created and failed at once, a {@code <job href="..."/>} (namespace
+     * {@code urn:arno:batch}) inside it names the job whose report holds the reasons.
+     */
+    static byte[] error(Processor processor, ArnoException e, String jobHref) {
+        if (jobHref == null) return ErrorXml.toBytes(e, null, e.code() != ErrorCode.INTERNAL);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try {
+            ContentHandler serializer = processor.newSerializer(out).getContentHandler();
+            XMLFilterImpl withJob = new XMLFilterImpl() {
+                private int depth;
+
+                @Override public void startElement(String uri, String local, String qName, Attributes atts) throws SAXException {
+                    depth++;
+                    super.startElement(uri, local, qName, atts);
+                }
+
+                @Override public void endElement(String uri, String local, String qName) throws SAXException {
+                    if (--depth == 0) {
+                        AttributesImpl a = new AttributesImpl();
+                        a.addAttribute("", "href", "href", "CDATA", jobHref);
+                        super.startPrefixMapping("", Batch.NS);
+                        super.startElement(Batch.NS, "job", "job", a);
+                        super.endElement(Batch.NS, "job", "job");
+                        super.endPrefixMapping("");
+                    }
+                    super.endElement(uri, local, qName);
+                }
+            };
+            withJob.setContentHandler(serializer);
+            withJob.startDocument();
+            ErrorXml.write(withJob, e, null, true);
+            withJob.endDocument();
+        } catch (SaxonApiException | SAXException x) {
+            throw new IllegalStateException("an error document cannot be serialized", x);
         }
-        for (BatchException.Detail d : e.details) {
-            x.start("err:detail").attr("code", d.code()).attr("system-id", d.systemId())
-                    .attr("line", d.line() > 0 ? d.line() : null).attr("column", d.column() > 0 ? d.column() : null)
-                    .attr("warning", d.warning() ? "true" : null).text(d.message()).end().newline();
-        }
-        x.end().newline();
+        return out.toByteArray();
     }
 }

@@ -10,7 +10,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Writing needs an account (HTTP Basic against the hashed users file); reading does not. */
+/**
+ * Every request but the schema needs an account (HTTP Basic against the hashed users file): reports
+ * name server paths, parameters and messages. Answers name the job by a relative URL unless the
+ * request's Host is a configured host, so a forged Host never reaches a Location.
+ */
 class AuthTest {
     @TempDir static Path tmp;
     static TestServer server;
@@ -19,6 +23,8 @@ class AuthTest {
 
     @BeforeAll static void start() {
         server = new TestServer(tmp);
+        TestResources.write(server.root.resolve("x.xsl"), "<xsl:stylesheet version='3.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'/>");
+        TestResources.write(server.root.resolve("a.xml"), "<a/>");
     }
 
     @AfterAll static void stop() {
@@ -37,8 +43,39 @@ class AuthTest {
         assertThat(server.post(BATCH, "nobody:" + TestServer.PASSWORD, null).statusCode()).isEqualTo(401);
     }
 
-    @Test void readingIsOpen() {
-        assertThat(server.get("/batch/jobs").statusCode()).isEqualTo(200);
+    @Test void readingNeedsAnAccountToo() {
+        String job = server.submit(BATCH);
+        server.awaitFinished(job);
+        for (String path : new String[] {"/batch/jobs", job, job + "/report", job + "/report?format=html", job + "/batch",
+                job + "/svrl/1"}) {
+            HttpResponse<String> anonymous = server.get(path, null);
+            assertThat(anonymous.statusCode()).as(path).isEqualTo(401);
+            assertThat(anonymous.headers().firstValue("WWW-Authenticate")).as(path).hasValueSatisfying(v -> assertThat(v).startsWith("Basic "));
+            assertThat(anonymous.body()).as(path).contains("code=\"unauthorized\"").doesNotContain("a.xml");
+            assertThat(server.get(path, TestServer.USER + ":wrong-password").statusCode()).as(path).isEqualTo(401);
+        }
+        assertThat(server.get(job).statusCode()).isEqualTo(200);
+        assertThat(server.get(job + "/report").statusCode()).isEqualTo(200);
+        assertThat(server.get("/batch/schema", null).statusCode()).isEqualTo(200);
+    }
+
+    @Test void aForgedHostNeverReachesTheLocationHeader() throws Exception {
+        String answer = Raw.post(server.port, "evil.example", BATCH, TestServer.USER + ":" + TestServer.PASSWORD);
+        assertThat(answer).startsWith("HTTP/1.1 202");
+        String location = Raw.header(answer, "Location");
+        assertThat(location).startsWith("/batch/jobs/");
+        assertThat(answer).doesNotContain("evil.example");
+    }
+
+    @Test void aConfiguredHostGivesAbsoluteUrls() throws Exception {
+        try (TestServer hosted = new TestServer(tmp.resolve("hosted"), b -> b.hosts(java.util.List.of("batch.example.org")))) {
+            TestResources.write(hosted.root.resolve("x.xsl"), "<xsl:stylesheet version='3.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'/>");
+            String credentials = TestServer.USER + ":" + TestServer.PASSWORD;
+            String named = Raw.post(hosted.port, "batch.example.org:" + hosted.port, BATCH, credentials);
+            assertThat(Raw.header(named, "Location")).startsWith("http://batch.example.org:" + hosted.port + "/batch/jobs/");
+            String other = Raw.post(hosted.port, "other.example.org", BATCH, credentials);
+            assertThat(Raw.header(other, "Location")).startsWith("/batch/jobs/");
+        }
     }
 
     @Test void theUsersFileHoldsNoPassword() throws Exception {
@@ -48,7 +85,7 @@ class AuthTest {
 
     @Test void aDevelopmentAccountIsCreatedOnlyWhenThereIsNone() throws Exception {
         assertThat(server.service.createDevelopmentAccount()).isNull();
-        BatchOptions fresh = BatchOptions.builder(tmp.resolve("fresh")).roots(java.util.List.of(tmp.resolve("r"))).build();
+        BatchOptions fresh = BatchOptions.builder(tmp.resolve("fresh")).roots(java.util.List.of(Files.createDirectories(tmp.resolve("r")))).build();
         try (BatchService service = BatchService.start(fresh)) {
             String account = service.createDevelopmentAccount();
             assertThat(account).startsWith("arno:").hasSizeGreaterThan(20);

@@ -3,11 +3,8 @@ package arno.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.batch.client.BatchClient;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.net.URI;
 import java.nio.file.Path;
-import java.util.List;
 import org.apache.commons.io.FileUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,17 +27,15 @@ class ExampleTest {
         server.close();
     }
 
-    private static String submit(String file) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = BatchClient.run(List.of("batch", "submit", examples.resolve(file).toString(), "--wait",
-                        "--server", server.url(""), "--user", TestServer.USER + ":" + TestServer.PASSWORD),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
-        return out.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow();
+    private static String submit(String file) throws Exception {
+        BatchClient client = new BatchClient(URI.create(server.url("")), TestServer.USER + ":" + TestServer.PASSWORD);
+        URI job = client.submit(examples.resolve(file));
+        BatchClient.Status done = client.await(job, s -> { });
+        assertThat(done.succeeded()).as(done.summary()).isTrue();
+        return job.toString();
     }
 
-    @Test void theArticlesExampleWritesEntriesAndPages() {
+    @Test void theArticlesExampleWritesEntriesAndPages() throws Exception {
         submit("articles.batch.xml");
         assertThat(examples.resolve("out/a1.atom")).content()
                 .contains("<id>https://journals.example.org/coastal/a1</id>")
@@ -49,7 +44,7 @@ class ExampleTest {
         assertThat(examples.resolve("out/a2.html")).content().contains("<h1>Groundwater discharge to an estuary</h1>");
     }
 
-    @Test void theChecksExampleFindsTheUntitledSection() {
+    @Test void theChecksExampleFindsTheUntitledSection() throws Exception {
         String job = submit("checks.batch.xml");
         String report = server.get(job + "/report").body();
         assertThat(report).contains("failed-asserts=\"1\"").contains("Every section needs a title.");

@@ -65,7 +65,7 @@ class LifecycleTest {
         HttpResponse<String> refused = server.post(batch("refused", "in/a1.xml"));
         assertThat(refused.statusCode()).isEqualTo(503);
         assertThat(refused.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
-        assertThat(refused.body()).contains("queue-full");
+        assertThat(refused.body()).contains("code=\"busy\"");
 
         // While it runs: status with progress, and a report that is well-formed so far.
         String status = server.get(running).body();

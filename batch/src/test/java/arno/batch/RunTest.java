@@ -14,7 +14,7 @@ import org.xmlunit.assertj3.XmlAssert;
 
 /** Batches that run: outputs, parameters, messages, result documents, failures, HTTP in and out. */
 class RunTest {
-    private static final Map<String, String> NS = Map.of("b", "urn:arno:batch", "a", "http://www.w3.org/2005/Atom");
+    private static final Map<String, String> NS = Map.of("b", "urn:arno:batch", "a", "http://www.w3.org/2005/Atom", "err", "urn:arno:error");
 
     @TempDir static Path tmp;
     static TestServer server;
@@ -107,16 +107,17 @@ class RunTest {
         // xsl:message terminate="yes": the message with its content and flag, then the error
         xml(report).nodesByXPath("//b:transformation[@index='2']/b:message[@terminate='true']/a:missing[@what='title']")
                 .exist();
-        xml(report).valueByXPath("//b:transformation[@index='2']/b:error/@code")
+        xml(report).valueByXPath("//b:transformation[@index='2']/err:error/@code").isEqualTo("transformation-error");
+        xml(report).valueByXPath("//b:transformation[@index='2']/err:error/@processor-code")
                 .isEqualTo("Q{urn:test}no-title");
         // a malformed input: its own file, line and column
-        xml(report).valueByXPath("//b:transformation[@index='3']/b:error/@problem")
-                .isEqualTo("input-malformed");
-        xml(report).valueByXPath("//b:transformation[@index='3']/b:error/@line")
+        xml(report).valueByXPath("//b:transformation[@index='3']/err:error/@code")
+                .isEqualTo("malformed-xml");
+        xml(report).valueByXPath("//b:transformation[@index='3']/err:error/err:location/@line")
                 .isEqualTo("1");
-        xml(report).valueByXPath("//b:transformation[@index='3']/b:error/@system-id")
+        xml(report).valueByXPath("//b:transformation[@index='3']/err:error/err:location/@uri")
                 .asString().endsWith("in/broken.xml");
-        xml(report).valueByXPath("//b:transformation[@index='4']/b:error/@problem")
+        xml(report).valueByXPath("//b:transformation[@index='4']/err:error/@code")
                 .isEqualTo("input-unreadable");
         xml(report).valueByXPath("/b:report/b:totals/@failed").isEqualTo(3);
     }
@@ -133,7 +134,7 @@ class RunTest {
         assertThat(status).contains("succeeded=\"1\"").contains("failed=\"1\"");
         assertThat(server.puts.get("/put/a1.atom")).contains("<title>Title 1</title>");
         String report = server.get(job + "/report").body();
-        xml(report).valueByXPath("//b:transformation[@index='2']/b:error")
+        xml(report).valueByXPath("//b:transformation[@index='2']/err:error/err:message")
                 .asString().contains("HTTP 404");
     }
 
@@ -181,8 +182,11 @@ class RunTest {
                 </batch>""".formatted(server.root.resolve("in").toUri(), outside.toUri()));
         String status = server.awaitFinished(job);
         assertThat(status).contains("failed=\"1\"");
-        xml(server.get(job + "/report").body()).valueByXPath("//b:transformation[@index='1']/b:error").asString()
-                .contains(outside.getFileName().toString()).contains("root");
+        String report = server.get(job + "/report").body();
+        xml(report).valueByXPath("//b:transformation[@index='1']/err:error/@code").isEqualTo("outside-roots");
+        xml(report).valueByXPath("//b:transformation[@index='1']/err:error/err:message").asString()
+                .contains(outside.getFileName().toString()).contains("outside the allowed folders");
+        assertThat(report).doesNotContain("outside the roots</secret>");
         assertThat(server.root.resolve("out8/a6.xml")).doesNotExist();
     }
 
@@ -210,9 +214,11 @@ class RunTest {
         assertThat(System.nanoTime() - t0).isLessThan(20_000_000_000L);
         assertThat(status).contains("succeeded=\"1\"").contains("failed=\"2\"");
         String report = server.get(job + "/report").body();
-        xml(report).valueByXPath("//b:transformation[@index='1']/b:error/@problem").isEqualTo("input-malformed");
-        xml(report).valueByXPath("//b:transformation[@index='1']/b:error").asString().contains("entit");
-        xml(report).valueByXPath("//b:transformation[@index='2']/b:error").asString().contains("external entity refused");
+        xml(report).valueByXPath("//b:transformation[@index='1']/err:error/@code").isEqualTo("refused-xml");
+        xml(report).valueByXPath("//b:transformation[@index='1']/err:error/err:message").asString().contains("entit");
+        xml(report).valueByXPath("//b:transformation[@index='2']/err:error/@code").isEqualTo("refused-xml");
+        xml(report).valueByXPath("//b:transformation[@index='2']/err:error/err:message").asString().contains("external entity");
+        assertThat(report).doesNotContain(">secret<");
         assertThat(server.root.resolve("out7/xxe.atom")).doesNotExist();
         assertThat(server.root.resolve("out7/jats.atom")).content().contains("With a DOCTYPE");
     }

@@ -2,6 +2,7 @@ package arno.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -72,6 +73,53 @@ class SchematronTest {
         xml(report).valueByXPath("/b:report/b:schematron-summary/b:rule[@id='article']/@fired").isEqualTo(3);
         xml(report).valueByXPath("/b:report/b:schematron-summary/b:rule[@id='article']/@failed-asserts").isEqualTo(1);
         xml(report).valueByXPath("/b:report/b:schematron-summary/b:rule[@id='article']/@inputs").isEqualTo(2);
+    }
+
+    @Test void theNamedPhasesAllAndDefaultCanBeAsked() {
+        for (String phase : new String[] {"#ALL", "#DEFAULT"}) {
+            String j = server.submit("""
+                    <batch xmlns="urn:arno:batch">
+                      <schematron href="sch/checks.sch" phase="%s"/>
+                      <input href="in/bad.xml"/>
+                    </batch>""".formatted(phase));
+            String status = server.awaitFinished(j);
+            assertThat(TestServer.status(status)).as(phase).isEqualTo("completed");
+            // both mean every pattern: the section title and the id form are checked
+            xml(server.get(j + "/report").body()).valueByXPath("//b:transformation/b:svrl/@failed-asserts").as(phase).isEqualTo(3);
+        }
+    }
+
+    @Test void anUnknownPhaseFailsWithSchXsltsOwnReason() {
+        HttpResponse<String> r = server.post("""
+                <batch xmlns="urn:arno:batch">
+                  <schematron href="sch/checks.sch" phase="nope"/>
+                  <input href="in/good.xml"/>
+                </batch>""", TestServer.USER + ":" + TestServer.PASSWORD, null);
+        assertThat(r.statusCode()).isEqualTo(422);
+        XmlAssert.assertThat(r.body()).withNamespaceContext(Map.of("err", "urn:arno:error"))
+                .valueByXPath("/err:error/err:message").asString().contains("The phase 'nope' is not defined");
+    }
+
+    @Test void aSchemaSchXsltRefusesFailsWithItsReasonsNotJustWhereItStopped() {
+        TestResources.write(server.root.resolve("sch/twice.sch"), """
+                <schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
+                  <let name="limit" value="3"/>
+                  <let name="limit" value="4"/>
+                  <pattern><rule context="article"><assert test="count(sec) le $limit">too many</assert></rule></pattern>
+                </schema>""");
+        HttpResponse<String> r = server.post("""
+                <batch xmlns="urn:arno:batch">
+                  <schematron href="sch/twice.sch"/>
+                  <input href="in/good.xml"/>
+                </batch>""", TestServer.USER + ":" + TestServer.PASSWORD, null);
+        assertThat(r.statusCode()).isEqualTo(422);
+        var err = XmlAssert.assertThat(r.body()).withNamespaceContext(Map.of("err", "urn:arno:error"));
+        err.valueByXPath("/err:error/@code").isEqualTo("stylesheet-error");
+        err.valueByXPath("/err:error/err:message").asString().contains("multiply defined").contains("limit");
+        err.valueByXPath("/err:error/err:detail[1]/err:message").asString().contains("multiply defined").contains("limit");
+        // and the job keeps it in its report
+        String job = r.headers().firstValue("Location").orElseThrow();
+        assertThat(server.get(job + "/report").body()).contains("multiply defined");
     }
 
     @Test void theHtmlViewShowsRulesAndFindings() {

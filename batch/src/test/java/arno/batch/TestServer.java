@@ -46,6 +46,8 @@ final class TestServer implements AutoCloseable {
     volatile CountDownLatch gate = new CountDownLatch(1);
     volatile CountDownLatch gateReached = new CountDownLatch(1);
     final Map<String, String> puts = new ConcurrentHashMap<>();
+    /** GETs the file server has answered: a refused fetch must not add one. */
+    final java.util.concurrent.atomic.AtomicInteger gets = new java.util.concurrent.atomic.AtomicInteger();
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     TestServer(Path tmp, Consumer<BatchOptions.Builder> settings) {
@@ -65,8 +67,14 @@ final class TestServer implements AutoCloseable {
         this(tmp, b -> { });
     }
 
+    /**
+     * The root, two workers, and an outbound policy that allows private addresses: the tests'
+     * inputs, stylesheets and outputs at URLs are this server's own /files/ on loopback, which the
+     * default policy refuses (tests of that refusal set {@code Outbound.Policy.DEFAULT} again).
+     */
     BatchOptions options() {
-        BatchOptions.Builder b = BatchOptions.builder(work).roots(java.util.List.of(root)).workers(2);
+        BatchOptions.Builder b = BatchOptions.builder(work).roots(java.util.List.of(root)).workers(2)
+                .outbound(arno.xml.Outbound.Policy.DEFAULT.allowingPrivate());
         settings.accept(b);
         return b.build();
     }
@@ -147,9 +155,16 @@ final class TestServer implements AutoCloseable {
         return send(b.build());
     }
 
+    /** A GET with the test account: every batch resource but the schema needs one. */
     HttpResponse<String> get(String pathOrUrl) {
+        return get(pathOrUrl, USER + ":" + PASSWORD);
+    }
+
+    HttpResponse<String> get(String pathOrUrl, String credentials) {
         String u = pathOrUrl.startsWith("http") ? pathOrUrl : url(pathOrUrl);
-        return send(HttpRequest.newBuilder(URI.create(u)).GET().build());
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(u)).GET();
+        if (credentials != null) b.header("Authorization", basic(credentials));
+        return send(b.build());
     }
 
     HttpResponse<String> delete(String pathOrUrl, String credentials) {
@@ -209,10 +224,19 @@ final class TestServer implements AutoCloseable {
         }
     }
 
-    /** GET serves files under root; GET /gate/... waits for the gate; PUT stores bodies in {@link #puts}. */
+    /**
+     * GET serves files under root; GET /gate/... waits for the gate; GET /redirect/X answers 302 to X on
+     * 127.0.0.1; PUT stores bodies in {@link #puts}.
+     */
     private final class FileServlet extends HttpServlet {
         @Override protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             String path = req.getPathInfo();
+            gets.incrementAndGet();
+            if (path.startsWith("/redirect/")) {
+                // to the same file by the loopback address: a hop the outbound policy must check again
+                resp.sendRedirect("http://127.0.0.1:" + port + "/files/" + path.substring("/redirect/".length()));
+                return;
+            }
             if (path.startsWith("/gate/")) {
                 gateReached.countDown();
                 try {

@@ -1,0 +1,46 @@
+package arno.batch;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * HTTP/1.1 written by hand over a socket, for what Java's HttpClient will not send: a Host header
+ * of the test's choosing.
+ */
+final class Raw {
+    private Raw() {}
+
+    /** POSTs an XML body to /batch/jobs with the given Host; returns the whole answer as text. */
+    static String post(int port, String host, String body, String credentials) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        String head = "POST /batch/jobs HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/xml\r\n"
+                + "Authorization: Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8))
+                + "\r\nContent-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n";
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream answer = new ByteArrayOutputStream();
+            in.transferTo(answer);
+            return answer.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The value of a header in a raw answer, or null. */
+    static String header(String answer, String name) {
+        for (String line : answer.split("\r\n")) {
+            if (line.isEmpty()) break;
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) return line.substring(colon + 1).strip();
+        }
+        return null;
+    }
+}
