@@ -11,6 +11,7 @@ import arno.store.Store;
 import arno.store.StoreException;
 import arno.store.StoreOptions;
 import arno.xml.ErrorCode;
+import arno.xml.XmlPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -206,15 +207,11 @@ public final class ServeCommand implements Callable<Integer> {
         return Store.open(c.store(), StoreCommand.Opening.options(c));
     }
 
-    // MERGE: with the batch helper's builder add .xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
-    // .hosts(c.hosts()); BatchOptions then refuses with ArnoException itself.
+    /** The batch service's options, from the one configuration: its roots (never the data folder), limits and policies. */
     private static BatchOptions batchOptions(Config c) {
-        try {
-            return BatchOptions.builder(c.batchData()).roots(c.batchRoots()).workers(c.batchWorkers())
-                    .queueBound(c.batchQueue()).build();
-        } catch (IllegalArgumentException e) {
-            throw ErrorCode.BAD_CONFIGURATION.error(e, e.getMessage());
-        }
+        return BatchOptions.builder(c.batchData()).roots(c.batchRoots()).workers(c.batchWorkers())
+                .queueBound(c.batchQueue()).xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
+                .hosts(c.hosts()).build();
     }
 
     // MERGE: the pipeline helper's ArnoServer.start(Config, DocumentStore) takes the Config itself and throws
