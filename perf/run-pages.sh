@@ -28,7 +28,7 @@ java -Xmx2g -cp "$cp" arno.perf.pages.SiteMemory . 20 2>/dev/null
 content="$out/data-$articles/content"
 if [ ! -d "$content/journals" ]; then
   echo "== generating $articles articles"
-  java -cp "$cp" arno.demo.Generator generate --articles "$articles" --out "$content"
+  java -cp "$cp" arno.server.Main generate --articles "$articles" --out "$content"
 fi
 
 port=18080

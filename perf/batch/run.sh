@@ -22,23 +22,20 @@ out=perf/target/batch
 mkdir -p "$out"
 repo="$HOME/.m2/repository"
 saxon="$repo/net/sf/saxon/Saxon-HE/12.9/Saxon-HE-12.9.jar:$repo/org/xmlresolver/xmlresolver/5.3.3/xmlresolver-5.3.3.jar:$repo/org/xmlresolver/xmlresolver/5.3.3/xmlresolver-5.3.3-data.jar"
-cp="$out/classes:batch/target/classes:$saxon:$repo/commons-io/commons-io/2.18.0/commons-io-2.18.0.jar"
+cp="$out/classes:batch/target/classes:xml/target/classes:$saxon:$repo/commons-io/commons-io/2.18.0/commons-io-2.18.0.jar"
 cp="$cp:$repo/name/dmaus/schxslt/schxslt/1.10.1/schxslt-1.10.1.jar"
 cp="$cp:$repo/org/apache/tomcat/embed/tomcat-embed-core/11.0.25/tomcat-embed-core-11.0.25.jar"
 cp="$cp:$repo/org/apache/tomcat/tomcat-annotations-api/11.0.25/tomcat-annotations-api-11.0.25.jar"
 
 echo "== build arno-batch and the driver"
-mvn -o -q -B -pl batch package -DskipTests
+mvn -o -q -B -pl batch -am package -DskipTests
 mkdir -p "$out/classes"
-javac -d "$out/classes" -cp "batch/target/classes:$saxon" perf/src/main/java/arno/perf/batch/*.java
+javac -d "$out/classes" -cp "batch/target/classes:xml/target/classes:$saxon" perf/src/main/java/arno/perf/batch/*.java
 
 content="$out/content-$n"
 if [ ! -d "$content/journals" ]; then
   echo "== generating $n articles (./arno generate)"
-  # ./arno rebuilds the server first when sources changed; should that build fail (another
-  # module mid-edit), the generator's compiled classes do the same job.
-  ./arno generate --articles "$n" --out "$content" > /dev/null \
-    || java -cp sites/target/classes arno.demo.Generator generate --articles "$n" --out "$content" > /dev/null
+  ./arno generate --articles "$n" --out "$content" > /dev/null
 fi
 root="$(pwd)/$out/run-$n"
 rm -rf "$root"

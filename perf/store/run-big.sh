@@ -17,17 +17,17 @@ if [ ! -f "$xml" ]; then
   java -cp "$cp" arno.perf.store.BigDocument generate "$xml" "$mb"
 fi
 rm -rf "$out/data"
-echo "== java $heap -cp \$cp arno.store.cli.StoreCli store load $xml --data $out/data --map-size 16G"
-/usr/bin/time -f "load: %e s wall, %M KB max RSS" java $heap -cp "$cp" arno.store.cli.StoreCli store load "$xml" --data "$out/data" --map-size 16G
-echo "== java $heap ... StoreCli query --data $out/data --context /$(basename "$xml") 'count(//doc), count(//sublink[@linktype = \"rare\"])'"
-/usr/bin/time -f "query: %e s wall, %M KB max RSS" java $heap -cp "$cp" arno.store.cli.StoreCli query --data "$out/data" \
+echo "== java $heap -cp \$cp arno.server.Main store load $xml --data $out/data --map-size 16G"
+/usr/bin/time -f "load: %e s wall, %M KB max RSS" java $heap -cp "$cp" arno.server.Main store load "$xml" --data "$out/data" --map-size 16G
+echo "== java $heap ... arno.server.Main query --data $out/data --context /$(basename "$xml") 'count(//doc), count(//sublink[@linktype = \"rare\"])'"
+/usr/bin/time -f "query: %e s wall, %M KB max RSS" java $heap -cp "$cp" arno.server.Main query --data "$out/data" \
   --context "/$(basename "$xml")" 'count(//doc), count(//sublink[@linktype = "rare"])'
 echo "== java $heap ... BigDocument transform $out/data /$(basename "$xml") perf/store/identity.xsl $out/transformed.xml"
 /usr/bin/time -f "transform: %e s wall, %M KB max RSS" java $heap -cp "$cp" arno.perf.store.BigDocument transform "$out/data" \
   "/$(basename "$xml")" perf/store/identity.xsl "$out/transformed.xml"
 echo "== java $heap ... BigDocument open $out/data /$(basename "$xml") 2000"
 java $heap -cp "$cp" arno.perf.store.BigDocument open "$out/data" "/$(basename "$xml")" 2000
-echo "== java $heap ... StoreCli store check --data $out/data"
-/usr/bin/time -f "check: %e s wall, %M KB max RSS" java $heap -cp "$cp" arno.store.cli.StoreCli store check --data "$out/data"
+echo "== java $heap ... arno.server.Main store check --data $out/data"
+/usr/bin/time -f "check: %e s wall, %M KB max RSS" java $heap -cp "$cp" arno.server.Main store check --data "$out/data"
 du -sh --apparent-size "$xml" "$out/transformed.xml"
 du -sh "$out/data/store"

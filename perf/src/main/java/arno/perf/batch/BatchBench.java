@@ -47,6 +47,7 @@ import java.util.regex.Pattern;
  * its run path does (perf/batch/run.sh adds the jar).
  */
 public final class BatchBench {
+    private static final String AUTH = "Basic " + Base64.getEncoder().encodeToString("bench:bench-password".getBytes(StandardCharsets.UTF_8));
     private static final Pattern DONE = Pattern.compile("done=\"(\\d+)\"");
     private static final Pattern STATUS = Pattern.compile("<job [^>]*status=\"([a-z]+)\"");
     private static final Pattern FAILED = Pattern.compile(" failed=\"(\\d+)\"");
@@ -94,15 +95,18 @@ public final class BatchBench {
             HttpResponse<String> submitted = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/batch/jobs"))
                     .header("Content-Type", "application/xml")
                     .header("Content-Location", batch.toUri().toString())
-                    .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("bench:bench-password".getBytes(StandardCharsets.UTF_8)))
+                    .header("Authorization", AUTH)
                     .POST(HttpRequest.BodyPublishers.ofFile(batch)).build(), HttpResponse.BodyHandlers.ofString());
             if (submitted.statusCode() != 202) throw new IllegalStateException("submission refused: " + submitted.body());
-            String job = submitted.headers().firstValue("Location").orElseThrow();
+            // Location is relative unless the server is configured with host names.
+            URI job = URI.create("http://127.0.0.1:" + port + "/").resolve(submitted.headers().firstValue("Location").orElseThrow());
             String status;
             List<String> liveHeap = new ArrayList<>();
             long nextTenth = 1;
             while (true) {
-                status = http.send(HttpRequest.newBuilder(URI.create(job)).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+                // Reading a job needs the account too.
+                status = http.send(HttpRequest.newBuilder(job).header("Authorization", AUTH).GET().build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
                 String s = match(STATUS, status);
                 if (!s.equals("queued") && !s.equals("running")) break;
                 long done = Long.parseLong(match(DONE, status));
