@@ -1,4 +1,4 @@
-package arno.server;
+package arno.sites;
 
 import java.io.IOException;
 import org.junit.jupiter.api.BeforeAll;

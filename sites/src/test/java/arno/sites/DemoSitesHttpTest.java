@@ -1,8 +1,9 @@
-package arno.server;
+package arno.sites;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import arno.pipeline.ArnoConfig;
+import arno.server.ArnoServer;
+import arno.server.config.Config;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,8 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 
 /**
- * The demo sites as users get them: the repository's own packages and sites,
- * in production mode, over freshly generated content. Every expectation is
+ * The demo sites as users get them, over HTTP from a real {@link ArnoServer}: the repository's
+ * own packages and sites, in production mode, over freshly generated content. Every expectation is
  * read from the generated source files, so the pages are checked against the
  * data they present rather than against a copy of earlier output.
  */
@@ -50,24 +51,26 @@ class DemoSitesHttpTest {
      */
     static void serve(boolean fromStore) throws IOException {
         data = Files.createTempDirectory("arno-demo");
-        Path source = data.resolve("source");
+        Path source = data.resolve(fromStore ? "source" : "content");
         arno.demo.Generator.generate(source, 8, 1);
         journals = source.resolve("journals");
-        Path root = Path.of("..").toAbsolutePath().normalize();
-        ArnoConfig config = ArnoConfig.defaults(root, data).withDevelopment(false);
+        Config.Builder b = Config.defaults(Path.of("..").toAbsolutePath().normalize()).toBuilder();
+        b.data = data;
+        b.production = true;
+        b.port = 0;
+        Config config = b.build();
         if (fromStore) {
-            store = arno.store.Store.open(data.resolve("store"));
+            store = arno.store.Store.open(config.store());
             try (arno.store.WriteTransaction w = store.write(); Stream<Path> files = Files.walk(source)) {
                 for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
                     w.put("/" + source.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
                 }
                 w.commit();
             }
-            config = config.withContent(Files.createDirectories(data.resolve("empty")));
-        } else {
-            config = config.withContent(source);
+            // The content folder stays empty: every page is built from stored trees.
+            Files.createDirectories(config.content());
         }
-        server = ArnoServer.start(config, store, "127.0.0.1", 0);
+        server = ArnoServer.start(config, store == null ? null : new StoreView(store));
     }
 
     @AfterAll
