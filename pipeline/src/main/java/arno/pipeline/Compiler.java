@@ -47,8 +47,10 @@ final class Compiler {
     private Object compileXslt(URI source) {
         List<XmlProcessingError> errors = new ArrayList<>();
         XsltCompiler c = packages.compiler(processor, errors);
-        try {
-            return c.compile(new StreamSource(source.toString()));
+        try (java.io.InputStream in = Packages.open(source.toString())) {
+            return c.compile(new StreamSource(in, source.toString()));
+        } catch (java.io.IOException e) {
+            return ErrorCode.COMPILE_ERROR.error(e, source + " cannot be read: " + e.getMessage()).at(Where.at(source.toString()));
         } catch (SaxonApiException e) {
             return compileError(errors, e);
         }

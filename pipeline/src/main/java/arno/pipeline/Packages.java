@@ -92,7 +92,25 @@ final class Packages {
         return new Packages(List.copyOf(done), Map.copyOf(sources));
     }
 
-    /** The URIs of the packages listed by every {@link #INDEX} on the class path. */
+    /**
+     * The scheme under which class-path packages are compiled. Not their jar: URL: Saxon resolves
+     * a URI against a jar: base with java.net.URL, which refuses schemes it does not know, so
+     * doc('content:/...') in a package compiled from a jar failed. {@link Resources} reads this
+     * scheme (for stylesheet code only) from Arno's class loader.
+     */
+    static final String CLASS_PATH = "classpath:/";
+
+    /** Opens a package or stylesheet source: a {@link #CLASS_PATH} resource or a URL. */
+    static InputStream open(String uri) throws IOException {
+        if (uri.startsWith(CLASS_PATH)) {
+            InputStream in = Packages.class.getClassLoader().getResourceAsStream(uri.substring(CLASS_PATH.length()));
+            if (in == null) throw new java.io.FileNotFoundException(uri + " is not on the class path");
+            return in;
+        }
+        return new URL(uri).openStream();
+    }
+
+    /** The {@link #CLASS_PATH} URIs of the packages listed by every {@link #INDEX} on the class path. */
     static List<String> classPathSources() {
         List<String> uris = new ArrayList<>();
         ClassLoader loader = Packages.class.getClassLoader();
@@ -104,11 +122,10 @@ final class Packages {
                     for (String line = r.readLine(); line != null; line = r.readLine()) {
                         String name = line.strip();
                         if (name.isEmpty() || name.startsWith("#")) continue;
-                        URL entry = loader.getResource(name);
-                        if (entry == null) {
+                        if (loader.getResource(name) == null) {
                             throw ErrorCode.SITE_ERROR.error(index + " lists " + name + ", which is not on the class path");
                         }
-                        uris.add(entry.toString());
+                        uris.add(CLASS_PATH + name);
                     }
                 }
             }
@@ -138,8 +155,10 @@ final class Packages {
 
     private static XsltPackage compileOne(Processor processor, String uri, List<XsltPackage> before) {
         List<XmlProcessingError> errors = new ArrayList<>();
-        try {
-            return compiler(processor, before, errors).compilePackage(new StreamSource(uri));
+        try (InputStream in = open(uri)) {
+            return compiler(processor, before, errors).compilePackage(new StreamSource(in, uri));
+        } catch (IOException e) {
+            throw ErrorCode.SITE_ERROR.error(e, "cannot read shared package " + uri + ": " + e.getMessage());
         } catch (SaxonApiException e) {
             ArnoException c = Compiler.compileError(errors, e);
             throw ErrorCode.SITE_ERROR.error(e, "shared package " + uri + " does not compile:\n"
@@ -163,7 +182,7 @@ final class Packages {
         XMLInputFactory f = XMLInputFactory.newDefaultFactory();
         f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
         f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-        try (InputStream in = new URL(uri).openStream()) {
+        try (InputStream in = open(uri)) {
             XMLStreamReader r = f.createXMLStreamReader(in);
             String name = null;
             List<String> uses = new ArrayList<>();

@@ -55,6 +55,19 @@ public final class RequestScope implements AutoCloseable {
         return id;
     }
 
+    /** Where site content is: in the store, a file under the content folder, or nowhere. */
+    public enum Content { STORE, FILE, NONE }
+
+    /**
+     * Where the content at {@code path} ("/journals/ja/journal.atom", as in a {@code content:} URI)
+     * is for this request: the store's view of this request first (content loaded into the store
+     * wins, as it does for {@code content:} URIs), then the content folder. A path that leaves the
+     * content folder is {@link Content#NONE}. Reads nothing but existence.
+     */
+    public Content locate(String path) {
+        return resources.locate(this, path);
+    }
+
     TreeInfo document(String uri) {
         return documents.get(uri);
     }

@@ -119,6 +119,14 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                 throw refusal(ErrorCode.UNSUPPORTED_URI.error("stylesheet or module " + uri
                         + ": code is read from the sites and package folders, not from content"), "FODC0002");
             }
+            if (uri.startsWith(Packages.CLASS_PATH)) {
+                // Arno's own shipped stylesheets (an xsl:include inside a class-path package).
+                try {
+                    return access.policy().source(Packages.open(uri), uri);
+                } catch (IOException e) {
+                    throw refusal(ErrorCode.NOT_FOUND.error(e, "stylesheet " + uri + ": " + e.getMessage()), "FODC0002");
+                }
+            }
             return access.resolve(request);
         }
         if (scope == null) {
@@ -142,6 +150,17 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
             scope.keep(uri, tree);
         }
         return tree.getRootNode();
+    }
+
+    /** See {@link RequestScope#locate}. */
+    RequestScope.Content locate(RequestScope scope, String path) {
+        String p = path.startsWith("/") ? path : "/" + path;
+        if (store != null && scope.view(store).exists(p)) return RequestScope.Content.STORE;
+        try {
+            return Files.isRegularFile(file(SCHEME + p)) ? RequestScope.Content.FILE : RequestScope.Content.NONE;
+        } catch (ArnoException e) {
+            return RequestScope.Content.NONE;
+        }
     }
 
     /** "content:/a/b.xml" -> "/a/b.xml", the same path in the store. */

@@ -35,9 +35,10 @@ import org.xmlunit.diff.ElementSelectors;
 /**
  * Runs every case file under src/test/resources/cases (format and schema: case.xsd beside them)
  * through the public API: {@link Sites#compile} once per setup, one {@link Exchange} per case,
- * the rsp:response as a tree. A new pipeline behaviour is one more case file.
+ * the rsp:response as a tree. A new pipeline behaviour is one more case file. Other modules
+ * (filters) run their own case folders with {@link #cases(Path)} from this module's test jar.
  */
-class PipelineCasesTest {
+public class PipelineCasesTest {
     static final Path RESOURCES = Path.of("src/test/resources");
     static final Path TEMPLATES = Path.of("../templates/xsl");
     static final String T = "urn:arno:test-case";
@@ -47,8 +48,13 @@ class PipelineCasesTest {
 
     @TestFactory
     Stream<DynamicTest> cases() throws IOException {
+        return cases(RESOURCES.resolve("cases"));
+    }
+
+    /** One dynamic test per case file in {@code folder}. */
+    public static Stream<DynamicTest> cases(Path folder) throws IOException {
         List<Path> files;
-        try (Stream<Path> s = Files.list(RESOURCES.resolve("cases"))) {
+        try (Stream<Path> s = Files.list(folder)) {
             files = s.filter(p -> p.toString().endsWith(".xml")).sorted().toList();
         }
         assertThat(files).isNotEmpty();
@@ -56,19 +62,20 @@ class PipelineCasesTest {
     }
 
     @AfterAll
-    static void clean() {
+    public static void clean() {
         for (Path p : temporary) FileUtils.deleteQuietly(p.toFile());
     }
 
     private static Schema schema() {
         try {
-            return SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI).newSchema(RESOURCES.resolve("case.xsd").toFile());
+            return SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                    .newSchema(PipelineCasesTest.class.getResource("/case.xsd"));
         } catch (org.xml.sax.SAXException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static void run(Path file) throws Exception {
+    public static void run(Path file) throws Exception {
         SCHEMA.newValidator().validate(new StreamSource(file.toFile()));
         Processor builder = new Processor(false);
         XdmNode c = child(builder.newDocumentBuilder().build(file.toFile()), "case");
