@@ -145,7 +145,12 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                 tree = store != null && scope.view(store).exists(path) ? stored(scope, path, uri) : parse(uri);
             } else {
                 Source s = access.resolve(request);
-                tree = s instanceof NodeInfo n ? n.getTreeInfo() : config.buildDocumentTree(s);
+                try {
+                    tree = s instanceof NodeInfo n ? n.getTreeInfo() : config.buildDocumentTree(s);
+                } catch (XPathException e) {
+                    // The policy's refusal or a syntax error, as REFUSED_XML or MALFORMED_XML naming the URI.
+                    throw refusal(arno.xml.XmlPolicy.translate(e, uri), "FODC0002");
+                }
             }
             scope.keep(uri, tree);
         }
