@@ -35,7 +35,8 @@ import org.xmlunit.diff.ElementSelectors;
 /**
  * Runs every case file under src/test/resources/cases (format and schema: case.xsd beside them)
  * through the public API: {@link Sites#compile} once per setup, one {@link Exchange} per case,
- * the rsp:response as a tree. A new pipeline behaviour is one more case file. Other modules
+ * the rsp:response as a tree, validated against response.xsd. A new pipeline behaviour is one
+ * more case file. Other modules
  * (filters) run their own case folders with {@link #cases(Path)} from this module's test jar.
  */
 public class PipelineCasesTest {
@@ -44,7 +45,8 @@ public class PipelineCasesTest {
     static final String T = "urn:arno:test-case";
     private static final Map<String, Sites> compiled = new HashMap<>();
     private static final List<Path> temporary = new ArrayList<>();
-    private static final Schema SCHEMA = schema();
+    private static final Schema SCHEMA = schema("/case.xsd");
+    private static final Schema RESPONSE = schema("/arno/schema/response.xsd");
 
     @TestFactory
     Stream<DynamicTest> cases() throws IOException {
@@ -66,10 +68,10 @@ public class PipelineCasesTest {
         for (Path p : temporary) FileUtils.deleteQuietly(p.toFile());
     }
 
-    private static Schema schema() {
+    private static Schema schema(String resource) {
         try {
             return SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI)
-                    .newSchema(PipelineCasesTest.class.getResource("/case.xsd"));
+                    .newSchema(PipelineCasesTest.class.getResource(resource));
         } catch (org.xml.sax.SAXException e) {
             throw new IllegalStateException(e);
         }
@@ -90,6 +92,8 @@ public class PipelineCasesTest {
             x = sites.exchange(doc);
         }
         XdmNode response = x.respond();
+        // Every answer, pages and error pages alike, is a valid rsp:response.
+        RESPONSE.newValidator().validate(new StreamSource(new java.io.StringReader(response.toString())));
         XdmNode expect = child(c, "expect");
         XPathCompiler xpath = sites.processor().newXPathCompiler();
         xpath.declareNamespace("rsp", "urn:arno:response");
