@@ -7,12 +7,16 @@
   use the public mode `error` and the named templates), and as the error
   template of sites without one, where `error` is the default mode.
 
-  Input: req:request with msg:attribute name="error" holding err:error
-  (status and id always; code, route, stage, module, line, column and
-  err:message when known). Output: rsp:response with that status. In
-  development mode (req:request/@development) the page shows every detail;
-  otherwise only the status, a short message and the error id, which names
-  the log entry with the details.
+  Input: req:request with msg:attribute name="error" holding err:error, as
+  arno.xml.ErrorXml writes it (schema arno/schema/error.xsd in arno-xml):
+  @code (the catalogue name, e.g. stage-error), @status, @id, and when known
+  @processor-code (e.g. XTDE0640), err:message, err:location (uri, line,
+  column, route, stage, step) and err:detail (further reasons, e.g. every
+  compiler message, each with its own err:location). Output: rsp:response
+  with that status. In development mode (req:request/@development) the page
+  shows every detail; otherwise only the status, a short message and the
+  error id, which names the log entry with the details. (In production the
+  server leaves a server error's location and reasons out of err:error too.)
 -->
 <xsl:package name="urn:arno:templates:error" package-version="1.0.0" version="3.0"
     default-mode="error"
@@ -89,7 +93,7 @@ dt{font-weight:600}pre{white-space:pre-wrap;background:#f4f4f4;padding:.75rem}</
         <h2>Details</h2>
         <dl>
           <dt>URL</dt><dd><code><xsl:value-of select="$request/@method, $request/@url"/></code></dd>
-          <xsl:for-each select="$error/(@code, @route, @stage, @module, @line, @column)">
+          <xsl:for-each select="$error/(@code, @processor-code), $error/err:location/(@uri, @line, @column, @route, @stage, @step)">
             <dt><xsl:value-of select="local-name()"/></dt>
             <dd><code><xsl:value-of select="."/></code></dd>
           </xsl:for-each>
@@ -97,7 +101,23 @@ dt{font-weight:600}pre{white-space:pre-wrap;background:#f4f4f4;padding:.75rem}</
         <xsl:if test="$error/err:message">
           <pre><xsl:value-of select="$error/err:message"/></pre>
         </xsl:if>
+        <xsl:if test="$error/err:detail">
+          <ul class="error-reasons">
+            <xsl:for-each select="$error/err:detail">
+              <li class="{(@severity, 'error')[1]}">
+                <xsl:value-of select="string-join((e:where(err:location), @code, err:message), ' ')"/>
+              </li>
+            </xsl:for-each>
+          </ul>
+        </xsl:if>
       </section>
     </xsl:if>
   </xsl:template>
+
+  <!-- A location in words: "file:/x.xsl line 12 column 5:" (as arno.xml.Where writes it), or empty. -->
+  <xsl:function name="e:where" as="xs:string?" visibility="public">
+    <xsl:param name="location" as="element(err:location)?"/>
+    <xsl:sequence select="$location[@uri or @line] ! (string-join((@uri, @line ! ('line ' || .),
+        @column ! ('column ' || .)), ' ') || ':')"/>
+  </xsl:function>
 </xsl:package>

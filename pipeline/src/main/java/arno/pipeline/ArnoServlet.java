@@ -1,39 +1,46 @@
 package arno.pipeline;
 
+import arno.xml.ErrorCode;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import net.sf.saxon.s9api.Destination;
 
 /**
- * The servlet that hands every request, whatever its method, to an {@link Arno} engine. The
- * container's thread only reads the request; the pipeline runs on one of a fixed number of
- * worker threads, in the order requests arrived (see {@link Workers} for why). When the
- * queue is full the answer is 503 at once, with Retry-After, and nothing waiting is dropped.
- * Needs asynchronous support in its registration.
+ * The servlet: a thin adapter from the servlet API to the pipeline API. It views the container's
+ * request as an {@link HttpRequest} (nothing copied), and the response as a {@link ResponseTarget}
+ * whose destination is the {@link ResponseWriter}; everything else (sites, routes, errors) is
+ * {@link SiteRegistry}'s and {@link Exchange}'s.
+ *
+ * <p>The container's thread only reads the request; the pipeline runs on one of a fixed number of
+ * worker threads, in the order requests arrived (see {@link Workers} for why). When the queue is
+ * full the answer is 503 at once, with Retry-After, and nothing waiting is dropped. Needs
+ * asynchronous support in its registration.
  */
 public final class ArnoServlet extends HttpServlet {
     private static final System.Logger LOG = System.getLogger("arno");
+    /** Responses are buffered up to this many bytes, so an error in a page's first part can still become an error page. */
+    static final int BUFFER = 64 * 1024;
 
-    /** Workers by default: one per core. */
-    public static final int DEFAULT_WORKERS = Runtime.getRuntime().availableProcessors();
-    /** Requests that may wait for a worker by default: about a third of a second of full-text pages on two cores. */
-    public static final int DEFAULT_QUEUE = 1000;
-
-    private final transient Arno arno;
+    private final transient SiteRegistry registry;
     private final transient Workers workers;
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong lastRefusalLog = new AtomicLong();
 
     /** Runs pipelines on {@code workers} threads, with at most {@code queue} requests waiting for one. */
-    public ArnoServlet(Arno arno, int workers, int queue) {
-        this.arno = arno;
+    public ArnoServlet(SiteRegistry registry, int workers, int queue) {
+        this.registry = registry;
         this.workers = new Workers(workers, queue);
     }
 
-    /** Fails with the reason unless {@code workers} and {@code queue} would make a servlet. */
+    /** Fails with {@link ErrorCode#BAD_CONFIGURATION} unless {@code workers} and {@code queue} would make a servlet. */
     public static void check(int workers, int queue) {
         Workers.check(workers, queue);
     }
@@ -68,15 +75,22 @@ public final class ArnoServlet extends HttpServlet {
         HttpServletRequest request = (HttpServletRequest) async.getRequest();
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         try {
-            arno.service(request, response);
-        } catch (IOException e) {
-            // The client went away mid-response; there is nobody left to answer.
-            LOG.log(System.Logger.Level.DEBUG, "response not sent: " + e);
+            response.setBufferSize(BUFFER);
+            Sites sites = registry.current();
+            HttpRequest view = new View(request);
+            sites.exchange(view).respond(new Target(view, response, sites));
+        } catch (arno.xml.ArnoException e) {
+            // Development: an edit broke a site.xml or a package. Say so until it is fixed.
+            LOG.log(System.Logger.Level.ERROR, e.describe());
+            if (!response.isCommitted()) {
+                response.resetBuffer();
+                plain(response, 500, "Site configuration error", e.describe());
+            }
         } catch (RuntimeException | Error e) {
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + request.getRequestURI(), e);
             if (!response.isCommitted()) {
                 response.resetBuffer();
-                Arno.plain(response, 500, "Internal error", "Unexpected failure; the server log has the details.");
+                plain(response, 500, "Internal error", "Unexpected failure; the server log has the details.");
             }
         } finally {
             async.complete();
@@ -93,12 +107,99 @@ public final class ArnoServlet extends HttpServlet {
                     + workers.threads() + " workers; " + n + " refused with 503 since start");
         }
         response.setHeader("Retry-After", "1");
-        Arno.plain(response, 503, "Busy", "All " + workers.threads() + " workers are busy and "
+        plain(response, 503, "Busy", "All " + workers.threads() + " workers are busy and "
                 + workers.queueLimit() + " requests are waiting; try again in a moment.");
+    }
+
+    /** A page written without the pipeline: for when there is no pipeline to run (busy, broken). */
+    static void plain(HttpServletResponse response, int status, String title, String message) {
+        try {
+            response.setStatus(status);
+            response.setContentType("text/html; charset=UTF-8");
+            PrintWriter w = response.getWriter();
+            w.println("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + escape(title) + "</title></head>"
+                    + "<body><h1>" + escape(title) + "</h1><pre>" + escape(message) + "</pre></body></html>");
+        } catch (IOException | IllegalStateException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot write error page: " + e);
+        }
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
     @Override
     public void destroy() {
         workers.close(30);
+    }
+
+    /** The HTTP response as a response target: reset while nothing is committed. */
+    private static final class Target implements ResponseTarget {
+        private final HttpRequest request;
+        private final HttpServletResponse response;
+        private final Sites sites;
+
+        Target(HttpRequest request, HttpServletResponse response, Sites sites) {
+            this.request = request;
+            this.response = response;
+            this.sites = sites;
+        }
+
+        @Override
+        public Destination open(int defaultStatus) {
+            return new ResponseWriter(request, response, sites.engine.xmlToJson, sites.siteHosts, defaultStatus);
+        }
+
+        @Override
+        public boolean reset() {
+            if (response.isCommitted()) return false;
+            response.reset();
+            response.setBufferSize(BUFFER);
+            return true;
+        }
+    }
+
+    /** The container's request seen as an {@link HttpRequest}; nothing is copied. */
+    private static final class View implements HttpRequest {
+        private final HttpServletRequest r;
+
+        View(HttpServletRequest r) {
+            this.r = r;
+        }
+
+        @Override public String method() { return r.getMethod(); }
+        @Override public String scheme() { return r.getScheme(); }
+        @Override public String host() { return r.getServerName(); }
+        @Override public int port() { return r.getServerPort(); }
+        @Override public String protocol() { return r.getProtocol(); }
+        @Override public String contextPath() { return r.getContextPath(); }
+        @Override public String query() { return r.getQueryString(); }
+        @Override public String remoteAddress() { return r.getRemoteAddr(); }
+        @Override public long contentLength() { return r.getContentLengthLong(); }
+        @Override public InputStream body() throws IOException { return r.getInputStream(); }
+        @Override public String header(String name) { return r.getHeader(name); }
+
+        @Override
+        public String path() {
+            String uri = r.getRequestURI();
+            String p = uri.substring(r.getContextPath().length());
+            return p.isEmpty() ? "/" : p;
+        }
+
+        @Override
+        public List<String> headerNames() {
+            return Collections.list(r.getHeaderNames());
+        }
+
+        @Override
+        public List<String> headers(String name) {
+            return Collections.list(r.getHeaders(name));
+        }
+
+        @Override
+        public String localAuthority() {
+            String address = r.getLocalAddr();
+            return (address.indexOf(':') >= 0 ? "[" + address + "]" : address) + ":" + r.getLocalPort();
+        }
     }
 }

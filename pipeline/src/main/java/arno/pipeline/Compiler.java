@@ -1,6 +1,9 @@
 package arno.pipeline;
 
-import java.nio.file.Path;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,16 +20,17 @@ import net.sf.saxon.s9api.XsltExecutable;
 /**
  * Compiles one site's stages. A stylesheet used by several routes (in
  * different modes) is compiled once. In development mode a stage that does
- * not compile becomes a {@link Stage.Broken} that shows the compiler's
- * messages on every request until it is fixed; in production it stops the
- * start-up.
+ * not compile becomes a {@link Stage.Broken} that answers every request with
+ * the compiler's messages until it is fixed; in production it stops the
+ * start-up ({@link ErrorCode#SITE_ERROR}). Either way the compiler's own
+ * reasons travel as the error's details, each with its location.
  */
 final class Compiler {
     private static final System.Logger LOG = System.getLogger("arno");
     private final Processor processor;
     private final Packages packages;
     private final boolean development;
-    private final Map<Path, Object> xslt = new HashMap<>();
+    private final Map<URI, Object> xslt = new HashMap<>();
 
     Compiler(Processor processor, Packages packages, boolean development) {
         this.processor = processor;
@@ -34,23 +38,25 @@ final class Compiler {
         this.development = development;
     }
 
-    Stage xslt(Path file, QName mode, String description) {
-        Object compiled = xslt.computeIfAbsent(file, this::compileXslt);
-        if (compiled instanceof PipelineException e) return broken(description, e);
+    Stage xslt(URI source, QName mode, String description) {
+        Object compiled = xslt.computeIfAbsent(source, this::compileXslt);
+        if (compiled instanceof ArnoException e) return broken(description, e);
         return new Stage.Xslt(description, (XsltExecutable) compiled, mode);
     }
 
-    private Object compileXslt(Path file) {
+    private Object compileXslt(URI source) {
         List<XmlProcessingError> errors = new ArrayList<>();
         XsltCompiler c = packages.compiler(processor, errors);
-        try {
-            return c.compile(new StreamSource(file.toFile()));
+        try (java.io.InputStream in = Packages.open(source.toString())) {
+            return c.compile(new StreamSource(in, source.toString()));
+        } catch (java.io.IOException e) {
+            return ErrorCode.COMPILE_ERROR.error(e, source + " cannot be read: " + e.getMessage()).at(Where.at(source.toString()));
         } catch (SaxonApiException e) {
             return compileError(errors, e);
         }
     }
 
-    Stage xquery(Path file, String description) {
+    Stage xquery(java.nio.file.Path file, String description) {
         List<XmlProcessingError> errors = new ArrayList<>();
         XQueryCompiler c = processor.newXQueryCompiler();
         c.setErrorList(errors);
@@ -62,37 +68,49 @@ final class Compiler {
         }
     }
 
-    private Stage broken(String description, PipelineException e) {
-        if (!development) throw new SiteException(e.getMessage(), e);
-        LOG.log(System.Logger.Level.ERROR, description + ": " + e.getMessage()
+    private Stage broken(String description, ArnoException e) {
+        if (!development) {
+            throw ErrorCode.SITE_ERROR.error(e, description + " does not compile:\n" + describe(e.details(), e))
+                    .at(e.where()).processorCode(e.processorCode()).details(e.details());
+        }
+        LOG.log(System.Logger.Level.ERROR, description + ": " + e.describe()
                 + "\n(development mode: the routes using it answer with these messages until it is fixed)");
         return new Stage.Broken(description, e);
     }
 
-    private static PipelineException compileError(List<XmlProcessingError> errors, Exception e) {
-        PipelineException p = new PipelineException(Failure.COMPILE_ERROR, e, describe(errors, e));
+    /** COMPILE_ERROR at the first error, with every compiler message as a detail. */
+    static ArnoException compileError(List<XmlProcessingError> errors, Exception e) {
+        List<ArnoException.Detail> details = details(errors);
+        ArnoException a = ErrorCode.COMPILE_ERROR.error(e, details.isEmpty() ? String.valueOf(e.getMessage())
+                : details.get(0).toString());
+        a.details(details);
         for (XmlProcessingError x : errors) {
             if (x.isWarning()) continue;
-            if (x.getLocation() != null) p.at(x.getLocation());
-            if (x.getErrorCode() != null) p.code(x.getErrorCode().getLocalName());
+            if (x.getLocation() != null) a.at(Where.of(x.getLocation(), null));
+            if (x.getErrorCode() != null) a.processorCode(x.getErrorCode().getLocalName());
             break;
         }
-        return p;
+        return a;
     }
 
-    /** Every compiler error as "file line L column C: CODE message", one per line. */
-    static String describe(List<XmlProcessingError> errors, Exception fallback) {
-        StringBuilder b = new StringBuilder();
+    /** Each compiler message, warnings too (marked so), with its location. */
+    static List<ArnoException.Detail> details(List<XmlProcessingError> errors) {
+        List<ArnoException.Detail> out = new ArrayList<>();
         for (XmlProcessingError x : errors) {
-            if (x.isWarning()) continue;
+            Where at = x.getLocation() == null ? Where.NOWHERE : Where.of(x.getLocation(), null);
+            out.add(new ArnoException.Detail(x.getErrorCode() == null ? null : x.getErrorCode().getLocalName(),
+                    x.getMessage(), at, x.isWarning()));
+        }
+        return out;
+    }
+
+    /** Every error among {@code details} as "file line L column C: CODE message", one per line. */
+    static String describe(List<ArnoException.Detail> details, Exception fallback) {
+        StringBuilder b = new StringBuilder();
+        for (ArnoException.Detail d : details) {
+            if (d.warning()) continue;
             if (b.length() > 0) b.append('\n');
-            if (x.getLocation() != null && x.getLocation().getSystemId() != null) {
-                b.append(x.getLocation().getSystemId())
-                 .append(" line ").append(x.getLocation().getLineNumber())
-                 .append(" column ").append(x.getLocation().getColumnNumber()).append(": ");
-            }
-            if (x.getErrorCode() != null) b.append(x.getErrorCode().getLocalName()).append(' ');
-            b.append(x.getMessage());
+            b.append(d);
         }
         return b.length() > 0 ? b.toString() : String.valueOf(fallback.getMessage());
     }

@@ -1,10 +1,18 @@
 package arno.pipeline;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +22,7 @@ import java.util.stream.Stream;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
+import javax.xml.transform.stream.StreamSource;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.XmlProcessingError;
@@ -25,45 +34,105 @@ import net.sf.saxon.s9api.XsltPackage;
  * every site's compiler. This is what keeps a site's cost in megabytes: the
  * platform Arno replaces compiled a private copy of the shared code per site.
  *
- * <p>Every {@code *.xsl} under the package folders whose root is
- * {@code xsl:package} is a package; they are compiled in dependency order
- * (of their {@code xsl:use-package}), each with the ones before it imported.
+ * <p>Where packages come from: every {@code *.xsl} under the package folders whose root is
+ * {@code xsl:package} (a checkout's {@code templates/xsl} and {@code stylesheets/packages}, so
+ * that edits reload in development), and, when asked, every file that a jar on the class path
+ * lists in its {@code arno/packages.list} (one class-path resource name per line: jars cannot be
+ * listed portably, so each lists its own). A package in a folder replaces a class-path package of
+ * the same name; two folders declaring one name are an error. They are compiled in dependency
+ * order (of their {@code xsl:use-package}), each with the ones before it imported.
  */
 final class Packages {
     private static final String XSL = "http://www.w3.org/1999/XSL/Transform";
+    static final String INDEX = "arno/packages.list";
 
     final List<XsltPackage> compiled;
+    /** Where each compiled package came from, by name; the default error page is looked up here. */
+    final Map<String, String> sources;
 
-    private Packages(List<XsltPackage> compiled) {
+    private Packages(List<XsltPackage> compiled, Map<String, String> sources) {
         this.compiled = compiled;
+        this.sources = sources;
     }
 
-    static Packages compile(Processor processor, List<Path> folders) {
+    static Packages compile(Processor processor, List<Path> folders, boolean classPath) {
         Map<String, Declared> byName = new LinkedHashMap<>();
         for (Path folder : folders) {
             for (Path file : xslFiles(folder)) {
-                Declared d = declared(file);
+                Declared d = declared(file.toUri().toString());
                 if (d == null) continue;
                 Declared clash = byName.put(d.name, d);
                 if (clash != null) {
-                    throw new SiteException(file + ": package " + d.name + " is also declared by " + clash.file);
+                    throw ErrorCode.SITE_ERROR.error(file + ": package " + d.name + " is also declared by " + clash.uri)
+                            .at(Where.at(file.toString()));
                 }
             }
         }
+        if (classPath) {
+            for (String uri : classPathSources()) {
+                Declared d = declared(uri);
+                if (d != null && !byName.containsKey(d.name)) byName.put(d.name, d);
+            }
+        }
         List<XsltPackage> done = new ArrayList<>();
+        Map<String, String> sources = new LinkedHashMap<>();
         Set<String> compiledNames = new HashSet<>();
         List<Declared> pending = new ArrayList<>(byName.values());
         while (!pending.isEmpty()) {
             Declared next = pending.stream()
                     .filter(d -> d.uses.stream().allMatch(u -> compiledNames.contains(u) || !byName.containsKey(u)))
                     .findFirst()
-                    .orElseThrow(() -> new SiteException("Packages use each other in a cycle: "
-                            + pending.stream().map(d -> d.name + " (" + d.file + ")").toList()));
-            done.add(compileOne(processor, next.file, done));
+                    .orElseThrow(() -> ErrorCode.SITE_ERROR.error("packages use each other in a cycle: "
+                            + pending.stream().map(d -> d.name + " (" + d.uri + ")").toList()));
+            done.add(compileOne(processor, next.uri, done));
             compiledNames.add(next.name);
+            sources.put(next.name, next.uri);
             pending.remove(next);
         }
-        return new Packages(List.copyOf(done));
+        return new Packages(List.copyOf(done), Map.copyOf(sources));
+    }
+
+    /**
+     * The scheme under which class-path packages are compiled. Not their jar: URL: Saxon resolves
+     * a URI against a jar: base with java.net.URL, which refuses schemes it does not know, so
+     * doc('content:/...') in a package compiled from a jar failed. {@link Resources} reads this
+     * scheme (for stylesheet code only) from Arno's class loader.
+     */
+    static final String CLASS_PATH = "classpath:/";
+
+    /** Opens a package or stylesheet source: a {@link #CLASS_PATH} resource or a URL. */
+    static InputStream open(String uri) throws IOException {
+        if (uri.startsWith(CLASS_PATH)) {
+            InputStream in = Packages.class.getClassLoader().getResourceAsStream(uri.substring(CLASS_PATH.length()));
+            if (in == null) throw new java.io.FileNotFoundException(uri + " is not on the class path");
+            return in;
+        }
+        return new URL(uri).openStream();
+    }
+
+    /** The {@link #CLASS_PATH} URIs of the packages listed by every {@link #INDEX} on the class path. */
+    static List<String> classPathSources() {
+        List<String> uris = new ArrayList<>();
+        ClassLoader loader = Packages.class.getClassLoader();
+        try {
+            Enumeration<URL> indexes = loader.getResources(INDEX);
+            while (indexes.hasMoreElements()) {
+                URL index = indexes.nextElement();
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(index.openStream(), StandardCharsets.UTF_8))) {
+                    for (String line = r.readLine(); line != null; line = r.readLine()) {
+                        String name = line.strip();
+                        if (name.isEmpty() || name.startsWith("#")) continue;
+                        if (loader.getResource(name) == null) {
+                            throw ErrorCode.SITE_ERROR.error(index + " lists " + name + ", which is not on the class path");
+                        }
+                        uris.add(CLASS_PATH + name);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw ErrorCode.SITE_ERROR.error(e, "cannot read the package lists " + INDEX + " on the class path: " + e.getMessage());
+        }
+        return uris;
     }
 
     /** A compiler that sees every shared package; errors are collected into {@code errors}. */
@@ -74,7 +143,7 @@ final class Packages {
             try {
                 c.importPackage(p);
             } catch (SaxonApiException e) {
-                throw new SiteException("Cannot import package " + p.getName() + ": " + e.getMessage(), e);
+                throw ErrorCode.SITE_ERROR.error(e, "cannot import package " + p.getName() + ": " + e.getMessage());
             }
         }
         return c;
@@ -84,12 +153,16 @@ final class Packages {
         return compiler(processor, compiled, errors);
     }
 
-    private static XsltPackage compileOne(Processor processor, Path file, List<XsltPackage> before) {
+    private static XsltPackage compileOne(Processor processor, String uri, List<XsltPackage> before) {
         List<XmlProcessingError> errors = new ArrayList<>();
-        try {
-            return compiler(processor, before, errors).compilePackage(new javax.xml.transform.stream.StreamSource(file.toFile()));
+        try (InputStream in = open(uri)) {
+            return compiler(processor, before, errors).compilePackage(new StreamSource(in, uri));
+        } catch (IOException e) {
+            throw ErrorCode.SITE_ERROR.error(e, "cannot read shared package " + uri + ": " + e.getMessage());
         } catch (SaxonApiException e) {
-            throw new SiteException("Shared package " + file + " does not compile:\n" + Compiler.describe(errors, e), e);
+            ArnoException c = Compiler.compileError(errors, e);
+            throw ErrorCode.SITE_ERROR.error(e, "shared package " + uri + " does not compile:\n"
+                    + Compiler.describe(c.details(), e)).at(c.where()).processorCode(c.processorCode()).details(c.details());
         }
     }
 
@@ -98,17 +171,18 @@ final class Packages {
         try (Stream<Path> s = Files.walk(folder)) {
             return s.filter(p -> p.toString().endsWith(".xsl") && Files.isRegularFile(p)).sorted().toList();
         } catch (IOException e) {
-            throw new SiteException("Cannot list " + folder + ": " + e.getMessage(), e);
+            throw ErrorCode.SITE_ERROR.error(e, "cannot list " + folder + ": " + e.getMessage());
         }
     }
 
-    private record Declared(String name, Path file, List<String> uses) {}
+    private record Declared(String name, String uri, List<String> uses) {}
 
     /** Reads a package's name and the packages it uses, or null if the file is not a package. */
-    private static Declared declared(Path file) {
+    private static Declared declared(String uri) {
         XMLInputFactory f = XMLInputFactory.newDefaultFactory();
         f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-        try (InputStream in = Files.newInputStream(file)) {
+        f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+        try (InputStream in = open(uri)) {
             XMLStreamReader r = f.createXMLStreamReader(in);
             String name = null;
             List<String> uses = new ArrayList<>();
@@ -119,19 +193,19 @@ final class Packages {
                 if (root) {
                     if (!xsl || !r.getLocalName().equals("package")) return null;
                     name = r.getAttributeValue(null, "name");
-                    if (name == null) throw new SiteException(file + ": xsl:package has no name attribute");
+                    if (name == null) throw ErrorCode.SITE_ERROR.error(uri + ": xsl:package has no name attribute");
                     root = false;
                 } else if (xsl && r.getLocalName().equals("use-package")) {
                     uses.add(r.getAttributeValue(null, "name"));
                 }
             }
-            return new Declared(name, file, uses);
+            return new Declared(name, uri, uses);
         } catch (XMLStreamException e) {
             javax.xml.stream.Location l = e.getLocation();
-            throw new SiteException(file + (l != null ? " line " + l.getLineNumber() + " column " + l.getColumnNumber() : "")
-                    + ": not well-formed: " + e.getMessage(), e);
+            Where at = l == null ? Where.at(uri) : Where.at(uri, l.getLineNumber(), l.getColumnNumber());
+            throw ErrorCode.SITE_ERROR.error(e, at + ": not well-formed: " + e.getMessage()).at(at);
         } catch (IOException e) {
-            throw new SiteException("Cannot read " + file + ": " + e.getMessage(), e);
+            throw ErrorCode.SITE_ERROR.error(e, "cannot read " + uri + ": " + e.getMessage());
         }
     }
 }

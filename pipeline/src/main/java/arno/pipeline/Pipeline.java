@@ -1,5 +1,8 @@
 package arno.pipeline;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
 import java.util.List;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.event.PipelineConfiguration;
@@ -16,8 +19,9 @@ import org.xml.sax.SAXException;
  * Zero or more filters then one or more templates, run as one chain of
  * event streams: the request reader's SAX events feed the first stage, each
  * stage's output feeds the next, and the last one's feeds the sink (the
- * response writer). Saxon's exceptions are translated here into
- * {@link PipelineException}s that name the stage and the stylesheet location.
+ * response writer, or any {@link Destination}). Saxon's exceptions are
+ * translated here into {@link ArnoException}s whose {@link Where} names the
+ * route, the stage and the stylesheet location.
  */
 final class Pipeline {
     final List<Stage> stages;
@@ -27,17 +31,16 @@ final class Pipeline {
     }
 
     /** The first compile error among the stages, or null. */
-    PipelineException compileError() {
+    ArnoException compileError() {
         for (Stage s : stages) if (s instanceof Stage.Broken b) return b.error();
         return null;
     }
 
     interface Source {
-        void write(org.xml.sax.ContentHandler out) throws SAXException, PipelineException;
+        void write(org.xml.sax.ContentHandler out) throws SAXException;
     }
 
-    void run(Configuration config, RequestScope scope, Source source, Destination sink)
-            throws PipelineException {
+    void run(Configuration config, RequestScope scope, Source source, Destination sink) {
         try {
             Destination next = new Stage.Guard(sink, scope, -1, "response");
             for (int i = stages.size() - 1; i >= 0; i--) {
@@ -52,8 +55,6 @@ final class Pipeline {
             // Closing the first receiver (at endDocument) closes each stage's destination in
             // turn; Saxon's close notifiers then run the next stage. Nothing more to close here.
             source.write(in);
-        } catch (PipelineException e) {
-            throw e;
         } catch (SaxonApiException | SAXException | RuntimeException e) {
             // Saxon wraps what our callbacks throw (the deadline, compile failures) in its own
             // exceptions, sometimes in a bare RuntimeException: translate() looks underneath.
@@ -61,31 +62,38 @@ final class Pipeline {
         }
     }
 
-    /** Finds what really happened under Saxon's wrappers. */
-    private PipelineException translate(RequestScope scope, Throwable e) {
+    /**
+     * Finds what really happened under Saxon's wrappers: the deadline, a compile failure, our own
+     * error (the request body, say), or else a stage's error, whose XPath error code and location
+     * come from the processor and whose underlying refusal (a file outside the roots) is a detail.
+     */
+    private static ArnoException translate(RequestScope scope, Throwable e) {
         XPathException xpe = null;
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        for (Throwable t = e; t != null; t = next(t)) {
             if (t instanceof RequestScope.TimeLimitExceeded || scope.expired) {
-                return new PipelineException(Failure.TIMEOUT, e, scope.route, scope.timeoutMillis,
-                        scope.stage + 1, scope.stageName).stage(scope.route, scope.stage + 1);
+                return ErrorCode.TIMEOUT.error(e, scope.route, scope.timeoutMillis, scope.stage + 1, scope.stageName)
+                        .at(Where.NOWHERE.inStage(scope.route, scope.stage + 1, scope.stageName));
             }
             if (t instanceof Stage.CompileFailure c) return c.error;
-            if (t instanceof PipelineException p) return p;
-            if (t instanceof SAXException s && s.getException() != null && s.getException() != t) {
-                PipelineException inner = translate(scope, s.getException());
-                if (inner != null) return inner;
-            }
+            if (xpe == null && t instanceof ArnoException a) return a;
             if (xpe == null && t instanceof XPathException x) xpe = x;
             if (xpe == null && t instanceof UncheckedXPathException u) xpe = u.getXPathException();
         }
         int stage = scope.stage + 1;
         String message = xpe != null ? xpe.getMessage() : String.valueOf(e.getMessage());
-        PipelineException p = new PipelineException(Failure.STAGE_ERROR, e, stage, scope.stageName, scope.route, message)
-                .stage(scope.route, stage);
-        if (xpe != null) {
-            p.at(xpe.getLocator());
-            if (xpe.getErrorCodeQName() != null) p.code(xpe.getErrorCodeQName().getLocalPart());
+        ArnoException a = ErrorCode.STAGE_ERROR.error(e, stage, scope.stageName, scope.route, message);
+        Where at = xpe != null ? Where.of(xpe.getLocator(), null) : Where.NOWHERE;
+        a.at(at.inStage(scope.route, stage, scope.stageName));
+        if (xpe != null && xpe.getErrorCodeQName() != null) a.processorCode(xpe.getErrorCodeQName().getLocalPart());
+        ArnoException cause = ArnoException.find(xpe != null ? xpe : e);
+        if (cause != null) {
+            a.detail(new ArnoException.Detail(cause.code().code(), cause.getMessage(), cause.where(), false));
         }
-        return p;
+        return a;
+    }
+
+    private static Throwable next(Throwable t) {
+        if (t instanceof SAXException s && s.getException() != null && s.getException() != t) return s.getException();
+        return t.getCause() == t ? null : t.getCause();
     }
 }

@@ -1,37 +1,41 @@
 package arno.pipeline;
 
-import jakarta.servlet.http.Cookie;
-import jakarta.servlet.http.HttpServletRequest;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.XmlPolicy;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Collections;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.xml.sax.ContentHandler;
 import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
-import org.xml.sax.SAXParseException;
 import org.xml.sax.XMLReader;
 import org.xml.sax.helpers.AttributesImpl;
 import org.xml.sax.helpers.XMLFilterImpl;
 
 /**
- * Writes the whole servlet request as req:request SAX events, straight from
- * the servlet API into the first stage, with no intermediate tree. The schema
- * is {@code arno/schema/request.xsd}.
+ * Writes the whole request as req:request SAX events, straight from the {@link HttpRequest} into
+ * the first stage, with no intermediate tree. The schema is {@code arno/schema/request.xsd}.
  *
- * <p>An XML body is parsed securely ({@link SecureXml}) and inlined; a form
- * body becomes parameters; any other body is left unread and referenced by
- * {@code href="request:body"}.
+ * <p>An XML body is parsed by the one security policy ({@link XmlPolicy}: a JATS DOCTYPE is
+ * accepted and not fetched, external entities and bombs are refused) and inlined; a form body
+ * becomes parameters; any other body is left unread and referenced by {@code href="request:body"}.
+ * The query string and a form body are decoded strictly: a bad percent-encoding is a 400.
  */
-final class RequestReader {
+final class RequestReader implements Exchange.RequestSource {
     static final String NS = "urn:arno:request";
     static final String BODY_URI = "request:body";
+    private static final String FORM = "application/x-www-form-urlencoded";
 
-    private final HttpServletRequest request;
+    private final HttpRequest request;
     private final String id;
     private final Site site;
     private final String sitePath;
@@ -39,11 +43,14 @@ final class RequestReader {
     private final Map<String, String> variables;
     private final boolean development;
     private final long bodyLimit;
+    private final XmlPolicy policy;
     private final Instant time = Instant.now();
+    private Map<String, List<String>> parameters;
     private boolean bodyConsumed;
 
-    RequestReader(HttpServletRequest request, String id, Site site, String sitePath, Route route,
-                  Map<String, String> variables, boolean development, long bodyLimit) {
+    /** {@code site} may be null (no site answers): req:site is then empty. */
+    RequestReader(HttpRequest request, String id, Site site, String sitePath, Route route,
+                  Map<String, String> variables, boolean development, long bodyLimit, XmlPolicy policy) {
         this.request = request;
         this.id = id;
         this.site = site;
@@ -52,43 +59,72 @@ final class RequestReader {
         this.variables = variables;
         this.development = development;
         this.bodyLimit = bodyLimit;
-    }
-
-    /** Refuses a declared body over the limit before anything is read. */
-    void checkDeclaredLength() throws PipelineException {
-        long length = request.getContentLengthLong();
-        if (length > bodyLimit) throw new PipelineException(Failure.BODY_TOO_LARGE, length, bodyLimit);
+        this.policy = policy;
     }
 
     /**
-     * Writes req:request. {@code extra} writes more children at the end (the
-     * error template's msg:attribute); it may be null. The body is inlined
-     * only the first time and never for an error pipeline: there it is
-     * described by reference.
+     * Checks what can be checked before a stage runs: a declared body over the limit
+     * ({@link ErrorCode#BODY_TOO_LARGE}), the query string and a form body
+     * ({@link ErrorCode#BAD_REQUEST} for a bad encoding). After a failure the reader still writes
+     * a req:request (without parameters), for the error page.
      */
-    void write(ContentHandler out, Extra extra) throws SAXException, PipelineException {
+    void prepare() {
+        parameters = Map.of();
+        long length = request.contentLength();
+        if (length > bodyLimit) throw ErrorCode.BODY_TOO_LARGE.error(length, bodyLimit);
+        Map<String, List<String>> p = new LinkedHashMap<>();
+        parse(request.query(), StandardCharsets.UTF_8, p, "the query string");
+        String type = request.header("Content-Type");
+        if (type != null && mediaType(type).equals(FORM) && hasBody()) {
+            bodyConsumed = true;
+            byte[] form;
+            try (InputStream in = new Limited(request.body(), bodyLimit)) {
+                form = in.readAllBytes();
+            } catch (Limited.TooLarge e) {
+                throw ErrorCode.BODY_TOO_LARGE.error(e, "more than " + bodyLimit, bodyLimit);
+            } catch (IOException e) {
+                throw ErrorCode.BAD_REQUEST.error(e, "the form body cannot be read: " + e.getMessage());
+            }
+            Charset charset = charset(type);
+            parse(new String(form, charset), charset, p, "the form body");
+        }
+        parameters = p;
+    }
+
+    /**
+     * Writes req:request. {@code extra} writes more children at the end (the error template's
+     * msg:attribute); it may be null. The body is inlined only the first time and never for an
+     * error pipeline: there it is described by reference.
+     */
+    @Override
+    public void write(ContentHandler out, Extra extra) throws SAXException {
         // An error pipeline (extra != null) never reads the body: it may be what failed.
         if (extra != null) bodyConsumed = true;
+        if (parameters == null) prepare();
         Events e = new Events(out);
         out.startDocument();
         out.startPrefixMapping("req", NS);
         e.start("request",
                 "id", id,
-                "method", request.getMethod(),
-                "scheme", request.getScheme(),
-                "host", request.getServerName(),
-                "port", Integer.toString(request.getServerPort()),
-                "protocol", request.getProtocol(),
-                "remote-address", request.getRemoteAddr(),
+                "method", request.method(),
+                "scheme", request.scheme(),
+                "host", request.host(),
+                "port", Integer.toString(request.port()),
+                "protocol", request.protocol(),
+                "remote-address", request.remoteAddress(),
                 "time", time.toString(),
                 "url", url(),
                 "development", Boolean.toString(development));
 
-        e.start("site", "name", site.name(), "base", request.getContextPath() + site.prefix());
-        for (Map.Entry<String, String> p : site.params().entrySet()) {
-            e.leaf("param", p.getValue(), "name", p.getKey());
+        if (site == null) {
+            e.leaf("site", "", "name", "", "base", request.contextPath());
+        } else {
+            e.start("site", "name", site.name(), "base", request.contextPath() + site.prefix());
+            for (Map.Entry<String, String> p : site.params().entrySet()) {
+                e.leaf("param", p.getValue(), "name", p.getKey());
+            }
+            e.end("site");
         }
-        e.end("site");
 
         e.start("path", "value", sitePath);
         for (String segment : sitePath.split("/")) {
@@ -101,13 +137,10 @@ final class RequestReader {
             for (Map.Entry<String, String> v : variables.entrySet()) e.leaf("variable", v.getValue(), "name", v.getKey());
             e.end("route");
         }
-        if (request.getQueryString() != null) e.leaf("query", request.getQueryString());
+        if (request.query() != null) e.leaf("query", request.query());
 
-        String contentType = request.getContentType();
-        boolean xmlBody = isXml(contentType);
         e.start("parameters");
-        // Reading parameters consumes a form body, never an XML one.
-        for (Map.Entry<String, String[]> p : parameters(xmlBody).entrySet()) {
+        for (Map.Entry<String, List<String>> p : parameters.entrySet()) {
             e.start("parameter", "name", p.getKey());
             for (String value : p.getValue()) e.leaf("value", value);
             e.end("parameter");
@@ -115,36 +148,44 @@ final class RequestReader {
         e.end("parameters");
 
         e.start("headers");
-        for (String name : Collections.list(request.getHeaderNames())) {
+        for (String name : request.headerNames()) {
             String lower = name.toLowerCase(Locale.ROOT);
-            for (String value : Collections.list(request.getHeaders(name))) e.leaf("header", value, "name", lower);
+            for (String value : request.headers(name)) e.leaf("header", value, "name", lower);
         }
         e.end("headers");
 
         e.start("cookies");
-        Cookie[] cookies = request.getCookies();
-        if (cookies != null) {
-            for (Cookie c : cookies) e.leaf("cookie", c.getValue(), "name", c.getName());
+        for (String header : request.headers("Cookie")) {
+            for (String pair : header.split(";")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) continue;
+                String value = pair.substring(eq + 1).trim();
+                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) value = value.substring(1, value.length() - 1);
+                e.leaf("cookie", value, "name", pair.substring(0, eq).trim());
+            }
         }
         e.end("cookies");
 
-        writeBody(e, out, contentType, xmlBody);
+        writeBody(e, out);
         if (extra != null) extra.write(out);
         e.end("request");
         out.endPrefixMapping("req");
         out.endDocument();
     }
 
-    private void writeBody(Events e, ContentHandler out, String contentType, boolean xmlBody)
-            throws SAXException, PipelineException {
-        long length = request.getContentLengthLong();
-        boolean hasBody = length > 0 || request.getHeader("transfer-encoding") != null;
-        if (!hasBody || contentType == null && length <= 0) return;
+    private boolean hasBody() {
+        return request.contentLength() > 0 || request.header("Transfer-Encoding") != null;
+    }
+
+    private void writeBody(Events e, ContentHandler out) throws SAXException {
+        String contentType = request.header("Content-Type");
+        long length = request.contentLength();
+        if (!hasBody() || contentType == null && length <= 0) return;
         String type = contentType == null ? "application/octet-stream" : contentType;
         String len = Long.toString(Math.max(length, 0));
-        if (isForm(type)) {
+        if (mediaType(type).equals(FORM)) {
             e.leaf("body", "", "kind", "form", "content-type", type, "length", len);
-        } else if (xmlBody && !bodyConsumed) {
+        } else if (isXml(type) && !bodyConsumed) {
             bodyConsumed = true;
             e.start("body", "kind", "xml", "content-type", type, "length", len);
             inlineXml(out);
@@ -154,43 +195,85 @@ final class RequestReader {
         }
     }
 
-    private void inlineXml(ContentHandler out) throws SAXException, PipelineException {
-        XMLReader reader = SecureXml.newReader();
+    private void inlineXml(ContentHandler out) throws SAXException {
+        XMLReader reader = policy.newReader();
         // Forward the body's elements into req:body, dropping its document events.
         XMLFilterImpl body = new XMLFilterImpl(reader) {
             @Override public void startDocument() {}
             @Override public void endDocument() {}
         };
         body.setContentHandler(out);
-        try (InputStream in = new Limited(request.getInputStream(), bodyLimit)) {
-            body.parse(new InputSource(in));
-        } catch (SAXParseException x) {
-            Failure f = SecureXml.isHostile(x) ? Failure.HOSTILE_BODY : Failure.MALFORMED_BODY;
-            throw new PipelineException(f, x, x.getLineNumber(), x.getColumnNumber(), rootMessage(x));
-        } catch (SAXException x) {
-            if (SecureXml.isHostile(x)) throw new PipelineException(Failure.HOSTILE_BODY, x, 0, 0, rootMessage(x));
-            throw x;
+        try (InputStream in = new Limited(request.body(), bodyLimit)) {
+            InputSource source = new InputSource(in);
+            source.setSystemId(BODY_URI);
+            body.parse(source);
         } catch (Limited.TooLarge x) {
-            throw new PipelineException(Failure.BODY_TOO_LARGE, x, "more than " + bodyLimit, bodyLimit);
-        } catch (IOException x) {
-            throw new PipelineException(Failure.MALFORMED_BODY, x, 0, 0, "cannot read the body: " + x.getMessage());
+            throw ErrorCode.BODY_TOO_LARGE.error(x, "more than " + bodyLimit, bodyLimit);
+        } catch (SAXException | IOException x) {
+            if (tooLarge(x) != null) throw ErrorCode.BODY_TOO_LARGE.error(x, "more than " + bodyLimit, bodyLimit);
+            // An unknown or broken character encoding is the body's fault, not an I/O failure.
+            if (x instanceof java.io.UnsupportedEncodingException || x instanceof java.io.CharConversionException) {
+                throw ErrorCode.MALFORMED_XML.error(x, "the request body", "its encoding cannot be read: " + x.getMessage())
+                        .at(arno.xml.Where.at(BODY_URI));
+            }
+            // The parser's own failures are the body's fault; anything else failed downstream (a stage).
+            if (XmlPolicy.refusal(x) != null || x instanceof org.xml.sax.SAXParseException || x instanceof IOException) {
+                throw XmlPolicy.translate(x, "the request body");
+            }
+            throw (SAXException) x;
         }
     }
 
-    private static String rootMessage(SAXException x) {
-        Throwable t = x.getException() != null ? x.getException() : x;
-        return t.getMessage();
+    private static Limited.TooLarge tooLarge(Throwable t) {
+        for (int depth = 0; t != null && depth < 16; depth++) {
+            if (t instanceof Limited.TooLarge l) return l;
+            t = t instanceof SAXException s && s.getException() != null ? s.getException() : t.getCause();
+        }
+        return null;
     }
 
-    private Map<String, String[]> parameters(boolean xmlBody) {
-        if (!xmlBody) return request.getParameterMap();
-        // For an XML body the servlet API would still parse only the query string; be explicit.
-        return QueryString.parse(request.getQueryString());
+    /** Decodes "a=1&b=x%20y" into {@code into}; a bad encoding is a 400 naming {@code what}. */
+    private static void parse(String text, Charset charset, Map<String, List<String>> into, String what) {
+        if (text == null || text.isEmpty()) return;
+        for (String pair : text.split("&")) {
+            if (pair.isEmpty()) continue;
+            int eq = pair.indexOf('=');
+            String k = decode(eq < 0 ? pair : pair.substring(0, eq), charset, what);
+            String v = eq < 0 ? "" : decode(pair.substring(eq + 1), charset, what);
+            into.computeIfAbsent(k, x -> new ArrayList<>(1)).add(v);
+        }
     }
 
+    private static String decode(String s, Charset charset, String what) {
+        if (s.indexOf('%') < 0 && s.indexOf('+') < 0) return s;
+        try {
+            return java.net.URLDecoder.decode(s, charset);
+        } catch (IllegalArgumentException e) {
+            throw ErrorCode.BAD_REQUEST.error(what + " has a bad percent-encoding in '" + s + "' (" + e.getMessage()
+                    + "); encode '%' as %25");
+        }
+    }
+
+    private static Charset charset(String contentType) {
+        int at = contentType.toLowerCase(Locale.ROOT).indexOf("charset=");
+        if (at < 0) return StandardCharsets.UTF_8;
+        String name = contentType.substring(at + 8).split("[;\\s]")[0].replace("\"", "");
+        try {
+            return Charset.forName(name);
+        } catch (IllegalArgumentException e) {
+            throw ErrorCode.BAD_REQUEST.error("unknown charset '" + name + "' in Content-Type " + contentType);
+        }
+    }
+
+    /** The URL as the client asked for it (so with the host it named). */
     private String url() {
-        StringBuffer url = request.getRequestURL();
-        if (request.getQueryString() != null) url.append('?').append(request.getQueryString());
+        StringBuilder url = new StringBuilder(64).append(request.scheme()).append("://").append(request.host());
+        int port = request.port();
+        if (!(port == 80 && request.scheme().equals("http") || port == 443 && request.scheme().equals("https"))) {
+            url.append(':').append(port);
+        }
+        url.append(request.contextPath()).append(request.path());
+        if (request.query() != null) url.append('?').append(request.query());
         return url.toString();
     }
 
@@ -198,10 +281,6 @@ final class RequestReader {
         if (contentType == null) return false;
         String t = mediaType(contentType);
         return t.equals("application/xml") || t.equals("text/xml") || t.endsWith("+xml");
-    }
-
-    private static boolean isForm(String contentType) {
-        return mediaType(contentType).equals("application/x-www-form-urlencoded");
     }
 
     private static String mediaType(String contentType) {
@@ -273,33 +352,6 @@ final class RequestReader {
         static final class TooLarge extends IOException {
             TooLarge() {
                 super("body exceeds the limit");
-            }
-        }
-    }
-
-    /** Query-string parsing for requests whose body is not a form. */
-    static final class QueryString {
-        static Map<String, String[]> parse(String query) {
-            Map<String, List<String>> m = new java.util.LinkedHashMap<>();
-            if (query != null) {
-                for (String pair : query.split("&")) {
-                    if (pair.isEmpty()) continue;
-                    int eq = pair.indexOf('=');
-                    String k = decode(eq < 0 ? pair : pair.substring(0, eq));
-                    String v = eq < 0 ? "" : decode(pair.substring(eq + 1));
-                    m.computeIfAbsent(k, x -> new java.util.ArrayList<>()).add(v);
-                }
-            }
-            Map<String, String[]> r = new java.util.LinkedHashMap<>();
-            m.forEach((k, v) -> r.put(k, v.toArray(String[]::new)));
-            return r;
-        }
-
-        private static String decode(String s) {
-            try {
-                return java.net.URLDecoder.decode(s, java.nio.charset.StandardCharsets.UTF_8);
-            } catch (IllegalArgumentException e) {
-                return s;
             }
         }
     }

@@ -32,8 +32,8 @@ public final class RequestScope implements AutoCloseable {
     String stageName = "";
     volatile boolean expired;
     private DeadlineTreeModel treeModel;
-    /** The request's one read snapshot of the store, opened at its first use. */
-    private arno.store.Snapshot snapshot;
+    /** The request's one view of the store, opened at its first use. */
+    private arno.xml.DocumentStore.View view;
 
     final Resources resources;
 
@@ -53,6 +53,19 @@ public final class RequestScope implements AutoCloseable {
 
     public String id() {
         return id;
+    }
+
+    /** Where site content is: in the store, a file under the content folder, or nowhere. */
+    public enum Content { STORE, FILE, NONE }
+
+    /**
+     * Where the content at {@code path} ("/journals/ja/journal.atom", as in a {@code content:} URI)
+     * is for this request: the store's view of this request first (content loaded into the store
+     * wins, as it does for {@code content:} URIs), then the content folder. A path that leaves the
+     * content folder is {@link Content#NONE}. Reads nothing but existence.
+     */
+    public Content locate(String path) {
+        return resources.locate(this, path);
     }
 
     TreeInfo document(String uri) {
@@ -107,26 +120,26 @@ public final class RequestScope implements AutoCloseable {
 
     /**
      * The store as this request sees it: every store document a request reads
-     * comes from this one snapshot, so all its stages see one version of the
+     * comes from this one view, so all its stages see one version of the
      * whole store however many writers commit meanwhile. Opened on first use
      * (requests that never read the store pay nothing) and closed with the scope.
      */
-    arno.store.Snapshot snapshot(arno.store.Store store) {
-        if (snapshot == null) snapshot = store.read();
-        return snapshot;
+    arno.xml.DocumentStore.View view(arno.xml.DocumentStore store) {
+        if (view == null) view = store.read();
+        return view;
     }
 
     @Override
     public void close() {
-        if (snapshot != null) {
+        if (view != null) {
             // LMDB read transactions belong to the thread that opened them: this one.
-            snapshot.close();
-            snapshot = null;
+            view.close();
+            view = null;
         }
         CURRENT.remove();
     }
 
-    /** Unchecked so it can cross Saxon's callbacks; translated to {@link Failure#TIMEOUT}. */
+    /** Unchecked so it can cross Saxon's callbacks; translated to {@link arno.xml.ErrorCode#TIMEOUT}. */
     static final class TimeLimitExceeded extends RuntimeException {
         TimeLimitExceeded() {
             super("time limit exceeded", null, false, false);

@@ -1,7 +1,6 @@
 package arno.pipeline;
 
 import jakarta.servlet.http.Cookie;
-import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,22 +39,47 @@ import net.sf.saxon.type.SchemaType;
  * <p>Conditional GET: when the response declares validators and the request's
  * If-None-Match or If-Modified-Since matches them, the answer is 304 and the
  * body events are discarded unserialized. HEAD serializes nothing either.
+ *
+ * <p>A redirect's absolute URL names the request's host only when that host is configured (a
+ * site's host or one of the configuration's hosts); otherwise it names the address the request
+ * came in on, so a client cannot make the server write a Location of its choosing.
  */
 final class ResponseWriter extends AbstractDestination {
     static final String NS = "urn:arno:response";
     private static final String FN = "http://www.w3.org/2005/xpath-functions";
 
-    private final HttpServletRequest request;
+    private final HttpRequest request;
     private final HttpServletResponse response;
     private final net.sf.saxon.s9api.XPathExecutable xmlToJson;
+    private final java.util.List<String> trustedHosts;
+    private final int defaultStatus;
     private boolean started;
 
-    /** {@code xmlToJson} is the compiled expression {@code xml-to-json(.)}, shared by all requests. */
-    ResponseWriter(HttpServletRequest request, HttpServletResponse response,
-                   net.sf.saxon.s9api.XPathExecutable xmlToJson) {
+    /**
+     * {@code xmlToJson} is the compiled expression {@code xml-to-json(.)}, shared by all requests;
+     * {@code trustedHosts} the host names a redirect may use; {@code defaultStatus} the status when
+     * rsp:response names none.
+     */
+    ResponseWriter(HttpRequest request, HttpServletResponse response, net.sf.saxon.s9api.XPathExecutable xmlToJson,
+                   java.util.List<String> trustedHosts, int defaultStatus) {
         this.request = request;
         this.response = response;
         this.xmlToJson = xmlToJson;
+        this.trustedHosts = trustedHosts;
+        this.defaultStatus = defaultStatus;
+    }
+
+    /** The request's URL with a host the server trusts: the redirect base. */
+    private String base() {
+        String authority;
+        if (trustedHosts.contains(request.host())) {
+            int port = request.port();
+            boolean standard = port == 80 && request.scheme().equals("http") || port == 443 && request.scheme().equals("https");
+            authority = request.host() + (standard ? "" : ":" + port);
+        } else {
+            authority = request.localAuthority();
+        }
+        return request.scheme() + "://" + authority + request.contextPath() + request.path();
     }
 
     /** True once the pipeline has produced an rsp:response element. */
@@ -74,7 +98,7 @@ final class ResponseWriter extends AbstractDestination {
     private final class Events implements Receiver {
         private PipelineConfiguration pipe;
         private int depth;
-        private int status = 200;
+        private int status = defaultStatus;
         private String redirectTo;
         private final List<String[]> headers = new ArrayList<>();
         private final List<Cookie> cookies = new ArrayList<>();
@@ -116,7 +140,11 @@ final class ResponseWriter extends AbstractDestination {
                                  Location location, int properties) throws XPathException {
             depth++;
             if (body != null) {
-                body.startElement(name, type, attributes, withoutArno(namespaces), location, properties);
+                // Arno's namespaces are in scope in every page; only Arno's own elements (the debug
+                // routes show req:request and rsp:response) keep them.
+                NamespaceMap ns = name.hasURI(net.sf.saxon.om.NamespaceUri.NULL) || !name.getURI().toString().startsWith("urn:arno:")
+                        ? withoutArno(namespaces) : namespaces;
+                body.startElement(name, type, attributes, ns, location, properties);
                 return;
             }
             if (depth == 1) {
@@ -147,8 +175,12 @@ final class ResponseWriter extends AbstractDestination {
                     }
                 }
                 case "redirect" -> {
-                    redirectTo = URI.create(request.getRequestURL().toString())
-                            .resolve(required(attributes, "location", "rsp:redirect")).toString();
+                    String target = required(attributes, "location", "rsp:redirect");
+                    try {
+                        redirectTo = URI.create(base()).resolve(target).toString();
+                    } catch (IllegalArgumentException e) {
+                        throw bad("rsp:redirect location '" + target + "' is not a URI reference");
+                    }
                     if (status == 200) status = 302;
                 }
                 case "body" -> startBody(attributes);
@@ -169,7 +201,7 @@ final class ResponseWriter extends AbstractDestination {
             });
             boolean notModified = notModified();
             commit(notModified ? 304 : status);
-            if (notModified || request.getMethod().equals("HEAD") || status == 204) {
+            if (notModified || request.method().equals("HEAD") || status == 204) {
                 body = new Discard(pipe);
                 return;
             }
@@ -240,9 +272,9 @@ final class ResponseWriter extends AbstractDestination {
         }
 
         private boolean notModified() {
-            String method = request.getMethod();
+            String method = request.method();
             if (!method.equals("GET") && !method.equals("HEAD") || status != 200) return false;
-            String inm = request.getHeader("If-None-Match");
+            String inm = request.header("If-None-Match");
             if (etag != null && inm != null) {
                 for (String tag : inm.split(",")) {
                     String t = tag.trim();
@@ -252,10 +284,14 @@ final class ResponseWriter extends AbstractDestination {
             }
             if (lastModifiedMillis >= 0) {
                 long since = -1;
-                try {
-                    since = request.getDateHeader("If-Modified-Since");
-                } catch (IllegalArgumentException ignored) {
-                    // An unparseable date is treated as absent, as RFC 9110 says.
+                String ims = request.header("If-Modified-Since");
+                if (ims != null) {
+                    try {
+                        since = java.time.ZonedDateTime.parse(ims.trim(), DateTimeFormatter.RFC_1123_DATE_TIME)
+                                .toInstant().toEpochMilli();
+                    } catch (java.time.format.DateTimeParseException ignored) {
+                        // An unparseable date is treated as absent, as RFC 9110 says.
+                    }
                 }
                 return since >= 0 && lastModifiedMillis <= since;
             }

@@ -1,5 +1,9 @@
 package arno.pipeline;
 
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+import arno.xml.XmlPolicy;
 import java.io.IOException;
 import java.net.URL;
 import java.nio.file.Files;
@@ -23,15 +27,15 @@ import net.sf.saxon.s9api.QName;
 import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmNodeKind;
-import org.xml.sax.InputSource;
 import org.xml.sax.SAXException;
-import org.xml.sax.SAXParseException;
 
 /**
  * Reads a site.xml: validates it against {@code arno/schema/site.xsd} (so a
  * misspelt element or attribute is reported with file, line and column),
  * checks what the schema cannot (each stage names exactly one existing file
- * or class, route names are unique), and compiles its stages.
+ * or class, route names are unique), and compiles its stages. site.xml is parsed by the one
+ * security policy ({@link XmlPolicy}); every failure is {@link ErrorCode#SITE_ERROR} with the
+ * file, line and column.
  */
 final class SiteLoader {
     static final String NS = "urn:arno:site";
@@ -41,9 +45,11 @@ final class SiteLoader {
     private final Packages packages;
     private final boolean development;
     private final Duration defaultTimeout;
+    private final XmlPolicy policy;
 
-    SiteLoader(Processor processor, Packages packages, boolean development, Duration defaultTimeout) {
+    SiteLoader(Processor processor, Packages packages, boolean development, Duration defaultTimeout, XmlPolicy policy) {
         this.processor = processor;
+        this.policy = policy;
         this.packages = packages;
         this.development = development;
         this.defaultTimeout = defaultTimeout;
@@ -127,7 +133,7 @@ final class SiteLoader {
             return compiler.xquery(source, "xquery " + xquery);
         }
         QName m = mode == null ? null : qname(file, e, mode);
-        return compiler.xslt(source, m, "xslt " + xslt + (mode != null ? " mode " + mode : ""));
+        return compiler.xslt(source.toUri(), m, "xslt " + xslt + (mode != null ? " mode " + mode : ""));
     }
 
     private static QName qname(Path file, XdmNode e, String lexical) {
@@ -163,31 +169,38 @@ final class SiteLoader {
         }
     }
 
-    private static void validate(Path file) {
+    private void validate(Path file) {
         Validator v = SCHEMA.newValidator();
-        try {
-            v.validate(new SAXSource(SecureXml.newReader(), new InputSource(file.toUri().toString())));
-        } catch (SAXParseException e) {
-            throw new SiteException(file + " line " + e.getLineNumber() + " column " + e.getColumnNumber()
-                    + ": " + e.getMessage(), e);
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            v.validate(policy.source(in, file.toString()));
         } catch (SAXException | IOException e) {
-            throw new SiteException(file + ": " + e.getMessage(), e);
+            throw failure(file, e);
         }
     }
 
     private XdmNode parse(Path file) {
         DocumentBuilder b = processor.newDocumentBuilder();
         b.setLineNumbering(true);
-        try {
-            XdmNode doc = b.build(new SAXSource(SecureXml.newReader(), new InputSource(file.toUri().toString())));
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            SAXSource source = policy.source(in, file.toUri().toString());
+            XdmNode doc = b.build(source);
             for (XdmNode n : doc.children()) if (n.getNodeKind() == XdmNodeKind.ELEMENT) return n;
-            throw new SiteException(file + ": no root element");
-        } catch (SaxonApiException e) {
-            throw new SiteException(file + ": " + e.getMessage(), e);
+            throw ErrorCode.SITE_ERROR.error(file + ": no root element").at(Where.at(file.toString()));
+        } catch (SaxonApiException | IOException e) {
+            throw failure(file, e);
         }
     }
 
-    private static SiteException fail(Path file, XdmNode e, String message) {
-        throw new SiteException(file + " line " + e.getLineNumber() + ": " + message);
+    /** A parse or validation failure of site.xml, as SITE_ERROR with the parser's reason and place. */
+    private static ArnoException failure(Path file, Exception e) {
+        ArnoException x = XmlPolicy.translate(e, file.toString());
+        Where at = x.where().isKnown() ? Where.at(file.toString(), x.where().line(), x.where().column()) : Where.at(file.toString());
+        String reason = e instanceof org.xml.sax.SAXParseException p ? p.getMessage() : x.getMessage();
+        return ErrorCode.SITE_ERROR.error(e, at + ": " + reason).at(at);
+    }
+
+    private static ArnoException fail(Path file, XdmNode e, String message) {
+        Where at = Where.at(file.toString(), e.getLineNumber(), e.getColumnNumber());
+        throw ErrorCode.SITE_ERROR.error(at + ": " + message).at(at);
     }
 }

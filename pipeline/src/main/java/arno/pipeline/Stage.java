@@ -1,5 +1,6 @@
 package arno.pipeline;
 
+import arno.xml.ArnoException;
 import java.net.URI;
 import net.sf.saxon.event.ContentHandlerProxy;
 import net.sf.saxon.event.PipelineConfiguration;
@@ -32,6 +33,13 @@ import org.xml.sax.ext.LexicalHandler;
  * per request, which returns the destination that takes the stage's input
  * document and writes its output into {@code next}: stages chain as event
  * streams, without serializing between them.
+ *
+ * <p>Contract of a stage, whatever its language. It MAY read documents (through the server's
+ * resources only: the roots, the store, the outbound policy) and MAY fail; it MUST NOT write
+ * anywhere but into {@code next} (xsl:result-document is refused), MUST NOT keep per-request state
+ * beyond the destination it returns, and MUST leave the time limit to the event stream (the
+ * {@link Guard} and {@link DeadlineTreeModel} check it). A failure is translated by
+ * {@link Pipeline} into an {@link ArnoException} naming the stage.
  */
 abstract class Stage {
     final String description;
@@ -46,6 +54,13 @@ abstract class Stage {
     public String toString() {
         return description;
     }
+
+    /** Refuses xsl:result-document: Saxon's default writes the result to a file beside the output URI. */
+    private static final java.util.function.Function<URI, Destination> NO_RESULT_DOCUMENTS = uri -> {
+        XPathException x = new XPathException("xsl:result-document (" + uri + ") is not allowed in a page:"
+                + " a stage's only output is the next stage's input", "XTDE1480");
+        throw new net.sf.saxon.trans.UncheckedXPathException(x);
+    };
 
     /** XSLT: applies templates to the input document in the stage's mode. */
     static final class Xslt extends Stage {
@@ -68,6 +83,8 @@ abstract class Stage {
             t.setResourceResolver(scope.resources);
             t.getUnderlyingController().setCollectionFinder(scope.resources);
             t.getUnderlyingController().setModel(scope.treeModel());
+            // A page writes one response; xsl:result-document would write files on the server.
+            t.setResultDocumentHandler(NO_RESULT_DOCUMENTS);
             return t.asDocumentDestination(next);
         }
     }
@@ -129,14 +146,14 @@ abstract class Stage {
 
     /** A stage that did not compile: every request gets the compiler's messages. */
     static final class Broken extends Stage {
-        private final PipelineException error;
+        private final ArnoException error;
 
-        Broken(String description, PipelineException error) {
+        Broken(String description, ArnoException error) {
             super(description);
             this.error = error;
         }
 
-        PipelineException error() {
+        ArnoException error() {
             return error;
         }
 
@@ -148,9 +165,9 @@ abstract class Stage {
 
     /** Carries a compile error through Saxon's call stack. */
     static final class CompileFailure extends RuntimeException {
-        final PipelineException error;
+        final ArnoException error;
 
-        CompileFailure(PipelineException error) {
+        CompileFailure(ArnoException error) {
             super(error.getMessage(), error, false, false);
             this.error = error;
         }

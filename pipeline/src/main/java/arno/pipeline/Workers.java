@@ -35,8 +35,10 @@ final class Workers {
     }
 
     static void check(int threads, int queueLimit) {
-        if (threads < 1) throw new IllegalArgumentException("workers must be at least 1, not " + threads);
-        if (queueLimit < 1) throw new IllegalArgumentException("queue must hold at least 1 request, not " + queueLimit);
+        if (threads < 1) throw arno.xml.ErrorCode.BAD_CONFIGURATION.error("workers must be at least 1, not " + threads);
+        if (queueLimit < 1) {
+            throw arno.xml.ErrorCode.BAD_CONFIGURATION.error("queue must hold at least 1 request, not " + queueLimit);
+        }
     }
 
     /** Queues {@code task} behind the requests already waiting; false if {@link #queueLimit} are waiting. */

@@ -1,19 +1,31 @@
 package arno.server;
 
-import arno.pipeline.Arno;
-import arno.pipeline.ArnoConfig;
 import arno.pipeline.ArnoServlet;
+import arno.pipeline.PipelineConfig;
+import arno.pipeline.SiteRegistry;
+import arno.server.config.Config;
+import arno.xml.DocumentStore;
+import arno.xml.ErrorCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
+import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.ErrorReportValve;
 
 /**
- * Arno in an embedded Tomcat: one connector, one context at "/", the Arno
- * servlet for everything. {@link #start} returns once the port is open.
+ * Arno in an embedded Tomcat, from the one configuration: one connector on the configured address
+ * and port, one context at "/", the Arno servlet for everything (other servlets may be
+ * {@link #mount}ed beside it). {@link #start} returns once the port is open.
+ *
+ * <p>Tomcat's own error pages (for what it refuses before any servlet sees it: a malformed
+ * request line, an encoded slash) show neither a stack trace nor Tomcat's version.
  */
 public final class ArnoServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("arno");
@@ -22,46 +34,56 @@ public final class ArnoServer implements AutoCloseable {
 
     private final Tomcat tomcat;
     private final Connector connector;
-    private final Arno arno;
+    private final SiteRegistry registry;
     private final ArnoServlet servlet;
     private final Path work;
 
-    private ArnoServer(Tomcat tomcat, Connector connector, Arno arno, ArnoServlet servlet, Path work) {
+    private ArnoServer(Tomcat tomcat, Connector connector, SiteRegistry registry, ArnoServlet servlet, Path work) {
         this.tomcat = tomcat;
         this.connector = connector;
-        this.arno = arno;
+        this.registry = registry;
         this.servlet = servlet;
         this.work = work;
     }
 
     /**
-     * Starts Arno on {@code address:port} (port 0 picks a free one).
-     * Fails with {@link arno.pipeline.SiteException} when a site or package is broken.
+     * The pipeline's settings from the server's configuration: the shared packages from the
+     * checkout's folders under {@code config.home()} when they are there (so development reloads
+     * edits), else from the jars on the class path.
      */
-    public static ArnoServer start(ArnoConfig config, String address, int port) throws IOException {
-        return start(config, null, address, port);
-    }
-
-    /** As {@link #start(ArnoConfig, String, int)}, with a store behind {@code store:} URIs (the caller closes it). */
-    public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port) throws IOException {
-        return start(config, store, address, port, ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE);
+    public static PipelineConfig pipelineConfig(Config config) {
+        List<Path> folders = new ArrayList<>();
+        for (String f : List.of("templates/xsl", "stylesheets/packages")) {
+            Path folder = config.home().resolve(f);
+            if (Files.isDirectory(folder)) folders.add(folder);
+        }
+        return new PipelineConfig(config.content(), folders, true, config.sites(), !config.production(),
+                config.bodyLimit(), config.routeTimeout(), config.sourceCache(), config.xmlLimits(), config.outbound(),
+                config.hosts());
     }
 
     /**
-     * As {@link #start(ArnoConfig, arno.store.Store, String, int)}, with pipelines run on
-     * {@code workers} threads and at most {@code queue} requests waiting for one (see
-     * {@link ArnoServlet}). Tomcat's own threads only read requests and serve mounted servlets.
+     * Compiles the sites and starts serving them. {@code store} is behind {@code store:} URIs (null
+     * for none; the caller owns and closes it). Fails with {@link ErrorCode#SITE_ERROR} (file,
+     * line, column) when a site or package is broken, {@link ErrorCode#BAD_CONFIGURATION} for a
+     * setting that cannot be used, {@link ErrorCode#PORT_UNAVAILABLE} when the port cannot be
+     * listened on.
      */
-    public static ArnoServer start(ArnoConfig config, arno.store.Store store, String address, int port, int workers,
-            int queue) throws IOException {
-        ArnoServlet.check(workers, queue); // before compiling the sites
-        Arno arno = Arno.start(config, store);
-        Path work = Files.createTempDirectory("arno-tomcat");
+    public static ArnoServer start(Config config, DocumentStore store) {
+        ArnoServlet.check(config.workers(), config.queue()); // before compiling the sites
+        Config.requireFolder(config.sites(), "sites folder");
+        SiteRegistry registry = SiteRegistry.start(pipelineConfig(config), store);
+        Path work;
+        try {
+            work = Files.createTempDirectory("arno-tomcat");
+        } catch (IOException e) {
+            throw ErrorCode.IO.error(e, "cannot create Tomcat's work folder: " + e.getMessage());
+        }
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(work.toString());
         Connector connector = new Connector();
-        connector.setPort(port);
-        connector.setProperty("address", address);
+        connector.setPort(config.port());
+        connector.setProperty("address", config.bind());
         // Keep-alive connections are reused for as many requests as clients like (load tests, proxies).
         connector.setProperty("maxKeepAliveRequests", "-1");
         // Tomcat writes a response to the socket one write buffer at a time: at its default 8 KB a
@@ -70,24 +92,43 @@ public final class ArnoServer implements AutoCloseable {
         connector.setProperty("socket.appWriteBufSize", Integer.toString(WRITE_BUFFER));
         connector.setMaxPostSize((int) Math.min(Integer.MAX_VALUE, config.bodyLimit()));
         connector.setURIEncoding("UTF-8");
+        // A port in use must fail the start, not leave a server that answers nothing.
+        connector.setThrowOnFailure(true);
         tomcat.setConnector(connector);
+        StandardHost host = (StandardHost) tomcat.getHost();
+        host.setErrorReportValveClass(QuietErrorReportValve.class.getName());
         Context context = tomcat.addContext("", null);
-        ArnoServlet servlet = new ArnoServlet(arno, workers, queue);
+        ArnoServlet servlet = new ArnoServlet(registry, config.workers(), config.queue());
         Tomcat.addServlet(context, "arno", servlet).setAsyncSupported(true);
         context.addServletMappingDecoded("/", "arno");
         try {
             tomcat.start();
-        } catch (LifecycleException e) {
-            throw new IOException("Tomcat did not start: " + e.getMessage(), e);
+        } catch (LifecycleException | RuntimeException e) {
+            stopQuietly(tomcat, work);
+            throw unavailable(config, e);
         }
-        if (connector.getLocalPort() < 0) {
-            stopQuietly(tomcat);
-            throw new IOException("Cannot listen on " + address + ":" + port + " (in use, or not allowed)");
+        if (connector.getState() != LifecycleState.STARTED || connector.getLocalPort() < 0) {
+            stopQuietly(tomcat, work);
+            throw unavailable(config, null);
         }
-        LOG.log(System.Logger.Level.INFO, "Arno serves " + arno.siteNames() + " on http://" + address + ":"
-                + connector.getLocalPort() + "/ with " + workers + " workers, queue " + queue
-                + (config.development() ? " (development mode)" : ""));
-        return new ArnoServer(tomcat, connector, arno, servlet, work);
+        LOG.log(System.Logger.Level.INFO, "Arno serves " + registry.current().names() + " on http://" + config.bind() + ":"
+                + connector.getLocalPort() + "/ with " + config.workers() + " workers, queue " + config.queue()
+                + (config.production() ? "" : " (development mode)"));
+        return new ArnoServer(tomcat, connector, registry, servlet, work);
+    }
+
+    private static RuntimeException unavailable(Config config, Throwable cause) {
+        return ErrorCode.PORT_UNAVAILABLE.error(cause, "cannot listen on " + config.bind() + ":" + config.port()
+                + ": the port is in use or not allowed (ports below 1024 need privileges); choose another with --port,"
+                + " or stop what listens there");
+    }
+
+    /** Tomcat's error page without the stack trace and without Tomcat's version. */
+    public static final class QuietErrorReportValve extends ErrorReportValve {
+        public QuietErrorReportValve() {
+            setShowReport(false);
+            setShowServerInfo(false);
+        }
     }
 
     /** Pipelines run at once; the other requests wait in arrival order. */
@@ -109,8 +150,9 @@ public final class ArnoServer implements AutoCloseable {
         return connector.getLocalPort();
     }
 
-    public Arno arno() {
-        return arno;
+    /** The sites being served (reloaded on change in development). */
+    public SiteRegistry sites() {
+        return registry;
     }
 
     /**
@@ -125,16 +167,16 @@ public final class ArnoServer implements AutoCloseable {
 
     @Override
     public void close() {
-        stopQuietly(tomcat);
-        org.apache.commons.io.FileUtils.deleteQuietly(work.toFile());
+        stopQuietly(tomcat, work);
     }
 
-    private static void stopQuietly(Tomcat tomcat) {
+    private static void stopQuietly(Tomcat tomcat, Path work) {
         try {
             tomcat.stop();
             tomcat.destroy();
         } catch (LifecycleException e) {
             LOG.log(System.Logger.Level.WARNING, "Tomcat did not stop cleanly: " + e.getMessage());
         }
+        org.apache.commons.io.FileUtils.deleteQuietly(work.toFile());
     }
 }

@@ -3,7 +3,8 @@ package arno.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import arno.pipeline.SiteException;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ class SiteLifecycleTest {
             edit(arno.root.resolve("sites/alpha/alpha.xsl"), "select=\"'Alpha'\"", "select=\"'Alpha Two'\"");
             assertThat(brand(arno.get("/alpha/hello/x"))).isEqualTo("Alpha Two");
 
-            edit(arno.root.resolve("packages/base.xsl"), "select=\"'Base'\"", "select=\"'Base Two'\"");
+            edit(arno.root.resolve("stylesheets/packages/base.xsl"), "select=\"'Base'\"", "select=\"'Base Two'\"");
             assertThat(brand(rawGet(arno, "beta.test", "/"))).isEqualTo("Base Two");
             // alpha overrides the brand, so the package change does not show there.
             assertThat(brand(arno.get("/alpha/hello/x"))).isEqualTo("Alpha Two");
@@ -63,7 +64,8 @@ class SiteLifecycleTest {
             edit(root.resolve("sites/alpha/site.xml"), "<route name=\"sum\" pattern=", "<route name=\"sum\" patern=");
             int line = PipelineHttpTest.lineOf(root.resolve("sites/alpha/site.xml"), "patern=");
             assertThatThrownBy(() -> TestServer.start(root, true, 1 << 20))
-                    .isInstanceOf(SiteException.class)
+                    .isInstanceOf(ArnoException.class)
+                    .satisfies(e -> assertThat(((ArnoException) e).code()).isEqualTo(ErrorCode.SITE_ERROR))
                     .hasMessageContaining("site.xml line " + line)
                     .hasMessageContaining("patern");
         } finally {
@@ -77,7 +79,8 @@ class SiteLifecycleTest {
         try {
             edit(root.resolve("sites/alpha/site.xml"), "xquery=\"sum.xq\"", "xquery=\"summ.xq\"");
             assertThatThrownBy(() -> TestServer.start(root, true, 1 << 20))
-                    .isInstanceOf(SiteException.class)
+                    .isInstanceOf(ArnoException.class)
+                    .satisfies(e -> assertThat(((ArnoException) e).code()).isEqualTo(ErrorCode.SITE_ERROR))
                     .hasMessageContaining("site.xml line")
                     .hasMessageContaining("summ.xq does not exist");
         } finally {
@@ -91,7 +94,8 @@ class SiteLifecycleTest {
         try {
             edit(root.resolve("sites/alpha/greet.xsl"), "<xsl:copy>", "<xsl:copy><xsl:bogus/>");
             assertThatThrownBy(() -> TestServer.start(root, false, 1 << 20))
-                    .isInstanceOf(SiteException.class)
+                    .isInstanceOf(ArnoException.class)
+                    .satisfies(e -> assertThat(((ArnoException) e).code()).isEqualTo(ErrorCode.SITE_ERROR))
                     .hasMessageContaining("greet.xsl line")
                     .hasMessageContaining("xsl:bogus");
         } finally {

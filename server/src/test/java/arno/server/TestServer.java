@@ -1,6 +1,6 @@
 package arno.server;
 
-import arno.pipeline.ArnoConfig;
+import arno.server.config.Config;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.apache.commons.io.FileUtils;
 
 /**
@@ -29,7 +28,10 @@ final class TestServer implements AutoCloseable {
         this.server = server;
     }
 
-    /** Copies src/test/resources/{name} and serves it; packages in packages/, sites in sites/, content in content/. */
+    /**
+     * Copies src/test/resources/{name} and serves it as an installation: shared packages in
+     * stylesheets/packages/ (the templates' from the class path), sites in sites/, content in content/.
+     */
     static TestServer start(String name, boolean development, long bodyLimit) throws IOException {
         return start(copy(name), development, bodyLimit);
     }
@@ -46,16 +48,25 @@ final class TestServer implements AutoCloseable {
     }
 
     static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store) throws IOException {
-        return start(root, development, bodyLimit, store, arno.pipeline.ArnoServlet.DEFAULT_WORKERS,
-                arno.pipeline.ArnoServlet.DEFAULT_QUEUE);
+        Config defaults = Config.defaults(root);
+        return start(root, development, bodyLimit, store, defaults.workers(), defaults.queue());
     }
 
-    static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store, int workers, int queue)
-            throws IOException {
-        ArnoConfig config = new ArnoConfig(root.resolve("content"), List.of(root.resolve("packages")),
-                root.resolve("sites"), root.resolve("error.xsl"), development, bodyLimit, Duration.ofSeconds(10),
-                ArnoConfig.DEFAULT_SOURCE_CACHE);
-        return new TestServer(root, ArnoServer.start(config, store, "127.0.0.1", 0, workers, queue));
+    static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store, int workers, int queue) {
+        return new TestServer(root, ArnoServer.start(config(root, development, bodyLimit, workers, queue),
+                store == null ? null : new StoreView(store)));
+    }
+
+    /** The configuration of an installation at {@code root} whose data folder is root itself (content in root/content). */
+    static Config config(Path root, boolean development, long bodyLimit, int workers, int queue) {
+        Config.Builder b = Config.defaults(root).toBuilder();
+        b.data = root;
+        b.production = !development;
+        b.port = 0;
+        b.bodyLimit = bodyLimit;
+        b.workers = workers;
+        b.queue = queue;
+        return b.build();
     }
 
     URI uri(String path) {

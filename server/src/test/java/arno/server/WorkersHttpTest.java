@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import arno.server.config.Config;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -101,12 +104,44 @@ class WorkersHttpTest {
         }
     }
 
+    /** Refused before the sites are compiled or a port is opened, whatever built the configuration. */
     @Test
-    void workersAndQueueMustBePositive() {
-        assertThatThrownBy(() -> ArnoServer.start(null, null, "127.0.0.1", 0, 0, 10))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("workers must be at least 1");
-        assertThatThrownBy(() -> ArnoServer.start(null, null, "127.0.0.1", 0, 1, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("queue must hold at least 1");
+    void workersAndQueueMustBePositive() throws Exception {
+        java.nio.file.Path root = TestServer.copy("testroot");
+        try {
+            Config c = TestServer.config(root, false, 1 << 20, 1, 1);
+            assertThatThrownBy(() -> ArnoServer.start(with(c, 0, 10), null))
+                    .isInstanceOf(ArnoException.class).hasMessageContaining("workers must be at least 1")
+                    .satisfies(e -> assertThat(((ArnoException) e).code()).isEqualTo(ErrorCode.BAD_CONFIGURATION));
+            assertThatThrownBy(() -> ArnoServer.start(with(c, 1, 0), null))
+                    .isInstanceOf(ArnoException.class).hasMessageContaining("queue must hold at least 1");
+        } finally {
+            org.apache.commons.io.FileUtils.deleteQuietly(root.toFile());
+        }
+    }
+
+    /** A port another socket holds: PORT_UNAVAILABLE naming address and port, and nothing left running. */
+    @Test
+    void aPortInUseIsRefusedNamingIt() throws Exception {
+        java.nio.file.Path root = TestServer.copy("testroot");
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            Config.Builder b = TestServer.config(root, false, 1 << 20, 1, 1).toBuilder();
+            b.port = taken.getLocalPort();
+            Config c = b.build();
+            assertThatThrownBy(() -> ArnoServer.start(c, null))
+                    .isInstanceOf(ArnoException.class)
+                    .hasMessageContaining("127.0.0.1:" + taken.getLocalPort()).hasMessageContaining("--port")
+                    .satisfies(e -> assertThat(((ArnoException) e).code()).isEqualTo(ErrorCode.PORT_UNAVAILABLE));
+        } finally {
+            org.apache.commons.io.FileUtils.deleteQuietly(root.toFile());
+        }
+    }
+
+    /** {@code c} with other workers and queue, past the builder's checks, as a hand-made record could be. */
+    private static Config with(Config c, int workers, int queue) {
+        return new Config(c.home(), c.data(), c.sites(), c.production(), c.bind(), c.port(), c.hosts(), workers, queue,
+                c.bodyLimit(), c.routeTimeout(), c.sourceCache(), c.storeMapSize(), c.xmlLimits(), c.outbound(),
+                c.batchRoots(), c.batchWorkers(), c.batchQueue());
     }
 
     /** The sequence number in the first request id that StampFilter wrote into a page, e.g. 3 for "java r1a-3". */

@@ -16,23 +16,28 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every page of both demo sites rendered through real Saxon over generated content. Expected
- * values are read from the generated files with XPath, never copied from output.
+ * Every page of both demo sites rendered through the pipeline's public API over generated
+ * content ({@link DemoSites}). Expected values are read from the generated files with XPath,
+ * never copied from output.
  */
 class SitePagesTest {
   @TempDir static Path tmp;
   static Path content;
-  static SiteHarness h;
+  static DemoSites h;
 
   @BeforeAll
   static void setUp() throws Exception {
     content = tmp.resolve("content");
     Generator.generate(content, 24, 5);
-    h = new SiteHarness(content);
+    h = new DemoSites(content);
   }
 
   static String journal(String site) {
-    return h.sites.get(site).params().get("journal");
+    try {
+      return h.param(site, "journal");
+    } catch (SaxonApiException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   static XdmNode content(String path) throws SaxonApiException {
@@ -41,12 +46,16 @@ class SitePagesTest {
 
   /** Renders, checks the response against response.xsd and the status, returns the response. */
   static XdmNode page(String site, String path, int status) throws Exception {
-    SiteHarness.Page p = h.get(site, path);
-    assertThat(p.response()).as("a route of %s matches %s", site, path).isNotNull();
-    h.validateResponse(p.response());
-    assertThat(h.string(p.response(), "string(/rsp:response/@status)")).as("status of %s%s", site, path)
+    arno.pipeline.Exchange x = h.get(site, path);
+    XdmNode response = h.last;
+    if (status < 500) {
+      assertThat(x.error() == null ? null : x.error().code()).as("error of %s%s", site, path)
+          .isNotIn(arno.xml.ErrorCode.NO_ROUTE, arno.xml.ErrorCode.NO_SITE);
+    }
+    DemoSites.validateResponse(response);
+    assertThat(h.string(response, "string(/rsp:response/@status)")).as("status of %s%s", site, path)
         .isEqualTo(Integer.toString(status));
-    return p.response();
+    return response;
   }
 
   static String s(XdmNode n, String xpath) throws SaxonApiException {
@@ -238,19 +247,21 @@ class SitePagesTest {
   @ParameterizedTest
   @ValueSource(strings = {"journal-a", "journal-b"})
   void errorTemplateAnswersWithTheErrorStatusAndHidesDetailsInProduction(String site) throws Exception {
-    String error = "<err:error status=\"503\" id=\"E-12\" code=\"XTDE0640\" route=\"toc\" stage=\"1\" module=\"file:/x.xsl\" line=\"7\" column=\"3\">"
-        + "<err:message>Store unavailable</err:message></err:error>";
-    XdmNode prod = h.error(site, "/v1/i1", error, false);
-    h.validateResponse(prod);
+    String error = "<err:error xmlns:err=\"urn:arno:error\" code=\"store-locked\" status=\"503\" id=\"E-12\" processor-code=\"XTDE0640\">"
+        + "<err:message>Store unavailable</err:message>"
+        + "<err:location uri=\"file:/x.xsl\" line=\"7\" column=\"3\" route=\"toc\" stage=\"1\"/></err:error>";
+    XdmNode prod = h.errorPage(site, "/v1/i1", error, false);
+    DemoSites.validateResponse(prod);
     assertThat(s(prod, "string(/rsp:response/@status)")).isEqualTo("503");
     assertThat(s(prod, "string(//h1)")).isEqualTo("503 Service unavailable");
     assertThat(s(prod, "string(//p[@class='error-id'])")).contains("E-12");
     assertThat(s(prod, "exists(//section[@class='error-details'])")).isEqualTo("false");
     assertThat(s(prod, "string(//span[@class='logo'] | //a[@class='logo'])")).isNotEmpty();
 
-    XdmNode dev = h.error(site, "/v1/i1", error, true);
-    h.validateResponse(dev);
-    assertThat(all(dev, "//section[@class='error-details']//dt/string()")).contains("code", "module", "line", "column");
+    XdmNode dev = h.errorPage(site, "/v1/i1", error, true);
+    DemoSites.validateResponse(dev);
+    assertThat(all(dev, "//section[@class='error-details']//dt/string()"))
+        .contains("code", "processor-code", "uri", "line", "column", "route", "stage");
     assertThat(s(dev, "string(//section[@class='error-details']//pre)")).isEqualTo("Store unavailable");
   }
 
@@ -266,7 +277,8 @@ class SitePagesTest {
     assertThat(s(b, "string(//style)")).contains("--primary:#3d1f5c").contains("Helvetica Neue").contains(".toc-table{");
     assertThat(all(a, "//header//nav/a/string()")).containsExactly("Issues", "Authors");
     assertThat(all(b, "//header//nav/a/string()")).containsExactly("Issues");
-    assertThat(h.get("journal-b", "/authors").response()).as("journal-b has no /authors route").isNull();
+    assertThat(h.get("journal-b", "/authors").error().code()).as("journal-b has no /authors route")
+        .isEqualTo(arno.xml.ErrorCode.NO_ROUTE);
   }
 
   @Test

@@ -51,8 +51,12 @@ class ErrorPageTest {
   }
 
   private static final String FAILURE = """
-      <err:error status="500" id="E-42" code="XTDE0640" route="article" stage="2"
-          module="file:/sites/journal-a/site.xsl" line="12" column="5"><err:message>Circular definition of $x</err:message></err:error>""";
+      <err:error code="stage-error" status="500" id="E-42" processor-code="XTDE0640">
+        <err:message>Circular definition of $x</err:message>
+        <err:location uri="file:/sites/journal-a/site.xsl" line="12" column="5" route="article" stage="2" step="xslt site.xsl mode article"/>
+        <err:detail code="XTDE0640" severity="error"><err:message>Circular definition</err:message>
+          <err:location uri="file:/sites/journal-a/site.xsl" line="12" column="5"/></err:detail>
+      </err:error>""";
 
   @Test
   void developmentShowsEveryDetail() throws Exception {
@@ -60,16 +64,19 @@ class ErrorPageTest {
     Xslt.validateResponse(page);
     assertThat(xpath(page, "string(/rsp:response/@status)")).isEqualTo("500");
     assertThat(xpath(page, "string(//h1)")).isEqualTo("500 Internal error");
-    assertThat(xpath(page, "string-join(//dl/dt, ',')")).isEqualTo("URL,code,route,stage,module,line,column");
+    assertThat(xpath(page, "string-join(//dl/dt, ',')")).isEqualTo("URL,code,processor-code,uri,line,column,route,stage,step");
     assertThat(xpath(page, "string(//dd[preceding-sibling::dt[1] = 'line'])")).isEqualTo("12");
+    assertThat(xpath(page, "string(//dd[preceding-sibling::dt[1] = 'code'])")).isEqualTo("stage-error");
     assertThat(xpath(page, "string(//pre)")).isEqualTo("Circular definition of $x");
+    assertThat(xpath(page, "string(//ul[@class='error-reasons']/li)"))
+        .isEqualTo("file:/sites/journal-a/site.xsl line 12 column 5: XTDE0640 Circular definition");
     assertThat(xpath(page, "string(//*[@class='error-id'])")).contains("E-42");
   }
 
   @Test
   void productionShowsStatusMessageAndIdOnly() throws Exception {
     XdmNode page = render(request(false,
-        "<err:error status=\"503\" id=\"E-7\"><err:message>Service unavailable</err:message></err:error>"));
+        "<err:error code=\"busy\" status=\"503\" id=\"E-7\"><err:message>Service unavailable</err:message></err:error>"));
     Xslt.validateResponse(page);
     assertThat(xpath(page, "string(/rsp:response/@status)")).isEqualTo("503");
     assertThat(xpath(page, "exists(//section) or exists(//pre) or exists(//dl)")).isEqualTo("false");
@@ -79,7 +86,7 @@ class ErrorPageTest {
 
   @Test
   void aMissingOrOddStatusBecomes500() throws Exception {
-    XdmNode page = render(request(false, "<err:error status=\"abc\" id=\"E-9\"/>"));
+    XdmNode page = render(request(false, "<err:error code=\"x\" status=\"abc\" id=\"E-9\"/>"));
     Xslt.validateResponse(page);
     assertThat(xpath(page, "string(/rsp:response/@status)")).isEqualTo("500");
     assertThat(xpath(page, "string(//p[@class='error-message'])")).isEqualTo("Internal error");

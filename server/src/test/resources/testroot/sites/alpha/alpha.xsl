@@ -142,8 +142,9 @@
             <p id="status"><xsl:value-of select="$e/@status"/></p>
             <p id="error-id"><xsl:value-of select="$e/@id"/></p>
             <p id="message"><xsl:value-of select="$e/err:message"/></p>
-            <p id="where"><xsl:value-of select="$e/@module"/>:<xsl:value-of select="$e/@line"/></p>
-            <p id="code"><xsl:value-of select="$e/@code"/></p>
+            <p id="where"><xsl:value-of select="$e/err:location/@uri"/>:<xsl:value-of select="$e/err:location/@line"/></p>
+            <p id="code"><xsl:value-of select="$e/@processor-code"/></p>
+            <p id="error-code"><xsl:value-of select="$e/@code"/></p>
           </xsl:with-param>
         </xsl:call-template>
       </rsp:body>

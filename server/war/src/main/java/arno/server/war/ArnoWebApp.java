@@ -1,44 +1,41 @@
 package arno.server.war;
 
-import arno.pipeline.Arno;
-import arno.pipeline.ArnoConfig;
 import arno.pipeline.ArnoServlet;
+import arno.pipeline.PipelineConfig;
+import arno.pipeline.SiteRegistry;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import jakarta.servlet.ServletRegistration;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Starts Arno inside a standalone servlet container. The packages, templates
- * and sites are unpacked under WEB-INF/arno; the data folder comes from the
- * {@code arno.data} context parameter or system property, else
- * {@code ${catalina.base}/arno-data}. An empty data folder gets the demo
- * content, as {@code ./arno serve} does.
+ * Starts Arno inside a standalone servlet container. The sites are unpacked under
+ * WEB-INF/arno/sites; the shared packages (templates and stylesheets) are read from the jars in
+ * WEB-INF/lib, so the WAR needs no checkout. The data folder comes from the {@code arno.data}
+ * context parameter or system property, else {@code ${catalina.base}/arno-data}; content is read
+ * from its {@code content} folder, as {@code ./arno serve} reads it. The WAR never generates
+ * content ({@code ./arno generate} does).
  */
 public final class ArnoWebApp implements ServletContextListener {
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
         ServletContext ctx = event.getServletContext();
-        String real = ctx.getRealPath("/WEB-INF/arno");
+        String real = ctx.getRealPath("/WEB-INF/arno/sites");
         if (real == null) throw new IllegalStateException("Arno needs its WAR unpacked (unpackWARs=\"true\" in Tomcat)");
-        Path root = Path.of(real);
         Path data = dataFolder(ctx);
-        // Content is the operator's: the WAR never generates demo content (./arno generate does).
         boolean development = Boolean.parseBoolean(ctx.getInitParameter("arno.development"));
-        ArnoConfig config = ArnoConfig.defaults(root, data).withDevelopment(development);
-        Arno arno = Arno.start(config);
-        ServletRegistration.Dynamic servlet = ctx.addServlet("arno",
-                new ArnoServlet(arno, ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE));
+        PipelineConfig config = PipelineConfig.of(Path.of(real), data.resolve("content"))
+                .withPackages(List.of(), true).withDevelopment(development);
+        SiteRegistry registry = SiteRegistry.start(config, null);
+        int cores = Runtime.getRuntime().availableProcessors();
+        ServletRegistration.Dynamic servlet = ctx.addServlet("arno", new ArnoServlet(registry, cores, 1000));
         // Pipelines run on Arno's workers, not on the container's request threads.
         servlet.setAsyncSupported(true);
         servlet.addMapping("/");
-        ctx.log("Arno: serving " + arno.siteNames() + " under " + ctx.getContextPath() + "/");
+        ctx.log("Arno: serving " + registry.current().names() + " under " + ctx.getContextPath() + "/ from " + data);
     }
 
     private static Path dataFolder(ServletContext ctx) {

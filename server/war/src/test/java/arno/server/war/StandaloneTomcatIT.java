@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Deploys the WAR into a real standalone Tomcat 11 (the distribution from
- * Maven Central, started as its own process) and reads the demo pages.
+ * Maven Central, started as its own process) and reads the demo pages, over
+ * content the test generates (the WAR finds its stylesheets in its own jars).
  */
 class StandaloneTomcatIT {
     static Process tomcat;
@@ -51,6 +52,8 @@ class StandaloneTomcatIT {
         Files.copy(war, home.resolve("webapps/arno.war"), StandardCopyOption.REPLACE_EXISTING);
         Path data = home.resolve("arno-data-it");
         FileUtils.deleteDirectory(data.toFile());
+        // The WAR serves the operator's content and never makes any: the test supplies it.
+        arno.demo.Generator.generate(data.resolve("content"), 8, 1);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         tomcat = new ProcessBuilder(java,
                 "-Dcatalina.home=" + home, "-Dcatalina.base=" + home, "-Djava.io.tmpdir=" + home.resolve("temp"),
@@ -90,6 +93,8 @@ class StandaloneTomcatIT {
         assertThat(get("/arno/journal-b/").statusCode()).isEqualTo(200);
         HttpResponse<String> missing = get("/arno/journal-a/no/such/page/here");
         assertThat(missing.statusCode()).isEqualTo(404);
+        // The issue pages read the generated content: one of its issues is linked from the home page.
+        assertThat(get("/arno/journal-a/v1/i1").statusCode()).isEqualTo(200);
     }
 
     static HttpResponse<String> get(String path) throws IOException, InterruptedException {

@@ -1,0 +1,12 @@
+/**
+ * Arno's standard filters: Java pipeline stages ({@link arno.pipeline.SaxStage}) that sites declare in
+ * site.xml with {@code <filter java="arno.filters.NAME"/>}. Each amends req:request by appending
+ * {@code msg:attribute} elements, streaming, and has case files under src/test/resources/cases
+ * (the pipeline's case format, run by the pipeline's runner).
+ * <ul>
+ * <li>{@link arno.filters.ContentPeek}: where the resource a request names is (store, file, none).</li>
+ * </ul>
+ * Thread rules: one instance serves every request at once; per-request state lives in the handler
+ * {@code open} returns.
+ */
+package arno.filters;

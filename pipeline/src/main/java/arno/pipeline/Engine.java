@@ -1,0 +1,62 @@
+package arno.pipeline;
+
+import arno.xml.Access;
+import arno.xml.DocumentStore;
+import arno.xml.FileRoots;
+import arno.xml.Outbound;
+import arno.xml.XmlPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import net.sf.saxon.Configuration;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XPathExecutable;
+
+/**
+ * What every compilation of a server's sites shares and keeps across development reloads: the
+ * Saxon processor (so stored trees and compiled stages share one name pool), the resources with
+ * their source cache, the XML policy, request ids. Immutable apart from the id counter.
+ */
+final class Engine {
+    final PipelineConfig config;
+    final Processor processor;
+    final Resources resources;
+    final XmlPolicy policy;
+    /** The compiled expression {@code xml-to-json(.)}, for JSON bodies. */
+    final XPathExecutable xmlToJson;
+    final ErrorResponses errors;
+    private final String idPrefix = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+    private final AtomicLong requests = new AtomicLong();
+
+    Engine(PipelineConfig config, DocumentStore store) {
+        this.config = config;
+        Configuration c = new Configuration();
+        // Run-time warnings go to our log. Saxon's default makes a reporter per transformation,
+        // and with it a PrintWriter and its 16 KB buffer: a tenth of an HTML page in garbage.
+        c.setErrorReporterFactory(ignored -> RequestScope::warning);
+        this.processor = new Processor(c);
+        this.policy = new XmlPolicy(config.xmlLimits());
+        // Documents: the content folder. Code: the sites and the package folders (and Arno's jars).
+        List<Path> code = new ArrayList<>();
+        code.add(config.sites());
+        for (Path p : config.packageFolders()) if (Files.isDirectory(p)) code.add(p);
+        FileRoots documents = Files.isDirectory(config.content()) ? FileRoots.of(List.of(config.content())) : FileRoots.none();
+        Access access = new Access(documents, FileRoots.of(code), new Outbound(config.outbound()), policy);
+        this.resources = new Resources(c, access, config.content(), config.sourceCache(), store);
+        resources.install();
+        try {
+            this.xmlToJson = processor.newXPathCompiler().compile("xml-to-json(.)");
+        } catch (SaxonApiException e) {
+            throw new IllegalStateException(e);
+        }
+        this.errors = new ErrorResponses(this);
+    }
+
+    /** A new request id: this run's prefix and a sequence number, both base 36. */
+    String nextId() {
+        return idPrefix + "-" + Long.toString(requests.incrementAndGet(), 36);
+    }
+}

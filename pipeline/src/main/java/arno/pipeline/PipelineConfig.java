@@ -1,0 +1,118 @@
+package arno.pipeline;
+
+import arno.xml.ErrorCode;
+import arno.xml.Outbound;
+import arno.xml.XmlPolicy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What {@link Sites#compile} needs to know: where sites, shared packages and content are, and the
+ * limits of a request. The server builds it from its one configuration ({@code arno.server.config.Config});
+ * tests build it from {@link #of(Path, Path)} and the {@code with} methods. A wrong value is
+ * refused here, with {@link ErrorCode#BAD_CONFIGURATION} naming it.
+ *
+ * @param content            folder behind the {@code content:} URI scheme; the only folder documents are read from
+ * @param packageFolders     folders whose {@code xsl:package} files are shared by all sites (a checkout's
+ *                           {@code templates/xsl} and {@code stylesheets/packages}); edits reload in development
+ * @param classPathPackages  also the packages that jars on the class path list in {@code arno/packages.list}
+ *                           (the shipped templates and stylesheets); a folder's package of the same name wins
+ * @param sites              folder with one sub-folder per site, each with a site.xml
+ * @param development        reload changed stylesheets, show error details and the /_debug routes
+ * @param bodyLimit          largest request body accepted, in bytes
+ * @param timeout            a route's time limit unless site.xml sets one
+ * @param sourceCache        bytes of parsed content documents kept between requests (0: none)
+ * @param xmlLimits          the XML security policy's limits for request bodies, site.xml and every document read
+ * @param outbound           which URLs doc() and unparsed-text() may fetch
+ * @param hosts              host names the server answers as; a redirect's absolute URL uses the request's
+ *                           Host only when it is one of these or a site's host, else the server address
+ *                           the request came in on
+ */
+public record PipelineConfig(Path content, List<Path> packageFolders, boolean classPathPackages, Path sites,
+                             boolean development, long bodyLimit, Duration timeout, long sourceCache,
+                             XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<String> hosts) {
+
+    public static final long DEFAULT_BODY_LIMIT = 10L << 20;
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * A quarter of the heap, at least 16 MB: parsed trees take about three times their XML, so
+     * a fixed 128 MB held three quarters of the 1,000-article demo (60 MB of XML, 172 MB of
+     * trees) and one full-text page in four parsed its article again (perf/RESULTS.md).
+     */
+    public static final long DEFAULT_SOURCE_CACHE = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
+
+    public PipelineConfig {
+        packageFolders = List.copyOf(packageFolders);
+        hosts = List.copyOf(hosts);
+        if (sites == null || !Files.isDirectory(sites)) {
+            throw ErrorCode.BAD_CONFIGURATION.error("sites folder " + sites + " does not exist or is not a folder");
+        }
+        if (bodyLimit <= 0) throw ErrorCode.BAD_CONFIGURATION.error("body limit must be positive, not " + bodyLimit);
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw ErrorCode.BAD_CONFIGURATION.error("route time limit must be positive, not " + timeout);
+        }
+        if (sourceCache < 0) throw ErrorCode.BAD_CONFIGURATION.error("source cache must not be negative, not " + sourceCache);
+    }
+
+    /**
+     * Sites in {@code sites}, content in {@code content}, the shipped packages from the class path,
+     * development mode, the default limits.
+     */
+    public static PipelineConfig of(Path sites, Path content) {
+        return new PipelineConfig(content, List.of(), true, sites, true, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUT,
+                DEFAULT_SOURCE_CACHE, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of());
+    }
+
+    public PipelineConfig withDevelopment(boolean on) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, on, bodyLimit, timeout, sourceCache,
+                xmlLimits, outbound, hosts);
+    }
+
+    public PipelineConfig withContent(Path folder) {
+        return new PipelineConfig(folder, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
+                sourceCache, xmlLimits, outbound, hosts);
+    }
+
+    public PipelineConfig withSites(Path folder) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, folder, development, bodyLimit, timeout,
+                sourceCache, xmlLimits, outbound, hosts);
+    }
+
+    /** Package folders, and whether the class path's packages are added to them. */
+    public PipelineConfig withPackages(List<Path> folders, boolean classPath) {
+        return new PipelineConfig(content, folders, classPath, sites, development, bodyLimit, timeout, sourceCache,
+                xmlLimits, outbound, hosts);
+    }
+
+    public PipelineConfig withBodyLimit(long bytes) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bytes, timeout,
+                sourceCache, xmlLimits, outbound, hosts);
+    }
+
+    public PipelineConfig withTimeout(Duration limit) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, limit,
+                sourceCache, xmlLimits, outbound, hosts);
+    }
+
+    public PipelineConfig withSourceCache(long bytes) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
+                bytes, xmlLimits, outbound, hosts);
+    }
+
+    public PipelineConfig withXmlLimits(XmlPolicy.Limits limits) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
+                sourceCache, limits, outbound, hosts);
+    }
+
+    public PipelineConfig withOutbound(Outbound.Policy policy) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
+                sourceCache, xmlLimits, policy, hosts);
+    }
+
+    public PipelineConfig withHosts(List<String> names) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
+                sourceCache, xmlLimits, outbound, names);
+    }
+}

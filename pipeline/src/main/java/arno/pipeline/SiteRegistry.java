@@ -1,0 +1,85 @@
+package arno.pipeline;
+
+import arno.xml.DocumentStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The server's current {@link Sites}, and their reloading in development mode: before a request,
+ * {@link #current()} compares a cheap fingerprint (name, size and time of every file under the
+ * package and site folders) with the one the sites were compiled from and, when anything changed,
+ * recompiles everything (a change to a shared package must reach every site that uses it; a
+ * whole recompilation is the simplest correct dependency tracking and takes well under a second).
+ * In production {@link #current()} returns the same object for ever and reads no file.
+ *
+ * <p>Thread-safe: requests read a volatile reference; one reloads at a time.
+ */
+public final class SiteRegistry {
+    private static final System.Logger LOG = System.getLogger("arno");
+
+    private volatile Sites sites;
+    private volatile long fingerprint;
+
+    private SiteRegistry(Sites sites, long fingerprint) {
+        this.sites = sites;
+        this.fingerprint = fingerprint;
+    }
+
+    /** Compiles the sites; a bad site.xml or package fails here ({@code ErrorCode.SITE_ERROR}). */
+    public static SiteRegistry start(PipelineConfig config, DocumentStore store) {
+        long f = config.development() ? fingerprint(config) : 0;
+        return new SiteRegistry(Sites.compile(config, store), f);
+    }
+
+    public PipelineConfig config() {
+        return sites.engine.config;
+    }
+
+    /**
+     * The sites to answer the next request with. In development mode, recompiled first if a file
+     * changed; a broken edit fails here with {@code SITE_ERROR} until it is fixed (the servlet
+     * answers it with a plain error page).
+     */
+    public Sites current() {
+        Sites s = sites;
+        PipelineConfig config = s.engine.config;
+        if (!config.development()) return s;
+        long now = fingerprint(config);
+        if (now == fingerprint) return s;
+        synchronized (this) {
+            if (fingerprint(config) != fingerprint) {
+                LOG.log(System.Logger.Level.INFO, "files changed: recompiling packages and sites");
+                long f = fingerprint(config);
+                sites = sites.recompile();
+                fingerprint = f;
+            }
+            return sites;
+        }
+    }
+
+    /** A cheap summary of every file's name, size and time under the package and site folders. */
+    private static long fingerprint(PipelineConfig config) {
+        long h = 17;
+        List<Path> roots = new ArrayList<>(config.packageFolders());
+        roots.add(config.sites());
+        for (Path root : roots) {
+            if (!Files.isDirectory(root)) continue;
+            try (Stream<Path> s = Files.walk(root)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    if (!Files.isRegularFile(p)) continue;
+                    h = h * 31 + p.hashCode();
+                    h = h * 31 + Files.getLastModifiedTime(p).toMillis();
+                    h = h * 31 + Files.size(p);
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // A file vanished mid-walk (an editor's save): report a change, reload sorts it out.
+                return h ^ System.nanoTime();
+            }
+        }
+        return h;
+    }
+}

@@ -1,0 +1,153 @@
+package arno.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import arno.xml.ErrorCode;
+import arno.xml.HostileCorpus;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import net.sf.saxon.s9api.XdmNode;
+import org.apache.catalina.Context;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.commons.io.FileUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The one hostile corpus ({@link HostileCorpus}) through the pipeline's entry points: as request
+ * bodies over real HTTP (embedded Tomcat, the real servlet), and as content documents read by
+ * doc() and collection(). Every case is refused (400 for a body, a failed stage for a document)
+ * or accepted with its text, as the corpus says, and nothing is ever fetched from the leak URL or
+ * read from the leak file.
+ */
+class HostileCorpusTest {
+    static final Path BASIC = Path.of("src/test/resources/roots/basic");
+    static HttpServer leak;
+    static final AtomicInteger leaked = new AtomicInteger();
+    static Path secret;
+    static Tomcat tomcat;
+    static Path work;
+    static int port;
+    static Path content;
+    static Sites documents;
+    static final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    static void start() throws Exception {
+        leak = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        leak.createContext("/", exchange -> {
+            leaked.incrementAndGet();
+            byte[] b = "<!ENTITY nbsp 'LEAKED'>".getBytes();
+            exchange.sendResponseHeaders(200, b.length);
+            exchange.getResponseBody().write(b);
+            exchange.close();
+        });
+        leak.start();
+        secret = Files.createTempFile("arno-secret", ".txt");
+        Files.writeString(secret, "LEAKED");
+
+        // Real HTTP: the servlet over the basic root, with a body limit above the 10 MB attribute.
+        SiteRegistry registry = SiteRegistry.start(PipelineCasesTest.config(BASIC, true).withBodyLimit(32L << 20), null);
+        work = Files.createTempDirectory("arno-tomcat");
+        tomcat = new Tomcat();
+        tomcat.setBaseDir(work.toString());
+        Connector connector = new Connector();
+        connector.setPort(0);
+        connector.setProperty("address", "127.0.0.1");
+        tomcat.setConnector(connector);
+        Context context = tomcat.addContext("", null);
+        Tomcat.addServlet(context, "arno", new ArnoServlet(registry, 2, 100)).setAsyncSupported(true);
+        context.addServletMappingDecoded("/", "arno");
+        tomcat.start();
+        port = connector.getLocalPort();
+
+        // Documents: every case as a content file, and alone in a folder for collection().
+        content = Files.createTempDirectory("arno-hostile");
+        for (HostileCorpus.Case c : corpus()) {
+            Files.createDirectories(content.resolve("one").resolve(c.name()));
+            Files.write(content.resolve(c.name() + ".xml"), c.xml());
+            Files.write(content.resolve("one").resolve(c.name()).resolve("doc.xml"), c.xml());
+        }
+        documents = Sites.compile(PipelineCasesTest.config(BASIC, true).withContent(content), null);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        assertThat(leaked.get()).as("requests that reached the leak URL").isZero();
+        tomcat.stop();
+        tomcat.destroy();
+        leak.stop(0);
+        FileUtils.deleteQuietly(work.toFile());
+        FileUtils.deleteQuietly(content.toFile());
+        Files.deleteIfExists(secret);
+    }
+
+    static List<HostileCorpus.Case> corpus() {
+        return HostileCorpus.cases("http://127.0.0.1:" + leak.getAddress().getPort() + "/leak.dtd", secret.toUri().toString());
+    }
+
+    static Stream<HostileCorpus.Case> cases() {
+        return corpus().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void asARequestBodyOverHttp(HostileCorpus.Case c) throws Exception {
+        HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/alpha/echo"))
+                .header("Content-Type", "application/xml").POST(BodyPublishers.ofByteArray(c.xml()))
+                .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.body()).doesNotContain("LEAKED");
+        switch (c.outcome()) {
+            case REFUSED, MALFORMED -> {
+                assertThat(r.statusCode()).as(c.name()).isEqualTo(400);
+                String code = c.outcome() == HostileCorpus.Outcome.REFUSED ? "refused-xml" : "malformed-xml";
+                assertThat(r.body()).as(c.name()).contains("<p id=\"error-code\">" + code + "</p>");
+            }
+            case ACCEPTED -> {
+                assertThat(r.statusCode()).as(c.name() + ": " + r.body()).isEqualTo(200);
+                XdmNode echo = documents.processor().newDocumentBuilder()
+                        .build(new javax.xml.transform.stream.StreamSource(new java.io.StringReader(r.body())));
+                assertThat(echo.getStringValue()).as(c.name()).isEqualTo(c.text());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void asADocumentReadByDocAndCollection(HostileCorpus.Case c) throws Exception {
+        for (String read : List.of("doc?uri=content:/" + c.name() + ".xml",
+                "doc?uri=" + content.resolve(c.name() + ".xml").toUri(),
+                "collection?uri=content:/one/" + c.name() + "/")) {
+            Exchange x = documents.exchange(HttpRequest.builder("GET", "/alpha/read/" + read).build());
+            XdmNode response = x.respond();
+            assertThat(response.toString()).doesNotContain("LEAKED");
+            if (c.outcome() == HostileCorpus.Outcome.ACCEPTED) {
+                assertThat(x.error()).as(read + ": " + response).isNull();
+                if (read.startsWith("doc")) {
+                    assertThat(documents.processor().newXPathCompiler().evaluate("string(//read)", response).toString())
+                            .as(read).isEqualTo(c.text());
+                }
+            } else {
+                assertThat(x.error()).as(read).isNotNull();
+                assertThat(x.error().code()).as(read).isEqualTo(ErrorCode.STAGE_ERROR);
+                String code = c.outcome() == HostileCorpus.Outcome.REFUSED ? "refused-xml" : "malformed-xml";
+                assertThat(x.error().details()).as(read + ": " + x.error().describe())
+                        .anySatisfy(d -> assertThat(d.code()).isEqualTo(code));
+            }
+        }
+    }
+}
