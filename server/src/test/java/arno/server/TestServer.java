@@ -54,7 +54,7 @@ final class TestServer implements AutoCloseable {
 
     static TestServer start(Path root, boolean development, long bodyLimit, arno.store.Store store, int workers, int queue) {
         return new TestServer(root, ArnoServer.start(config(root, development, bodyLimit, workers, queue),
-                store == null ? null : new StoreView(store)));
+                store));
     }
 
     /** The configuration of an installation at {@code root} whose data folder is root itself (content in root/content). */

@@ -9,7 +9,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -200,12 +199,16 @@ class GeneratorTest {
   }
 
   @Test
+  void theServerFindsTheDemoAsItsPlugin() {
+    assertThat(arno.server.Demo.find()).get().isInstanceOf(DemoContent.class);
+  }
+
+  @Test
   void commandLineReportsWhatIsWrong() {
-    assertThat(cli("generate", "--articles", "ten", "--out", "x")).contains("--articles needs a whole number, not 'ten'");
-    assertThat(cli("generate", "--articles", "5")).contains("missing --out");
-    assertThat(cli("generate", "--pages", "5")).contains("unknown option '--pages' (argument 2)");
-    assertThat(cli("generate", "--articles", "0", "--out", "x")).contains("between 1 and 1000000, not 0");
-    assertThat(cli("serve")).contains("unknown command 'serve'");
+    assertThat(cli(2, "generate", "--articles", "ten", "--out", "x")).contains("--articles").contains("ten");
+    assertThat(cli(2, "generate", "--articles", "5")).contains("Missing required option: '--out=DIR'");
+    assertThat(cli(2, "generate", "--pages", "5")).contains("Unknown option: '--pages'");
+    assertThat(cli(1, "generate", "--articles", "0", "--out", "x")).contains("between 1 and 1000000, not 0");
   }
 
   @Test
@@ -213,7 +216,7 @@ class GeneratorTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Path dir = tmp.resolve("cli");
-    int status = Generator.run(List.of("generate", "--articles", "3", "--out", dir.toString(), "--seed", "9"),
+    int status = arno.server.Main.run(new String[] {"generate", "--articles", "3", "--out", dir.toString(), "--seed", "9"},
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("generated 3 articles");
@@ -222,13 +225,17 @@ class GeneratorTest {
       s.forEach(p -> journals.add(p.getFileName().toString()));
     }
     assertThat(journals).containsExactlyInAnyOrder("ja", "jb");
+    // a second run into the same folder is refused in one line and changes nothing
+    assertThat(cli(1, "generate", "--articles", "3", "--out", dir.toString())).contains("already holds demo content");
   }
 
-  private static String cli(String... args) {
+  private static String cli(int expected, String... args) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Generator.run(new ArrayList<>(List.of(args)), new PrintStream(new ByteArrayOutputStream()),
+    int status = arno.server.Main.run(args, new PrintStream(new ByteArrayOutputStream()),
         new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertThat(status).isEqualTo(2);
-    return err.toString(StandardCharsets.UTF_8);
+    String text = err.toString(StandardCharsets.UTF_8);
+    assertThat(status).as(text).isEqualTo(expected);
+    assertThat(text).doesNotContain("\tat ");
+    return text;
   }
 }

@@ -70,7 +70,7 @@ class DemoSitesHttpTest {
             // The content folder stays empty: every page is built from stored trees.
             Files.createDirectories(config.content());
         }
-        server = ArnoServer.start(config, store == null ? null : new StoreView(store));
+        server = ArnoServer.start(config, store);
     }
 
     @AfterAll

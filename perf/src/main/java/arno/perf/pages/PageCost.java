@@ -1,6 +1,5 @@
 package arno.perf.pages;
 
-import arno.pipeline.ArnoConfig;
 import arno.server.ArnoServer;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
@@ -25,15 +24,14 @@ public final class PageCost {
         Path root = Path.of(args[0]);
         Path content = Path.of(args[1]);
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-        ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false)
-                .withSourceCache(Long.getLong("arno.sourceCache", ArnoConfig.DEFAULT_SOURCE_CACHE));
         arno.store.Store store = null;
+        java.nio.file.Path data = content.getParent();
         if (StoredContent.wanted()) {
             store = StoredContent.load(content, java.nio.file.Files.createTempDirectory("arno-perf-store"));
-            config = config.withContent(java.nio.file.Files.createTempDirectory("arno-perf-empty"));
+            data = java.nio.file.Files.createDirectories(java.nio.file.Files.createTempDirectory("arno-perf-empty").resolve("content")).getParent();
             System.out.println("content served from the store");
         }
-        try (ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", 0)) {
+        try (ArnoServer server = ArnoServer.start(PerfServer.config(root, data, 0), store)) {
             server.mount("empty", "/_perf/empty", new PerfServer.Empty());
             // -Dpage=abstract measures the article abstract pages instead: the same page frame with little body.
             boolean abstracts = "abstract".equals(System.getProperty("page"));

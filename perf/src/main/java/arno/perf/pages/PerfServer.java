@@ -1,7 +1,7 @@
 package arno.perf.pages;
 
-import arno.pipeline.ArnoConfig;
 import arno.server.ArnoServer;
+import arno.server.config.Config;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -32,20 +32,32 @@ public final class PerfServer {
         Path content = Path.of(args[1]);
         int port = Integer.parseInt(args[2]);
         Path urls = Path.of(args[3]);
-        ArnoConfig config = ArnoConfig.defaults(root, content.getParent()).withContent(content).withDevelopment(false)
-                .withSourceCache(Long.getLong("arno.sourceCache", ArnoConfig.DEFAULT_SOURCE_CACHE));
         arno.store.Store store = null;
+        Path data = content.getParent();
         if (StoredContent.wanted()) {
             store = StoredContent.load(content, Files.createTempDirectory("arno-perf-store"));
-            config = config.withContent(Files.createTempDirectory("arno-perf-empty"));
+            data = Files.createDirectories(Files.createTempDirectory("arno-perf-empty").resolve("content")).getParent();
             System.out.println("content served from the store");
         }
-        ArnoServer server = ArnoServer.start(config, store, "127.0.0.1", port,
-                Integer.getInteger("arno.workers", arno.pipeline.ArnoServlet.DEFAULT_WORKERS), arno.pipeline.ArnoServlet.DEFAULT_QUEUE);
+        ArnoServer server = ArnoServer.start(config(root, data, port), store);
         server.mount("empty", "/_perf/empty", new Empty());
         if (!urls.toString().equals("/dev/null")) Files.write(urls, fullTextPaths(content));
         System.out.println("READY " + server.port());
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+    }
+
+    /**
+     * The production configuration of the page benchmarks: ROOT's sites over DATA/content, on
+     * loopback; {@code -Darno.sourceCache=BYTES} and {@code -Darno.workers=N} override the defaults.
+     */
+    static Config config(Path root, Path data, int port) {
+        Config.Builder b = Config.defaults(root).toBuilder();
+        b.data = data;
+        b.production = true;
+        b.port = port;
+        b.sourceCache = Long.getLong("arno.sourceCache", b.sourceCache);
+        b.workers = Integer.getInteger("arno.workers", b.workers);
+        return b.build();
     }
 
     /** /journal-a/v1/i2/a0003/full for every article of journal ja, and journal-b's for jb. */

@@ -1,7 +1,7 @@
 package arno.perf.pages;
 
-import arno.pipeline.Arno;
-import arno.pipeline.ArnoConfig;
+import arno.pipeline.PipelineConfig;
+import arno.pipeline.Sites;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -33,25 +33,27 @@ public final class SiteMemory {
                 copySite(root, one.resolve("site-" + i), i);
                 single.add(one);
             }
-            ArnoConfig base = ArnoConfig.defaults(root, work.resolve("data")).withContent(content).withDevelopment(false);
+            PipelineConfig base = PipelineConfig.of(root.resolve("sites"), content)
+                    .withPackages(List.of(root.resolve("templates/xsl"), root.resolve("stylesheets/packages")), false)
+                    .withDevelopment(false);
 
             // Saxon and Arno initialise static tables once per JVM: pay for them before measuring.
-            keep(Arno.start(base.withSites(single.get(0))));
+            keep(Sites.compile(base.withSites(single.get(0)), null));
             long empty = heap();
-            Arno first = Arno.start(base.withSites(single.get(0)));
+            Sites first = Sites.compile(base.withSites(single.get(0)), null);
             long oneSite = heap() - empty;
             keep(first);
             first = null;
 
             long before = heap();
-            Arno shared = Arno.start(base.withSites(all));
+            Sites shared = Sites.compile(base.withSites(all), null);
             long sharedN = heap() - before;
             keep(shared);
             shared = null;
 
             before = heap();
-            List<Arno> engines = new ArrayList<>();
-            for (Path s : single) engines.add(Arno.start(base.withSites(s)));
+            List<Sites> engines = new ArrayList<>();
+            for (Path s : single) engines.add(Sites.compile(base.withSites(s), null));
             long privateN = heap() - before;
             keep(engines);
             engines = null;

@@ -2,8 +2,6 @@ package arno.server.cli;
 
 import arno.batch.BatchOptions;
 import arno.batch.BatchService;
-import arno.pipeline.ArnoConfig;
-import arno.pipeline.SiteException;
 import arno.server.ArnoServer;
 import arno.server.Demo;
 import arno.server.config.Config;
@@ -113,7 +111,7 @@ public final class ServeCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         try {
             if (Files.isDirectory(c.store())) store = openStore(c);
-            server = startServer(c, store);
+            server = ArnoServer.start(c, store);
             batch = BatchService.start(batchOptions);
             server.mount("batch", "/batch/*", batch.servlet());
             if (!c.production()) {
@@ -214,19 +212,6 @@ public final class ServeCommand implements Callable<Integer> {
                 .hosts(c.hosts()).build();
     }
 
-    // MERGE: the pipeline helper's ArnoServer.start(Config, DocumentStore) takes the Config itself and throws
-    // PORT_UNAVAILABLE and SITE_ERROR; then this adapter goes.
-    private static ArnoServer startServer(Config c, Store store) {
-        ArnoConfig ac = ArnoConfig.defaults(c.home(), c.data()).withSites(c.sites()).withDevelopment(!c.production())
-                .withBodyLimit(c.bodyLimit()).withTimeout(c.routeTimeout()).withSourceCache(c.sourceCache());
-        try {
-            return ArnoServer.start(ac, store, c.bind(), c.port(), c.workers(), c.queue());
-        } catch (SiteException e) {
-            throw ErrorCode.SITE_ERROR.error(e, e.getMessage());
-        } catch (IOException e) {
-            throw ErrorCode.PORT_UNAVAILABLE.error(e, e.getMessage() + "; choose another --port");
-        }
-    }
 
     /**
      * Returns when Ctrl-C (the JVM's shutdown hook) asks to stop or, in tests, when
