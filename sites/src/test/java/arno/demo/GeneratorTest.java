@@ -207,7 +207,7 @@ class GeneratorTest {
   void commandLineReportsWhatIsWrong() {
     assertThat(cli(2, "generate", "--articles", "ten", "--out", "x")).contains("--articles").contains("ten");
     assertThat(cli(2, "generate", "--articles", "5")).contains("Missing required option: '--out=DIR'");
-    assertThat(cli(2, "generate", "--pages", "5")).contains("Unknown option: '--pages'");
+    assertThat(cli(2, "generate", "--articles", "5", "--out", "x", "--pages", "5")).contains("Unknown options: '--pages'");
     assertThat(cli(1, "generate", "--articles", "0", "--out", "x")).contains("between 1 and 1000000, not 0");
   }
 
