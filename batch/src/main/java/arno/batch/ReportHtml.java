@@ -1,5 +1,6 @@
 package arno.batch;
 
+import arno.xml.ArnoException;
 import arno.xml.ErrorXml;
 import arno.xml.Where;
 import arno.xml.XmlWriter;
@@ -120,7 +121,7 @@ final class ReportHtml {
                     }
                     case "error" -> {
                         if (ErrorXml.NS.equals(r.getNamespaceURI())) {
-                            o.stylesheetError = "The job failed: " + Failure.read(r).describe();
+                            o.stylesheetError = "The job failed: " + oneLine(ErrorXml.read(r, null));
                             depth--;
                         }
                     }
@@ -146,71 +147,9 @@ final class ReportHtml {
         return o;
     }
 
-    /** An {@code err:error} as the page shows it: code, message, place and further reasons. */
-    record Failure(String code, String message, Where where, java.util.List<String> details) {
-        /** Reads the error at r's start tag, leaving r at its end tag. */
-        static Failure read(XMLStreamReader r) throws XMLStreamException {
-            String code = r.getAttributeValue(null, "processor-code") != null
-                    ? r.getAttributeValue(null, "code") + " " + r.getAttributeValue(null, "processor-code")
-                    : r.getAttributeValue(null, "code");
-            String message = "";
-            Where where = Where.NOWHERE;
-            java.util.List<String> details = new java.util.ArrayList<>();
-            String detailCode = null;
-            String detailMessage = null;
-            Where detailWhere = Where.NOWHERE;
-            int depth = 1;
-            while (r.hasNext() && depth > 0) {
-                int event = r.next();
-                if (event == XMLStreamConstants.START_ELEMENT) {
-                    depth++;
-                    switch (r.getLocalName()) {
-                        case "message" -> {
-                            String text = r.getElementText();
-                            depth--;
-                            if (depth == 1) message = text; else detailMessage = text;
-                        }
-                        case "location" -> {
-                            if (depth == 2) where = location(r); else detailWhere = location(r);
-                        }
-                        case "detail" -> {
-                            detailCode = r.getAttributeValue(null, "code");
-                            detailMessage = null;
-                            detailWhere = Where.NOWHERE;
-                        }
-                        default -> { }
-                    }
-                } else if (event == XMLStreamConstants.END_ELEMENT) {
-                    depth--;
-                    if (depth == 1 && "detail".equals(r.getLocalName())) {
-                        details.add(new arno.xml.ArnoException.Detail(detailCode, detailMessage, detailWhere, false).toString());
-                    }
-                }
-            }
-            return new Failure(code, message, where, details);
-        }
-
-        private static Where location(XMLStreamReader r) {
-            return Where.at(r.getAttributeValue(null, "uri"), number(r, "line").intValue(), number(r, "column").intValue());
-        }
-
-        private static Long number(XMLStreamReader r, String attribute) {
-            try {
-                String v = r.getAttributeValue(null, attribute);
-                return v == null ? -1L : Long.parseLong(v);
-            } catch (NumberFormatException e) {
-                return -1L;
-            }
-        }
-
-        /** "message (at place)" and the first reasons, one line. */
-        String describe() {
-            String at = where.toString();
-            StringBuilder b = new StringBuilder(message);
-            if (!at.isEmpty()) b.append(" (at ").append(at).append(')');
-            for (String d : details) b.append("; ").append(d);
-            return b.toString();
-        }
+    /** An error in one line, its reasons after semicolons: the page's summary has room for no more. */
+    private static String oneLine(ArnoException e) {
+        return e.describe().replace("\n  ", "; ");
     }
 
     private static long number(XMLStreamReader r, String attribute) {
@@ -336,12 +275,13 @@ final class ReportHtml {
                             .end().start("pre").text(markup(r)).end().end();
                 }
                 case "error" -> {
-                    Failure f = Failure.read(r);
+                    ArnoException f = ErrorXml.read(r, null);
                     String at = f.where().toString();
+                    String code = f.code().code() + (f.processorCode() == null ? "" : " " + f.processorCode());
                     h.start("div").attr("class", "error").start("span").attr("class", "label")
-                            .text("error " + f.code() + (at.isEmpty() ? "" : " (" + at + ")")).end()
-                            .text(" " + f.message());
-                    for (String d : f.details()) h.start("div").attr("class", "detail").text(d).end();
+                            .text("error " + code + (at.isEmpty() ? "" : " (" + at + ")")).end()
+                            .text(" " + f.getMessage());
+                    for (ArnoException.Detail d : f.details()) h.start("div").attr("class", "detail").text(d.toString()).end();
                     h.end();
                 }
                 case "warning" -> {
@@ -378,8 +318,8 @@ final class ReportHtml {
 
     /** The place of a message or warning (its system-id, line and column attributes), as {@link Where} writes it. */
     private static String location(XMLStreamReader r) {
-        String at = Where.at(r.getAttributeValue(null, "system-id"), Failure.number(r, "line").intValue(),
-                Failure.number(r, "column").intValue()).toString();
+        String at = Where.at(r.getAttributeValue(null, "system-id"), (int) number(r, "line"),
+                (int) number(r, "column")).toString();
         return at.isEmpty() ? "" : "(" + at + ")";
     }
 

@@ -3,8 +3,6 @@ package arno.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.xml.HostileCorpus;
-import com.sun.net.httpserver.HttpServer;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -12,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,23 +26,13 @@ class HostileCorpusTest {
 
     @TempDir static Path tmp;
     static TestServer server;
-    static HttpServer leak;
-    static final AtomicInteger fetched = new AtomicInteger();
+    static HostileCorpus.Leak leak;
     static List<HostileCorpus.Case> corpus;
 
     @BeforeAll static void start() throws Exception {
-        leak = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        leak.createContext("/", exchange -> {
-            fetched.incrementAndGet();
-            byte[] body = "<!ENTITY nbsp \"&#160;\">LEAKED".getBytes();
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        leak.start();
+        leak = new HostileCorpus.Leak();
         server = new TestServer(tmp);
-        Path secret = Files.writeString(Files.createDirectories(tmp.resolve("outside")).resolve("secret.txt"), "LEAKED");
-        corpus = HostileCorpus.cases("http://127.0.0.1:" + leak.getAddress().getPort() + "/leak", secret.toUri().toString());
+        corpus = leak.cases();
         for (HostileCorpus.Case c : corpus) {
             Path file = server.root.resolve("hostile/" + c.name() + ".xml");
             Files.createDirectories(file.getParent());
@@ -62,9 +49,9 @@ class HostileCorpusTest {
         }
     }
 
-    @AfterAll static void stop() {
+    @AfterAll static void stop() throws Exception {
         server.close();
-        leak.stop(0);
+        leak.close();
     }
 
     @Test void asTheBatchDocument() {
@@ -83,7 +70,7 @@ class HostileCorpusTest {
             XmlAssert.assertThat(r.body()).withNamespaceContext(NS).valueByXPath("/err:error/@code").as(c.name()).isEqualTo(expected);
             assertThat(r.body()).as(c.name()).doesNotContain("LEAKED");
         }
-        assertThat(fetched.get()).as("requests to the leak").isZero();
+        assertThat(leak.requests()).as("requests to the leak").isZero();
     }
 
     @Test void asInputsAndAsDocumentsTheStylesheetReads() {
@@ -115,6 +102,6 @@ class HostileCorpusTest {
                 }
             }
         }
-        assertThat(fetched.get()).as("requests to the leak").isZero();
+        assertThat(leak.requests()).as("requests to the leak").isZero();
     }
 }

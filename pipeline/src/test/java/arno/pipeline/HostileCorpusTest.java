@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.xml.ErrorCode;
 import arno.xml.HostileCorpus;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest.BodyPublishers;
@@ -15,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import net.sf.saxon.s9api.XdmNode;
 import org.apache.catalina.Context;
@@ -36,9 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class HostileCorpusTest {
     static final Path BASIC = Path.of("src/test/resources/roots/basic");
-    static HttpServer leak;
-    static final AtomicInteger leaked = new AtomicInteger();
-    static Path secret;
+    static HostileCorpus.Leak leak;
     static Tomcat tomcat;
     static Path work;
     static int port;
@@ -48,17 +43,7 @@ class HostileCorpusTest {
 
     @BeforeAll
     static void start() throws Exception {
-        leak = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        leak.createContext("/", exchange -> {
-            leaked.incrementAndGet();
-            byte[] b = "<!ENTITY nbsp 'LEAKED'>".getBytes();
-            exchange.sendResponseHeaders(200, b.length);
-            exchange.getResponseBody().write(b);
-            exchange.close();
-        });
-        leak.start();
-        secret = Files.createTempFile("arno-secret", ".txt");
-        Files.writeString(secret, "LEAKED");
+        leak = new HostileCorpus.Leak();
 
         // Real HTTP: the servlet over the basic root, with a body limit above the 10 MB attribute.
         SiteRegistry registry = SiteRegistry.start(PipelineCasesTest.config(BASIC, true).withBodyLimit(32L << 20), null);
@@ -87,17 +72,16 @@ class HostileCorpusTest {
 
     @AfterAll
     static void stop() throws Exception {
-        assertThat(leaked.get()).as("requests that reached the leak URL").isZero();
+        assertThat(leak.requests()).as("requests that reached the leak URL").isZero();
         tomcat.stop();
         tomcat.destroy();
-        leak.stop(0);
+        leak.close();
         FileUtils.deleteQuietly(work.toFile());
         FileUtils.deleteQuietly(content.toFile());
-        Files.deleteIfExists(secret);
     }
 
     static List<HostileCorpus.Case> corpus() {
-        return HostileCorpus.cases("http://127.0.0.1:" + leak.getAddress().getPort() + "/leak.dtd", secret.toUri().toString());
+        return leak.cases();
     }
 
     static Stream<HostileCorpus.Case> cases() {

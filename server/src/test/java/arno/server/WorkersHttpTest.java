@@ -144,7 +144,7 @@ class WorkersHttpTest {
                 c.batchRoots(), c.batchWorkers(), c.batchQueue());
     }
 
-    /** The sequence number in the first request id that StampFilter wrote into a page, e.g. 3 for "java r1a-3". */
+    /** The sequence number in the first request id that StampStage wrote into a page, e.g. 3 for "java r1a-3". */
     private static long sequence(String page) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("java [a-z0-9]+-([a-z0-9]+)<").matcher(page);
         assertThat(m.find()).as("a stamp in " + page).isTrue();

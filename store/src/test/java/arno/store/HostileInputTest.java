@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.xml.transform.stream.StreamSource;
 
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.sun.net.httpserver.HttpServer;
 
 import arno.store.cli.StoreTasks;
 import arno.xml.ErrorCode;
@@ -39,37 +36,23 @@ class HostileInputTest {
     /** The store as a server opens it: the default XML policy. */
     static final StoreOptions DEFAULT_POLICY = TestStores.SMALL.xmlPolicy(XmlPolicy.DEFAULT);
 
-    static HttpServer leak;
-    static final AtomicInteger fetched = new AtomicInteger();
+    static HostileCorpus.Leak leak;
 
     @TempDir
     Path dir;
 
     @BeforeAll
     static void watch() throws Exception {
-        leak = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        leak.createContext("/", exchange -> {
-            fetched.incrementAndGet();
-            byte[] body = "<!ENTITY nbsp \"&#160;\"><!ENTITY x \"LEAKED\">".getBytes();
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        leak.start();
+        leak = new HostileCorpus.Leak();
     }
 
     @AfterAll
-    static void stop() {
-        leak.stop(0);
+    static void stop() throws Exception {
+        leak.close();
     }
 
-    private String leakUrl() {
-        return "http://127.0.0.1:" + leak.getAddress().getPort() + "/leak";
-    }
-
-    private List<HostileCorpus.Case> corpus() throws Exception {
-        Path secret = Files.writeString(Files.createDirectories(dir.resolve("outside")).resolve("secret.txt"), "LEAKED");
-        return HostileCorpus.cases(leakUrl(), secret.toUri().toString());
+    private List<HostileCorpus.Case> corpus() {
+        return leak.cases();
     }
 
     @Test
@@ -108,7 +91,7 @@ class HostileInputTest {
             }
             assertStored(store, cases, accepted);
         }
-        assertThat(fetched.get()).as("requests to the leak URL").isZero();
+        assertThat(leak.requests()).as("requests to the leak URL").isZero();
     }
 
     @Test
@@ -142,19 +125,19 @@ class HostileInputTest {
         }
         assertThat(report).doesNotContain("LEAKED")
                 .contains("; " + (cases.size() - accepted.size()) + " failed");
-        assertThat(fetched.get()).as("requests to the leak URL").isZero();
+        assertThat(leak.requests()).as("requests to the leak URL").isZero();
     }
 
     @Test
     void aSourceThatOnlyNamesAUrlIsRefusedAndNotFetched() throws Exception {
         try (Store store = Store.open(dir.resolve("store"), DEFAULT_POLICY); WriteTransaction w = store.write()) {
-            assertThatThrownBy(() -> w.put("/remote.xml", new StreamSource(leakUrl())))
+            assertThatThrownBy(() -> w.put("/remote.xml", new StreamSource(leak.url())))
                     .isInstanceOf(StoreException.class)
                     .hasMessageContaining("fetches nothing")
                     .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.UNSUPPORTED_URI));
             assertThat(w.exists("/remote.xml")).isFalse();
         }
-        assertThat(fetched.get()).as("requests to the leak URL").isZero();
+        assertThat(leak.requests()).as("requests to the leak URL").isZero();
     }
 
     private static void assertStored(Store store, List<HostileCorpus.Case> cases, List<String> accepted) {

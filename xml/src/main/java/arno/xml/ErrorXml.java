@@ -102,6 +102,75 @@ public final class ErrorXml {
         return out.toByteArray();
     }
 
+    /**
+     * Reads an {@code err:error} back: {@code r} stands at its start tag and is left at its end
+     * tag. The code is the catalogue's ({@link ErrorCode#INTERNAL} for a name it does not know,
+     * which the message then names); elements of other namespaces (what a service adds, such as a
+     * batch job's link) are handed to {@code other} at their start tag, or skipped.
+     */
+    public static ArnoException read(javax.xml.stream.XMLStreamReader r,
+                                     java.util.function.Consumer<javax.xml.stream.XMLStreamReader> other)
+            throws javax.xml.stream.XMLStreamException {
+        String name = r.getAttributeValue(null, "code");
+        String processorCode = r.getAttributeValue(null, "processor-code");
+        String message = "";
+        Where where = Where.NOWHERE;
+        java.util.List<ArnoException.Detail> details = new java.util.ArrayList<>();
+        String detailCode = null;
+        boolean detailWarning = false;
+        String detailMessage = "";
+        Where detailWhere = Where.NOWHERE;
+        int depth = 1;
+        while (r.hasNext() && depth > 0) {
+            int event = r.next();
+            if (event == javax.xml.stream.XMLStreamConstants.END_ELEMENT) {
+                depth--;
+                if (depth == 1 && "detail".equals(r.getLocalName()) && NS.equals(r.getNamespaceURI())) {
+                    details.add(new ArnoException.Detail(detailCode, detailMessage, detailWhere, detailWarning));
+                }
+                continue;
+            }
+            if (event != javax.xml.stream.XMLStreamConstants.START_ELEMENT) continue;
+            depth++;
+            if (!NS.equals(r.getNamespaceURI())) {
+                if (other != null) other.accept(r);
+                continue;
+            }
+            switch (r.getLocalName()) {
+                case "message" -> {
+                    String text = r.getElementText();
+                    depth--;
+                    if (depth == 1) message = text; else detailMessage = text;
+                }
+                case "location" -> {
+                    Where w = new Where(r.getAttributeValue(null, "uri"), number(r, "line"), number(r, "column"),
+                            r.getAttributeValue(null, "route"), number(r, "stage"), r.getAttributeValue(null, "step"));
+                    if (depth == 2) where = w; else detailWhere = w;
+                }
+                case "detail" -> {
+                    detailCode = r.getAttributeValue(null, "code");
+                    detailWarning = "warning".equals(r.getAttributeValue(null, "severity"));
+                    detailMessage = "";
+                    detailWhere = Where.NOWHERE;
+                }
+                default -> { }
+            }
+        }
+        ErrorCode code = name == null ? null : ErrorCode.byName(name);
+        ArnoException e = new ArnoException(code != null ? code : ErrorCode.INTERNAL,
+                code != null ? message : message + " [" + name + "]", null);
+        return e.at(where).processorCode(processorCode).details(details);
+    }
+
+    private static int number(javax.xml.stream.XMLStreamReader r, String attribute) {
+        String v = r.getAttributeValue(null, attribute);
+        try {
+            return v == null ? -1 : Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     private static void write(Out out, ArnoException e, String id, boolean internals, boolean root) throws SAXException {
         boolean show = internals || e.status() < 500;
         out.start("error", "code", e.code().code(), "status", Integer.toString(e.status()), "id", id,

@@ -35,6 +35,57 @@ public final class HostileCorpus {
     private HostileCorpus() {}
 
     /**
+     * What a test watches to see that nothing was fetched or read: an HTTP server on 127.0.0.1
+     * that counts the requests it gets (and answers with what a leak would show: "LEAKED" and an
+     * entity declaration), and a secret file outside every root. {@link #cases()} points the
+     * corpus's external references at both. Close it after the test.
+     */
+    public static final class Leak implements AutoCloseable {
+        private final com.sun.net.httpserver.HttpServer server;
+        private final java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
+        private final java.nio.file.Path secret;
+
+        public Leak() throws java.io.IOException {
+            server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/", exchange -> {
+                requests.incrementAndGet();
+                byte[] body = "<!ENTITY nbsp \"&#160;\"><!ENTITY x \"LEAKED\">LEAKED".getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(200, body.length);
+                exchange.getResponseBody().write(body);
+                exchange.close();
+            });
+            server.start();
+            secret = java.nio.file.Files.createTempFile("arno-secret", ".txt");
+            java.nio.file.Files.writeString(secret, "LEAKED");
+        }
+
+        public String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort() + "/leak";
+        }
+
+        /** The secret file, outside every root a test configures. */
+        public java.nio.file.Path secret() {
+            return secret;
+        }
+
+        /** Requests the server has had: a passing test leaves this where it was. */
+        public int requests() {
+            return requests.get();
+        }
+
+        /** The corpus, its external references pointed at this leak. */
+        public List<Case> cases() {
+            return HostileCorpus.cases(url(), secret.toUri().toString());
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            server.stop(0);
+            java.nio.file.Files.deleteIfExists(secret);
+        }
+    }
+
+    /**
      * Every case. {@code leakUrl} is an http URL and {@code leakFile} a file URI whose reading the
      * test can observe (a counting server, a file outside every root).
      */

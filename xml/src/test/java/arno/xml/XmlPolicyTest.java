@@ -3,51 +3,33 @@ package arno.xml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayInputStream;
-import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.XdmNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The hostile corpus through the policy's parser, into Saxon as every module parses. */
 class XmlPolicyTest {
-    static HttpServer leak;
-    static final AtomicInteger fetched = new AtomicInteger();
-    @TempDir static Path outside;
+    static HostileCorpus.Leak leak;
 
     @BeforeAll
     static void watch() throws Exception {
-        leak = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        leak.createContext("/", exchange -> {
-            fetched.incrementAndGet();
-            byte[] body = "<!ENTITY nbsp \"&#160;\">LEAKED".getBytes();
-            exchange.sendResponseHeaders(200, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        leak.start();
+        leak = new HostileCorpus.Leak();
     }
 
     @AfterAll
-    static void stop() {
-        leak.stop(0);
+    static void stop() throws Exception {
+        leak.close();
     }
 
-    static Stream<HostileCorpus.Case> corpus() throws Exception {
-        Path secret = outside.resolve("secret.txt");
-        Files.writeString(secret, "LEAKED");
-        return HostileCorpus.cases("http://127.0.0.1:" + leak.getAddress().getPort() + "/leak", secret.toUri().toString()).stream();
+    static Stream<HostileCorpus.Case> corpus() {
+        return leak.cases().stream();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -55,7 +37,7 @@ class XmlPolicyTest {
     void everyCaseEndsAsItMust(HostileCorpus.Case c) throws Exception {
         Processor processor = new Processor(false);
         XmlPolicy.DEFAULT.install(processor.getUnderlyingConfiguration());
-        int before = fetched.get();
+        int before = leak.requests();
         switch (c.outcome()) {
             case ACCEPTED -> {
                 XdmNode doc = parse(processor, c.xml());
@@ -73,7 +55,7 @@ class XmlPolicyTest {
                 assertThat(XmlPolicy.refusal(t)).isNull();
             });
         }
-        assertThat(fetched.get()).as("requests to the leak URL").isEqualTo(before);
+        assertThat(leak.requests()).as("requests to the leak URL").isEqualTo(before);
     }
 
     /** As Saxon parses a stream source once the policy is installed: no reader is passed by hand. */

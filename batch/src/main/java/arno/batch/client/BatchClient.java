@@ -252,65 +252,15 @@ public final class BatchClient {
     }
 
     private static Refused readError(XMLStreamReader r, int status, URI location) throws XMLStreamException {
-        String name = r.getAttributeValue(null, "code");
-        String processorCode = r.getAttributeValue(null, "processor-code");
-        ErrorCode code = ErrorCode.byName(name);
-        String message = "";
-        Where where = Where.NOWHERE;
-        URI job = location;
-        List<ArnoException.Detail> details = new ArrayList<>();
-        String detailCode = null;
-        boolean detailWarning = false;
-        String detailMessage = "";
-        Where detailWhere = Where.NOWHERE;
-        int depth = 1;
-        while (r.hasNext() && depth > 0) {
-            int event = r.next();
-            if (event == XMLStreamConstants.END_ELEMENT) {
-                depth--;
-                if (depth == 1 && "detail".equals(r.getLocalName())) {
-                    details.add(new ArnoException.Detail(detailCode, detailMessage, detailWhere, detailWarning));
-                }
-                continue;
-            }
-            if (event != XMLStreamConstants.START_ELEMENT) continue;
-            depth++;
-            switch (r.getLocalName()) {
-                case "message" -> {
-                    String text = r.getElementText();
-                    depth--;
-                    if (depth == 1) message = text; else detailMessage = text;
-                }
-                case "location" -> {
-                    Where w = Where.at(r.getAttributeValue(null, "uri"), number(r, "line"), number(r, "column"));
-                    if (depth == 2) where = w; else detailWhere = w;
-                }
-                case "detail" -> {
-                    detailCode = r.getAttributeValue(null, "code");
-                    detailWarning = "warning".equals(r.getAttributeValue(null, "severity"));
-                    detailMessage = "";
-                    detailWhere = Where.NOWHERE;
-                }
-                case "job" -> {
-                    String href = r.getAttributeValue(null, "href");
-                    if (href != null && job == null) job = URI.create(href);
-                }
-                default -> { }
-            }
-        }
-        Refused refused = new Refused(code != null ? code : ErrorCode.INTERNAL,
-                code != null ? message : message + " [" + name + "]", status, job);
-        refused.at(where).processorCode(processorCode).details(details);
+        URI[] job = {location};
+        ArnoException e = ErrorXml.read(r, other -> {
+            // A refused job's answer links the job that holds its report.
+            String href = "job".equals(other.getLocalName()) ? other.getAttributeValue(null, "href") : null;
+            if (href != null && job[0] == null) job[0] = URI.create(href);
+        });
+        Refused refused = new Refused(e.code(), e.getMessage(), status, job[0]);
+        refused.at(e.where()).processorCode(e.processorCode()).details(e.details());
         return refused;
-    }
-
-    private static int number(XMLStreamReader r, String attribute) {
-        String v = r.getAttributeValue(null, attribute);
-        try {
-            return v == null ? -1 : Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     /** The service's documents are its own, but parsed as anything from the network: no DTD, no entities. */
