@@ -100,6 +100,14 @@ public final class XmlPolicy {
     private static final SAXParserFactory FACTORY = factory();
 
     private final Limits limits;
+    /**
+     * Each thread's idle reader for {@link #source} and Saxon's parses. Making a JDK SAXParser
+     * costs more than parsing a small document (Saxon pools its own for that reason); without
+     * this, every source-cache miss of the page benchmark built one, 2-3% of the server's CPU per
+     * page (perf/RESULTS.md). A reader returns here when its parse ends normally; one whose parse
+     * failed is dropped, since a parser's state after a fatal error is not worth trusting.
+     */
+    private final ThreadLocal<Guard> idle = new ThreadLocal<>();
 
     public XmlPolicy(Limits limits) {
         this.limits = limits;
@@ -129,7 +137,22 @@ public final class XmlPolicy {
         }
     }
 
-    /** A new namespace-aware reader under this policy. Readers are not thread-safe. */
+    /**
+     * A reader for one parse: this thread's idle one, or a new one that comes back to this thread
+     * when its parse has ended normally. For sources handed to a parser that parses them once.
+     */
+    private XMLReader pooledReader() {
+        Guard g = idle.get();
+        if (g != null) {
+            idle.remove();
+            return g;
+        }
+        g = (Guard) newReader();
+        g.home = idle;
+        return g;
+    }
+
+    /** A new namespace-aware reader under this policy, the caller's to keep. Readers are not thread-safe. */
     public XMLReader newReader() {
         try {
             XMLReader reader;
@@ -162,7 +185,7 @@ public final class XmlPolicy {
     public SAXSource source(InputStream in, String systemId) {
         InputSource input = new InputSource(in);
         input.setSystemId(systemId);
-        SAXSource s = new SAXSource(newReader(), input);
+        SAXSource s = new SAXSource(pooledReader(), input);
         s.setSystemId(systemId);
         return s;
     }
@@ -173,7 +196,7 @@ public final class XmlPolicy {
      */
     public void install(Configuration config) {
         ParseOptions options = config.getParseOptions()
-                .withXMLReaderMaker(this::newReader)
+                .withXMLReaderMaker(this::pooledReader)
                 .withDTDValidationMode(Validation.SKIP)
                 .withXIncludeAware(false);
         config.setParseOptions(options);
@@ -260,6 +283,8 @@ public final class XmlPolicy {
         private long entityCharacters;
         private int entityDepth;
         private int depth;
+        /** The pool this reader returns to after a parse, or null for a reader its caller keeps. */
+        ThreadLocal<Guard> home;
 
         Guard(XMLReader parent, Limits limits) {
             super(parent);
@@ -286,7 +311,22 @@ public final class XmlPolicy {
             expansions = entityCharacters = entityDepth = depth = 0;
             getParent().setProperty(LEXICAL, this);
             getParent().setProperty(DECL, this);
-            super.parse(input);
+            boolean ended = false;
+            try {
+                super.parse(input);
+                ended = true;
+            } finally {
+                if (home != null && ended) {
+                    // Let go of the consumer's objects (a tree builder, its document) before idling.
+                    setContentHandler(null);
+                    setErrorHandler(null);
+                    setDTDHandler(null);
+                    lexical = null;
+                    decl = null;
+                    locator = null;
+                    home.set(this);
+                }
+            }
         }
 
         @Override

@@ -96,6 +96,34 @@ class XmlPolicyTest {
         }
     }
 
+    /** Readers are reused per thread after a clean parse, never after a failed one, and never mixed up. */
+    @Test
+    void pooledReadersStartEveryParseClean() throws Exception {
+        Processor processor = new Processor(false);
+        XmlPolicy.DEFAULT.install(processor.getUnderlyingConfiguration());
+        for (int i = 0; i < 3; i++) {
+            assertThat(processor.newDocumentBuilder().build(XmlPolicy.DEFAULT.source(
+                    new ByteArrayInputStream(("<a>" + i + "</a>").getBytes()), "a.xml")).getStringValue()).isEqualTo("" + i);
+            final int n = i;
+            assertThatThrownBy(() -> parse(processor, "<!DOCTYPE a [<!ENTITY x SYSTEM 'file:///etc/hostname'>]><a>&x;</a>".getBytes()))
+                    .satisfies(t -> assertThat(XmlPolicy.refusal(t)).as("round " + n).isNotNull());
+            assertThatThrownBy(() -> parse(processor, "<a>".repeat(2000).getBytes()))
+                    .satisfies(t -> assertThat(XmlPolicy.refusal(t).kind()).isEqualTo(XmlPolicy.Kind.DEPTH));
+            assertThat(parse(processor, "<!DOCTYPE b [<!ENTITY y 'why'>]><b>&y;</b>".getBytes()).getStringValue()).isEqualTo("why");
+        }
+        // the same source parsed on two threads at once: each thread has its own reader
+        Thread other = new Thread(() -> {
+            try {
+                for (int i = 0; i < 200; i++) parse(processor, ("<t>" + i + "</t>").getBytes());
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
+        other.start();
+        for (int i = 0; i < 200; i++) assertThat(parse(processor, ("<m>" + i + "</m>").getBytes()).getStringValue()).isEqualTo("" + i);
+        other.join();
+    }
+
     @Test
     void limitsAreConfigurable() throws Exception {
         XmlPolicy tight = new XmlPolicy(new XmlPolicy.Limits(10, 1000, 3, 10));
