@@ -88,7 +88,7 @@ final class ReportHtml {
 
     private static Overview overview(InputStream in) throws XMLStreamException {
         Overview o = new Overview();
-        XMLStreamReader r = ReportScan.factory().createXMLStreamReader(in);
+        XMLStreamReader r = arno.xml.XmlPolicy.streamOwn(in);
         int depth = 0;
         boolean inSummary = false;
         String inputWithFinding = null;
@@ -208,7 +208,7 @@ final class ReportHtml {
     }
 
     private static void rows(InputStream in, XmlWriter h, boolean onlyFailed) throws XMLStreamException {
-        XMLStreamReader r = ReportScan.factory().createXMLStreamReader(in);
+        XMLStreamReader r = arno.xml.XmlPolicy.streamOwn(in);
         int depth = 0;
         while (r.hasNext()) {
             int event = r.next();

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
-import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -29,7 +28,7 @@ final class ReportScan {
         ReportScan scan = new ReportScan();
         if (length == 0) return scan;
         try (InputStream in = prefix(reportFile, length, false)) {
-            XMLStreamReader reader = factory().createXMLStreamReader(in);
+            XMLStreamReader reader = arno.xml.XmlPolicy.streamOwn(in);
             int depth = 0;
             while (reader.hasNext()) {
                 int event = reader.next();
@@ -64,13 +63,5 @@ final class ReportScan {
                 .setMaxCount(length).get();
         return complete ? body : new SequenceInputStream(body,
                 new java.io.ByteArrayInputStream("</report>\n".getBytes(StandardCharsets.UTF_8)));
-    }
-
-    static XMLInputFactory factory() {
-        XMLInputFactory f = XMLInputFactory.newDefaultFactory();
-        f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-        f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-        f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
-        return f;
     }
 }

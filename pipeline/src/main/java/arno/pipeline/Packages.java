@@ -3,6 +3,7 @@ package arno.pipeline;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.Where;
+import arno.xml.XmlPolicy;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,9 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import javax.xml.stream.XMLInputFactory;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamReader;
 import javax.xml.transform.stream.StreamSource;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.SaxonApiException;
@@ -177,35 +175,41 @@ final class Packages {
 
     private record Declared(String name, String uri, List<String> uses) {}
 
-    /** Reads a package's name and the packages it uses, or null if the file is not a package. */
+    /**
+     * Reads a package's name and the packages it uses, or null if the file is not a package.
+     * Parsed by the one policy, as Saxon will parse it to compile it.
+     */
     private static Declared declared(String uri) {
-        XMLInputFactory f = XMLInputFactory.newDefaultFactory();
-        f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-        f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-        try (InputStream in = open(uri)) {
-            XMLStreamReader r = f.createXMLStreamReader(in);
-            String name = null;
-            List<String> uses = new ArrayList<>();
-            boolean root = true;
-            while (r.hasNext()) {
-                if (r.next() != XMLStreamReader.START_ELEMENT) continue;
-                boolean xsl = XSL.equals(r.getNamespaceURI());
+        String[] name = {null};
+        boolean[] isPackage = {false};
+        List<String> uses = new ArrayList<>();
+        org.xml.sax.helpers.DefaultHandler h = new org.xml.sax.helpers.DefaultHandler() {
+            private boolean root = true;
+
+            @Override
+            public void startElement(String ns, String local, String qName, org.xml.sax.Attributes atts) {
+                boolean xsl = XSL.equals(ns);
                 if (root) {
-                    if (!xsl || !r.getLocalName().equals("package")) return null;
-                    name = r.getAttributeValue(null, "name");
-                    if (name == null) throw ErrorCode.SITE_ERROR.error(uri + ": xsl:package has no name attribute");
                     root = false;
-                } else if (xsl && r.getLocalName().equals("use-package")) {
-                    uses.add(r.getAttributeValue(null, "name"));
+                    isPackage[0] = xsl && local.equals("package");
+                    name[0] = atts.getValue("", "name");
+                } else if (isPackage[0] && xsl && local.equals("use-package")) {
+                    uses.add(atts.getValue("", "name"));
                 }
             }
-            return new Declared(name, uri, uses);
-        } catch (XMLStreamException e) {
-            javax.xml.stream.Location l = e.getLocation();
-            Where at = l == null ? Where.at(uri) : Where.at(uri, l.getLineNumber(), l.getColumnNumber());
-            throw ErrorCode.SITE_ERROR.error(e, at + ": not well-formed: " + e.getMessage()).at(at);
-        } catch (IOException e) {
-            throw ErrorCode.SITE_ERROR.error(e, "cannot read " + uri + ": " + e.getMessage());
+        };
+        try (InputStream in = open(uri)) {
+            org.xml.sax.XMLReader reader = XmlPolicy.DEFAULT.newReader();
+            reader.setContentHandler(h);
+            org.xml.sax.InputSource source = new org.xml.sax.InputSource(in);
+            source.setSystemId(uri);
+            reader.parse(source);
+        } catch (IOException | org.xml.sax.SAXException e) {
+            ArnoException cause = XmlPolicy.translate(e, uri);
+            throw ErrorCode.SITE_ERROR.error(e, cause.getMessage()).at(cause.where());
         }
+        if (!isPackage[0]) return null;
+        if (name[0] == null) throw ErrorCode.SITE_ERROR.error(uri + ": xsl:package has no name attribute").at(Where.at(uri));
+        return new Declared(name[0], uri, uses);
     }
 }

@@ -173,6 +173,31 @@ public final class XmlPolicy {
         }
     }
 
+    private static final javax.xml.stream.XMLInputFactory STREAMS = streams();
+
+    private static javax.xml.stream.XMLInputFactory streams() {
+        javax.xml.stream.XMLInputFactory f = javax.xml.stream.XMLInputFactory.newDefaultFactory();
+        f.setProperty(javax.xml.stream.XMLInputFactory.SUPPORT_DTD, false);
+        f.setProperty(javax.xml.stream.XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+        f.setProperty(javax.xml.stream.XMLInputFactory.IS_NAMESPACE_AWARE, true);
+        return f;
+    }
+
+    /**
+     * A StAX reader for documents Arno wrote itself (batch reports, the answers of its own
+     * services), read back as a stream: no DTD at all, so no entity of any kind; anything else
+     * goes through {@link #newReader()}. The factory is the JDK's and is shared (creating readers
+     * from it is thread-safe).
+     */
+    public static javax.xml.stream.XMLStreamReader streamOwn(java.io.Reader in) throws javax.xml.stream.XMLStreamException {
+        return STREAMS.createXMLStreamReader(in);
+    }
+
+    /** As {@link #streamOwn(java.io.Reader)}, from bytes whose encoding the document declares. */
+    public static javax.xml.stream.XMLStreamReader streamOwn(InputStream in) throws javax.xml.stream.XMLStreamException {
+        return STREAMS.createXMLStreamReader(in);
+    }
+
     private static long backstop(long limit) {
         return Math.min(Integer.MAX_VALUE, Math.max(limit * 2, 1));
     }

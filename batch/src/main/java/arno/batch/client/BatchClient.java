@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
-import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -235,7 +234,7 @@ public final class BatchClient {
      */
     static Refused refused(int status, String body, URI what, URI location) {
         try {
-            XMLStreamReader r = factory().createXMLStreamReader(new StringReader(body));
+            XMLStreamReader r = arno.xml.XmlPolicy.streamOwn(new StringReader(body));
             while (r.hasNext() && r.next() != XMLStreamConstants.START_ELEMENT) {
                 // up to the root
             }
@@ -264,13 +263,6 @@ public final class BatchClient {
     }
 
     /** The service's documents are its own, but parsed as anything from the network: no DTD, no entities. */
-    static XMLInputFactory factory() {
-        XMLInputFactory f = XMLInputFactory.newDefaultFactory();
-        f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-        f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-        f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
-        return f;
-    }
 
     private static Status parseOne(String xml) throws IOException {
         List<Status> all = parseStatuses(xml);
@@ -281,7 +273,7 @@ public final class BatchClient {
     private static List<Status> parseStatuses(String xml) throws IOException {
         List<Status> list = new ArrayList<>();
         try {
-            XMLStreamReader r = factory().createXMLStreamReader(new StringReader(xml));
+            XMLStreamReader r = arno.xml.XmlPolicy.streamOwn(new StringReader(xml));
             Map<String, String> job = null;
             Map<String, String> progress = null;
             String failure = null;
