@@ -123,8 +123,9 @@ final class Users {
                             if (line.isBlank() || line.startsWith("#")) continue;
                             String[] parts = line.strip().split(":");
                             if (parts.length != 5 || !SCHEME.equals(parts[1])) {
-                                throw new IllegalStateException("users file " + file + ", line " + number
-                                        + ": expected name:" + SCHEME + ":iterations:salt:hash");
+                                throw arno.xml.ErrorCode.BAD_CONFIGURATION.error("users file " + file + " line " + number
+                                        + ": expected name:" + SCHEME + ":iterations:salt:hash")
+                                        .at(arno.xml.Where.at(file.toString(), number, -1));
                             }
                             loaded.put(parts[0], new String[] {parts[1], parts[2], parts[3], parts[4]});
                         }
