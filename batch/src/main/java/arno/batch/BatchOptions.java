@@ -67,11 +67,16 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
     }
 
     /** Defaults for everything; {@link #build} validates. */
+    /** Transformations run at once by default: one per core, since a transformation is CPU work. */
+    public static final int DEFAULT_WORKERS = Runtime.getRuntime().availableProcessors();
+    /** Jobs that may wait by default; more are refused with 503 and Retry-After. */
+    public static final int DEFAULT_QUEUE = 100;
+
     public static final class Builder {
         private final Path workDirectory;
         private List<Path> roots = List.of();
-        private int workers = Runtime.getRuntime().availableProcessors();
-        private int queueBound = 100;
+        private int workers = DEFAULT_WORKERS;
+        private int queueBound = DEFAULT_QUEUE;
         private int runningJobs = 2;
         private Path usersFile;
         private long maxBatchBytes = 256L << 20;

@@ -26,6 +26,10 @@ import net.sf.saxon.s9api.Destination;
  */
 public final class ArnoServlet extends HttpServlet {
     private static final System.Logger LOG = System.getLogger("arno");
+    /** Workers by default: one per core. A page is CPU work; more workers only slice the cores finer (see {@link Workers}). */
+    public static final int DEFAULT_WORKERS = Runtime.getRuntime().availableProcessors();
+    /** Requests that may wait for a worker by default: about half a second of full-text pages on two cores. */
+    public static final int DEFAULT_QUEUE = 1000;
     /** Responses are buffered up to this many bytes, so an error in a page's first part can still become an error page. */
     static final int BUFFER = 64 * 1024;
 

@@ -1,5 +1,9 @@
 package arno.server.config;
 
+import arno.batch.BatchOptions;
+import arno.pipeline.ArnoServlet;
+import arno.pipeline.PipelineConfig;
+import arno.store.StoreOptions;
 import arno.xml.ErrorCode;
 import arno.xml.Outbound;
 import arno.xml.XmlPolicy;
@@ -50,15 +54,18 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         batchRoots = List.copyOf(batchRoots);
     }
 
-    /** Every default, in one place. {@code home} is the installation (or checkout) folder. */
+    /**
+     * Every default, gathered in one place. A value that a module also needs on its own (a
+     * pipeline compiled in a test, the WAR, a store opened by a tool) is that module's constant,
+     * with the reason for its value beside it; this is where they meet. {@code home} is the
+     * installation (or checkout) folder.
+     */
     public static Config defaults(Path home) {
-        int cores = Runtime.getRuntime().availableProcessors();
         return new Config(home, home.resolve("data"), home.resolve("sites"), false, "127.0.0.1", 8080, List.of(),
-                // One worker per core: a page is CPU work, more workers only slice the cores finer.
-                cores, 1000, 10L << 20, Duration.ofSeconds(10),
-                // A quarter of the heap: parsed trees take about three times their XML (perf/RESULTS.md).
-                Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4),
-                16L << 30, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), cores, 100);
+                ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE, PipelineConfig.DEFAULT_BODY_LIMIT,
+                PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, StoreOptions.DEFAULT_MAP_SIZE,
+                XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
+                BatchOptions.DEFAULT_QUEUE);
     }
 
     public Path content() {

@@ -30,8 +30,8 @@ public final class ArnoWebApp implements ServletContextListener {
         PipelineConfig config = PipelineConfig.of(Path.of(real), data.resolve("content"))
                 .withPackages(List.of(), true).withDevelopment(development);
         SiteRegistry registry = SiteRegistry.start(config, null);
-        int cores = Runtime.getRuntime().availableProcessors();
-        ServletRegistration.Dynamic servlet = ctx.addServlet("arno", new ArnoServlet(registry, cores, 1000));
+        ServletRegistration.Dynamic servlet = ctx.addServlet("arno",
+                new ArnoServlet(registry, ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE));
         // Pipelines run on Arno's workers, not on the container's request threads.
         servlet.setAsyncSupported(true);
         servlet.addMapping("/");
