@@ -221,7 +221,7 @@ class PipelineHttpTest {
         try (LogCapture log = new LogCapture()) {
             assertThat(arno.get("/alpha/message").body()).isEqualTo("said");
             assertThat(log.containing("xsl:message")).singleElement().satisfies(l ->
-                    assertThat(l).matches("\\[[a-z0-9]+-[a-z0-9]+\\] xsl:message route=message .*alpha.xsl line \\d+: note bold"));
+                    assertThat(l).matches("\\[[a-z0-9]+-[a-z0-9]+\\] xsl:message route=message .*alpha.xsl line \\d+ column \\d+: note bold"));
         }
     }
 
