@@ -110,6 +110,71 @@ class HostileCorpusTest {
         }
     }
 
+    /**
+     * Every case as a site's site.xml: the server refuses to start with SITE_ERROR naming the
+     * file; refused and malformed ones for the policy's reason, accepted ones only because they are
+     * no site (the schema's complaint, not the parser's), and nothing is fetched.
+     */
+    @ParameterizedTest
+    @MethodSource("cases")
+    void asASiteXml(HostileCorpus.Case c) throws Exception {
+        Path root = Files.createTempDirectory("arno-hostile-site");
+        try {
+            Path siteXml = Files.createDirectories(root.resolve("sites/" + c.name())).resolve("site.xml");
+            Files.write(siteXml, c.xml());
+            Files.createDirectories(root.resolve("content"));
+            int before = leak.requests();
+            Throwable t = org.assertj.core.api.Assertions.catchThrowable(
+                    () -> Sites.compile(PipelineCasesTest.config(root, true), null));
+            assertThat(t).as(c.name()).isInstanceOf(arno.xml.ArnoException.class);
+            arno.xml.ArnoException e = (arno.xml.ArnoException) t;
+            assertThat(e.code()).isEqualTo(ErrorCode.SITE_ERROR);
+            assertThat(e.getMessage()).contains("site.xml").doesNotContain("LEAKED");
+            switch (c.outcome()) {
+                // The corpus's root is no site element: when its payload comes after the root's start
+                // tag, the schema's complaint about the root stops the parse before the payload.
+                case REFUSED -> assertThat(e.getMessage()).as(e.describe()).satisfiesAnyOf(
+                        m -> assertThat(arno.xml.XmlPolicy.refusal(e)).isNotNull()
+                                .satisfies(r -> assertThat(r.kind()).isEqualTo(c.kind())),
+                        m -> assertThat(m).contains("cvc-elt.1.a"));
+                case MALFORMED -> assertThat(arno.xml.XmlPolicy.translate(e.getCause(), "site.xml").code())
+                        .as(e.describe()).isEqualTo(ErrorCode.MALFORMED_XML);
+                case ACCEPTED -> assertThat(arno.xml.XmlPolicy.refusal(e)).as(e.describe()).isNull();
+            }
+            assertThat(leak.requests()).as("requests to the leak").isEqualTo(before);
+        } finally {
+            FileUtils.deleteQuietly(root.toFile());
+        }
+    }
+
+    /** A well-formed site.xml whose hostile part sits where the schema allows text: the policy refuses it. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "<!ENTITY x SYSTEM 'LEAK'>|&x;|EXTERNAL_ENTITY",
+        "<!ENTITY % p SYSTEM 'LEAK'> %p;|x|EXTERNAL_ENTITY",
+        "<!ENTITY a 'aaaaaaaaaa'><!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'><!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;'>"
+            + "<!ENTITY d '&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;'><!ENTITY e '&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;'>"
+            + "<!ENTITY f '&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;'>|&f;|ENTITY_EXPANSIONS"})
+    void asASiteShapedSiteXml(String declarations, String value, arno.xml.XmlPolicy.Kind kind) throws Exception {
+        Path root = Files.createTempDirectory("arno-hostile-site");
+        try {
+            Path siteXml = Files.createDirectories(root.resolve("sites/s")).resolve("site.xml");
+            Files.writeString(siteXml, "<!DOCTYPE site [" + declarations.replace("LEAK", leak.url()) + "]>"
+                    + "<site xmlns='urn:arno:site' name='s'><prefix>/s</prefix><param name='p'>" + value + "</param></site>");
+            Files.createDirectories(root.resolve("content"));
+            int before = leak.requests();
+            Throwable t = org.assertj.core.api.Assertions.catchThrowable(
+                    () -> Sites.compile(PipelineCasesTest.config(root, true), null));
+            assertThat(t).isInstanceOf(arno.xml.ArnoException.class);
+            assertThat(((arno.xml.ArnoException) t).code()).isEqualTo(ErrorCode.SITE_ERROR);
+            assertThat(arno.xml.XmlPolicy.refusal(t)).as(((arno.xml.ArnoException) t).describe()).isNotNull()
+                    .satisfies(r -> assertThat(r.kind()).isEqualTo(kind));
+            assertThat(leak.requests()).isEqualTo(before);
+        } finally {
+            FileUtils.deleteQuietly(root.toFile());
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("cases")
     void asADocumentReadByDocAndCollection(HostileCorpus.Case c) throws Exception {
