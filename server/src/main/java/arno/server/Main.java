@@ -16,13 +16,13 @@ import picocli.CommandLine.Command;
 /**
  * The {@code ./arno} command line: one picocli tree, one place that turns failures into one line
  * and an exit status. Exit statuses: 0 done; 1 failed (the message says what and what to do);
- * 2 wrong usage (the message and the command's usage).
+ * 2 wrong usage (the message and the command's usage); 3, batch only: the service cannot be reached.
  */
 @Command(name = "arno", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "An XSLT/XQuery pipeline application server for XML publishing.",
         subcommands = {ServeCommand.class, StoreCommand.class, QueryCommand.class, BatchCommand.class,
                 GenerateCommand.class, CommandLine.HelpCommand.class},
-        footer = {"", "Exit status: 0 done, 1 failed, 2 wrong usage.", "'./arno COMMAND --help' shows a command's options and an example."})
+        footer = {"", "Exit status: 0 done, 1 failed, 2 wrong usage, 3 (batch) the batch service cannot be reached.", "'./arno COMMAND --help' shows a command's options and an example."})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -32,7 +32,7 @@ class MainTest {
             Cli c = Cli.run(help);
             assertThat(c.status()).as(help).isZero();
             assertThat(c.out()).as(help).contains("Usage: arno").contains("serve").contains("store").contains("query")
-                    .contains("batch").contains("generate").contains("Exit status: 0 done, 1 failed, 2 wrong usage.");
+                    .contains("batch").contains("generate").contains("Exit status: 0 done, 1 failed, 2 wrong usage, 3 (batch)");
         }
     }
 
