@@ -147,19 +147,23 @@ public final class XmlPolicy {
             idle.remove();
             return g;
         }
-        g = (Guard) newReader();
+        g = new Guard(jdkReader(limits), limits);
         g.home = idle;
         return g;
     }
 
     /** A new namespace-aware reader under this policy, the caller's to keep. Readers are not thread-safe. */
     public XMLReader newReader() {
+        return new Guard(jdkReader(limits), limits);
+    }
+
+    /** The JDK's own parser with its limits set as a second barrier behind ours. */
+    private static XMLReader jdkReader(Limits limits) {
         try {
             XMLReader reader;
             synchronized (FACTORY) {
                 reader = FACTORY.newSAXParser().getXMLReader();
             }
-            // The JDK's limits, as a second barrier behind ours.
             set(reader, JDK + "entityExpansionLimit", String.valueOf(backstop(limits.entityExpansions)));
             set(reader, JDK + "totalEntitySizeLimit", String.valueOf(backstop(limits.entityCharacters)));
             set(reader, JDK + "maxGeneralEntitySizeLimit", String.valueOf(backstop(limits.entityCharacters)));
@@ -167,9 +171,29 @@ public final class XmlPolicy {
             set(reader, XMLConstants.ACCESS_EXTERNAL_DTD, "");
             set(reader, XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
             reader.setFeature("http://xml.org/sax/features/namespace-prefixes", false);
-            return new Guard(reader, limits);
+            return reader;
         } catch (ParserConfigurationException | SAXException e) {
             throw new IllegalStateException("cannot configure the JDK's SAX parser", e);
+        }
+    }
+
+    /** The policy whose limits {@link SaxonDefault} applies: the one installed last (a server has one). */
+    private static volatile XmlPolicy installed = DEFAULT;
+
+    /**
+     * Saxon's default source parser under the policy. Where Saxon builds a source itself and
+     * gives it no reader ({@code parse-xml()}, {@code parse-xml-fragment()}), it takes a parser
+     * from its own pool or makes one of its configured class by name, with no arguments; the
+     * parse options' reader maker is not asked. So {@link #install} names this class, and it
+     * applies the limits of the policy installed last. Saxon pools these itself.
+     */
+    public static final class SaxonDefault extends Guard {
+        public SaxonDefault() {
+            this(installed);
+        }
+
+        private SaxonDefault(XmlPolicy policy) {
+            super(jdkReader(policy.limits), policy.limits);
         }
     }
 
@@ -220,6 +244,8 @@ public final class XmlPolicy {
      * stream sources, stylesheets, queries' documents. No DTD validation, no XInclude.
      */
     public void install(Configuration config) {
+        installed = this;
+        config.setSourceParserClass(SaxonDefault.class.getName());
         ParseOptions options = config.getParseOptions()
                 .withXMLReaderMaker(this::pooledReader)
                 .withDTDValidationMode(Validation.SKIP)
@@ -297,7 +323,7 @@ public final class XmlPolicy {
      * Sits between the JDK parser and the consumer: sees every declaration, entity boundary and
      * element, and refuses what the policy does not allow.
      */
-    private static final class Guard extends XMLFilterImpl implements LexicalHandler, DeclHandler {
+    static class Guard extends XMLFilterImpl implements LexicalHandler, DeclHandler {
         private final Limits limits;
         private Locator locator;
         private LexicalHandler lexical;
