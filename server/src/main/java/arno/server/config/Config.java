@@ -131,10 +131,15 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(batchWorkers >= 1, "batch workers must be at least 1, not " + batchWorkers);
             need(batchQueue >= 1, "batch queue must hold at least 1 job, not " + batchQueue);
             Path d = data.toAbsolutePath().normalize();
+            Path realData = real(d);
             for (Path root : batchRoots) {
+                // Nothing of the data folder (store, accounts, content the sites serve) may be a batch
+                // job's to read or write, whichever way round they nest, links followed.
                 Path r = root.toAbsolutePath().normalize();
-                need(!d.startsWith(r) && !r.startsWith(d.resolve("batch")) && !r.equals(d),
-                        "batch root " + root + " would expose the data folder " + data + " (its store and accounts) to batch jobs");
+                Path realRoot = real(r);
+                need(!d.startsWith(r) && !r.startsWith(d) && !realData.startsWith(realRoot) && !realRoot.startsWith(realData),
+                        "batch root " + root + " would expose the data folder " + data
+                                + " (its store, accounts and content) to batch jobs; give a folder outside it");
             }
             return new Config(home.toAbsolutePath().normalize(), d, sites.toAbsolutePath().normalize(), production, bind,
                     port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, storeMapSize, xmlLimits, outbound,
@@ -153,6 +158,18 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 return true;
             } catch (java.net.UnknownHostException | SecurityException e) {
                 return false;
+            }
+        }
+
+        /** The real path of {@code p}'s nearest existing ancestor with the rest appended: where it really lies. */
+        private static Path real(Path p) {
+            Path existing = p;
+            while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+            if (existing == null) return p;
+            try {
+                return existing.toRealPath().resolve(existing.relativize(p)).normalize();
+            } catch (java.io.IOException e) {
+                return p;
             }
         }
 

@@ -62,7 +62,23 @@ class ConfigTest {
         refused(b -> b.batchRoots = List.of(HOME.resolve("data")), "would expose the data folder");
         refused(b -> b.batchRoots = List.of(HOME), "would expose the data folder");
         refused(b -> b.batchRoots = List.of(HOME.resolve("data/batch/in")), "would expose the data folder");
+        refused(b -> b.batchRoots = List.of(HOME.resolve("data/store")), "would expose the data folder");
+        refused(b -> b.batchRoots = List.of(HOME.resolve("data/content/journals")), "would expose the data folder");
         assertThat(with(b -> b.batchRoots = List.of(Path.of("/srv/in"))).batchRoots()).containsExactly(Path.of("/srv/in"));
+    }
+
+    @Test
+    void aBatchRootLinkedIntoTheDataFolderIsRefused(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path data = java.nio.file.Files.createDirectories(tmp.resolve("data/store"));
+        Path link = tmp.resolve("innocent");
+        try {
+            java.nio.file.Files.createSymbolicLink(link, data);
+        } catch (UnsupportedOperationException | java.io.IOException e) {
+            return; // no links here: nothing to follow
+        }
+        Config.Builder b = Config.defaults(tmp).toBuilder();
+        b.batchRoots = List.of(link);
+        assertThatThrownBy(b::build).hasMessageContaining("would expose the data folder");
     }
 
     @Test
