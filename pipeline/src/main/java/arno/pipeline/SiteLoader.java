@@ -128,6 +128,12 @@ final class SiteLoader {
         if (!Files.isRegularFile(source)) {
             fail(file, e, kind + " of route '" + route + "': " + source + " does not exist");
         }
+        // A stage's code lies in the sites folder, as everything it includes must (links followed).
+        try {
+            source = arno.xml.FileRoots.of(List.of(dir.getParent())).confine(source, kind + " of route '" + route + "'");
+        } catch (ArnoException outside) {
+            fail(file, e, outside.getMessage());
+        }
         if (xquery != null) {
             if (mode != null) fail(file, e, "mode applies to XSLT stages only");
             return compiler.xquery(source, "xquery " + xquery);

@@ -68,6 +68,21 @@ class ContentLinksTest {
         assertThat(second.error().describe()).contains("outside the allowed folders");
     }
 
+    /** A stage's stylesheet must lie in the sites folder: site.xml cannot reach code elsewhere by "..". */
+    @Test
+    void aStageOutsideTheSitesFolderIsRefused() throws Exception {
+        Path root = tmp.resolve("root");
+        Path site = Files.createDirectories(root.resolve("sites/s"));
+        Files.createDirectories(root.resolve("content"));
+        Files.writeString(root.resolve("outside.xsl"), "<xsl:stylesheet version='3.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'/>");
+        Files.writeString(site.resolve("site.xml"), "<site xmlns='urn:arno:site' name='s'><prefix>/s</prefix>"
+                + "<route name='r' pattern='/r'><template xslt='../../outside.xsl'/></route></site>");
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> Sites.compile(PipelineCasesTest.config(root, true), null));
+        assertThat(t).isInstanceOf(arno.xml.ArnoException.class);
+        assertThat(((arno.xml.ArnoException) t).code()).isEqualTo(ErrorCode.SITE_ERROR);
+        assertThat(t.getMessage()).contains("site.xml").contains("outside the allowed folders");
+    }
+
     @Test
     void aLinkThatStaysInsideIsFollowed() throws Exception {
         if (!canLink(content.resolve("alias.xml"), content.resolve("a.xml"))) return;
