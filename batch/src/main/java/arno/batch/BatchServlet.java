@@ -88,7 +88,8 @@ final class BatchServlet extends HttpServlet {
                 } else if (sub.equals("/batch")) {
                     file(resp, job.batchFile(), "batch");
                 } else {
-                    file(resp, job.dir.resolve(Job.SVRL).resolve(Long.parseLong(m.group(3)) + ".xml"), "SVRL");
+                    // The pattern admits digits only; the name is the digits as they are (no number to overflow).
+                    file(resp, job.dir.resolve(Job.SVRL).resolve(m.group(3).replaceFirst("^0+(?=.)", "") + ".xml"), "SVRL");
                 }
             }
         } catch (BatchService.FailedAtOnce e) {
@@ -97,6 +98,11 @@ final class BatchServlet extends HttpServlet {
             error(req, resp, e.cause, href);
         } catch (ArnoException e) {
             error(req, resp, e, null);
+        } catch (java.io.UncheckedIOException e) {
+            // Reading the request failed (a client gone mid-upload, broken chunking): nothing was queued.
+            if (!resp.isCommitted()) {
+                error(req, resp, ErrorCode.BAD_REQUEST.error(e, "the request body could not be read: " + e.getCause().getMessage()), null);
+            }
         }
     }
 

@@ -155,7 +155,7 @@ public final class Exchange {
         XdmNode givenError = givenError(root);
         if (givenError != null && routeName == null) {
             // The error page, as the server calls it: the request already carries the error.
-            int status = Integer.parseInt(givenError.attribute("status") == null ? "500" : givenError.attribute("status"));
+            int status = status(givenError.attribute("status"));
             Pipeline page = site.errorPipeline(status);
             if (page == null) page = sites.defaultError;
             if (page == null) throw ErrorCode.NOT_FOUND.error("site '" + site.name() + "' has no error page");
@@ -249,6 +249,16 @@ public final class Exchange {
         public boolean reset() {
             current = null;
             return true;
+        }
+    }
+
+    /** An error's HTTP status as given in a req:request document; anything but an error status is 500, as error.xsl reads it. */
+    private static int status(String given) {
+        try {
+            int n = given == null ? 500 : Integer.parseInt(given.strip());
+            return n >= 400 && n <= 599 ? n : 500;
+        } catch (NumberFormatException e) {
+            return 500;
         }
     }
 }

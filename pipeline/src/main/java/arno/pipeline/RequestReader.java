@@ -196,7 +196,7 @@ final class RequestReader implements Exchange.RequestSource {
     }
 
     private void inlineXml(ContentHandler out) throws SAXException {
-        XMLReader reader = policy.newReader();
+        XMLReader reader = policy.borrowReader();
         // Forward the body's elements into req:body, dropping its document events.
         XMLFilterImpl body = new XMLFilterImpl(reader) {
             @Override public void startDocument() {}
@@ -211,14 +211,12 @@ final class RequestReader implements Exchange.RequestSource {
             throw ErrorCode.BODY_TOO_LARGE.error(x, "more than " + bodyLimit, bodyLimit);
         } catch (SAXException | IOException x) {
             if (tooLarge(x) != null) throw ErrorCode.BODY_TOO_LARGE.error(x, "more than " + bodyLimit, bodyLimit);
-            // An unknown or broken character encoding is the body's fault, not an I/O failure.
-            if (x instanceof java.io.UnsupportedEncodingException || x instanceof java.io.CharConversionException) {
-                throw ErrorCode.MALFORMED_XML.error(x, "the request body", "its encoding cannot be read: " + x.getMessage())
-                        .at(arno.xml.Where.at(BODY_URI));
-            }
             // The parser's own failures are the body's fault; anything else failed downstream (a stage).
             if (XmlPolicy.refusal(x) != null || x instanceof org.xml.sax.SAXParseException || x instanceof IOException) {
-                throw XmlPolicy.translate(x, "the request body");
+                arno.xml.ArnoException e = XmlPolicy.translate(x, "the request body");
+                // Bytes that stopped coming (a client gone, broken chunking) are the request's fault too.
+                if (e.code() == ErrorCode.IO) throw ErrorCode.BAD_REQUEST.error(x, "the request body could not be read: " + x.getMessage());
+                throw e;
             }
             throw (SAXException) x;
         }

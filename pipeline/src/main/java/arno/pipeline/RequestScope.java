@@ -79,7 +79,7 @@ public final class RequestScope implements AutoCloseable {
     /** Where xsl:message goes: the log, with the request id, route and stylesheet location. */
     Consumer<Message> messages() {
         return m -> LOG.log(m.isTerminate() ? System.Logger.Level.ERROR : System.Logger.Level.INFO,
-                "[" + id + "] xsl:message route=" + route + located(arno.xml.Where.of(m.getLocation(), null), " ")
+                "[" + id + "] xsl:message route=" + route + located(arno.xml.Where.of(m.getLocation(), null), " ", "")
                         + ": " + m.getStringValue());
     }
 
@@ -89,14 +89,13 @@ public final class RequestScope implements AutoCloseable {
         net.sf.saxon.s9api.Location at = e.getLocation();
         LOG.log(e.isWarning() ? System.Logger.Level.WARNING : System.Logger.Level.ERROR,
                 (scope != null ? "[" + scope.id + "] route=" + scope.route + " " : "")
-                        + located(arno.xml.Where.of(at, null), "").stripLeading() + (at != null && at.getSystemId() != null ? ": " : "")
-                        + e.getMessage());
+                        + located(arno.xml.Where.of(at, null), "", ": ") + e.getMessage());
     }
 
-    /** {@code where} after {@code separator}, or nothing when the place is unknown. */
-    private static String located(arno.xml.Where where, String separator) {
+    /** {@code where} between {@code before} and {@code after}, or nothing when the place is unknown. */
+    private static String located(arno.xml.Where where, String before, String after) {
         String w = where.toString();
-        return w.isEmpty() ? "" : separator + w;
+        return w.isEmpty() ? "" : before + w + after;
     }
 
     /** Where fn:trace() goes, from XSLT and XQuery alike: the log, with the request id and route. */

@@ -72,7 +72,8 @@ final class ResponseWriter extends AbstractDestination {
     /** The request's URL with a host the server trusts: the redirect base. */
     private String base() {
         String authority;
-        if (trustedHosts.contains(request.host())) {
+        // Host names are case-insensitive (RFC 9110 4.2.3).
+        if (request.host() != null && trustedHosts.stream().anyMatch(request.host()::equalsIgnoreCase)) {
             int port = request.port();
             boolean standard = port == 80 && request.scheme().equals("http") || port == 443 && request.scheme().equals("https");
             authority = request.host() + (standard ? "" : ":" + port);

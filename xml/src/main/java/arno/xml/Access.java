@@ -72,14 +72,6 @@ public final class Access implements ResourceResolver, UnparsedTextURIResolver, 
         return policy;
     }
 
-    public Outbound outbound() {
-        return outbound;
-    }
-
-    public FileRoots documentRoots() {
-        return documents;
-    }
-
     /**
      * Makes {@code config} read through this object only, parse with the policy, see no
      * environment variables and call no Java. {@code resolver}, {@code text} and {@code collections}

@@ -73,11 +73,6 @@ public final class Outbound {
         return policy;
     }
 
-    /** Whether {@code uri}'s scheme is one this policy fetches at all (else the caller handles it, or refuses). */
-    public boolean handles(URI uri) {
-        return uri.getScheme() != null && (uri.getScheme().equalsIgnoreCase("http") || uri.getScheme().equalsIgnoreCase("https"));
-    }
-
     /** Refuses {@code uri} ({@link ErrorCode#URI_REFUSED}, naming {@code what}) unless the policy allows fetching it. */
     public void check(URI uri, String what) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -143,7 +138,12 @@ public final class Outbound {
                 if (hop >= policy.maxRedirects()) {
                     throw ErrorCode.INPUT_UNREADABLE.error(what + " " + uri + " redirects more than " + policy.maxRedirects() + " times");
                 }
-                at = at.resolve(response.headers().firstValue("Location").get());
+                String location = response.headers().firstValue("Location").get();
+                try {
+                    at = at.resolve(location);
+                } catch (IllegalArgumentException bad) {
+                    throw ErrorCode.INPUT_UNREADABLE.error(bad, what + " " + at + " redirects to '" + location + "', which is no URI");
+                }
                 continue;
             }
             if (status / 100 != 2) {

@@ -139,9 +139,10 @@ public final class XmlPolicy {
 
     /**
      * A reader for one parse: this thread's idle one, or a new one that comes back to this thread
-     * when its parse has ended normally. For sources handed to a parser that parses them once.
+     * when its parse has ended normally. Use it for one parse and drop it; a reader to keep
+     * comes from {@link #newReader()}.
      */
-    private XMLReader pooledReader() {
+    public XMLReader borrowReader() {
         Guard g = idle.get();
         if (g != null) {
             idle.remove();
@@ -234,7 +235,7 @@ public final class XmlPolicy {
     public SAXSource source(InputStream in, String systemId) {
         InputSource input = new InputSource(in);
         input.setSystemId(systemId);
-        SAXSource s = new SAXSource(pooledReader(), input);
+        SAXSource s = new SAXSource(borrowReader(), input);
         s.setSystemId(systemId);
         return s;
     }
@@ -247,7 +248,7 @@ public final class XmlPolicy {
         installed = this;
         config.setSourceParserClass(SaxonDefault.class.getName());
         ParseOptions options = config.getParseOptions()
-                .withXMLReaderMaker(this::pooledReader)
+                .withXMLReaderMaker(this::borrowReader)
                 .withDTDValidationMode(Validation.SKIP)
                 .withXIncludeAware(false);
         config.setParseOptions(options);

@@ -9,7 +9,9 @@
  * {@link arno.xml.Access}, which installs all three on a Saxon configuration;</li>
  * <li>{@link arno.xml.DocumentStore}, the store as the pipeline sees it.</li>
  * </ul>
- * Thread rules: everything here is immutable and thread-safe except {@link arno.xml.XmlWriter}
- * and the readers {@link arno.xml.XmlPolicy#newReader()} makes, which belong to one thread.
+ * Thread rules: the policies, roots, {@link arno.xml.Access} and {@link arno.xml.Where} are immutable
+ * and thread-safe. An {@link arno.xml.ArnoException} is filled in (location, details) by the code
+ * that throws it, before anyone else sees it; {@link arno.xml.XmlWriter} and the readers
+ * {@link arno.xml.XmlPolicy} makes or lends belong to one thread.
  */
 package arno.xml;

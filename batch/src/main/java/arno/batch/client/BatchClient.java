@@ -3,7 +3,6 @@ package arno.batch.client;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.ErrorXml;
-import arno.xml.Where;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringReader;

@@ -6,8 +6,6 @@ import arno.server.ArnoServer;
 import arno.server.Demo;
 import arno.server.config.Config;
 import arno.store.Store;
-import arno.store.StoreException;
-import arno.store.StoreOptions;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
 import java.io.IOException;

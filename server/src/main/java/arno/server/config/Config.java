@@ -30,8 +30,10 @@ import java.util.List;
  * @param production    no reloading, no error details, no debug routes
  * @param bind          address to listen on
  * @param port          port to listen on (0: any free one)
- * @param hosts         host names the server answers as: absolute URLs it makes (Location) use the
- *                      request's host only when it is one of these; empty: the bind address
+ * @param hosts         host names the server answers as: a URL it makes (a redirect's or a batch job's
+ *                      Location) names the request's host only when it is one of these; otherwise a
+ *                      redirect names the address the request came in on and the batch service answers
+ *                      relative URLs
  * @param workers       pages built at once
  * @param queue         requests that may wait for a worker
  * @param bodyLimit     largest request body, bytes
