@@ -437,7 +437,7 @@ final class BatchParser {
                     ArnoException refused = ArnoException.find(e);
                     ArnoException error = refused != null ? refused
                             : ErrorCode.BAD_PARAMETER.error(e, "param " + nameAttr + ": select=\"" + select + "\" fails: "
-                                    + e.getMessage()).processorCode(e.getErrorCode() == null ? null : e.getErrorCode().getEQName());
+                                    + e.getMessage()).processorCode(arno.xml.ErrorXml.processorCode(e.getErrorCode()));
                     throw error.at(captureWhere());
                 }
             }

@@ -196,7 +196,7 @@ final class StylesheetCache {
     /** One of SchXslt's messages as a reason, its text with the white space of its template collapsed. */
     private static ArnoException.Detail reason(Message m) {
         String text = m.getStringValue() == null ? "" : m.getStringValue().strip().replaceAll("\\s+", " ");
-        return new ArnoException.Detail(m.getErrorCode() == null ? null : m.getErrorCode().getEQName(),
+        return new ArnoException.Detail(arno.xml.ErrorXml.processorCode(m.getErrorCode()),
                 text.isEmpty() ? "SchXslt stopped without a message" : text, Where.of(m.getLocation(), null), !m.isTerminate());
     }
 
@@ -222,7 +222,7 @@ final class StylesheetCache {
     private static ArnoException compileError(Batch.Code code, List<ArnoException.Detail> reported, SaxonApiException e) {
         // Saxon may report one error twice (once per phase that meets it); a reader wants it once.
         List<ArnoException.Detail> details = new ArrayList<>(new java.util.LinkedHashSet<>(reported));
-        String saxonCode = e.getErrorCode() == null ? null : e.getErrorCode().getEQName();
+        String saxonCode = arno.xml.ErrorXml.processorCode(e.getErrorCode());
         if (details.stream().noneMatch(d -> !d.warning())) {
             details.add(new ArnoException.Detail(saxonCode, e.getMessage(), Where.at(e.getSystemId(), e.getLineNumber(), -1), false));
         }
@@ -239,7 +239,7 @@ final class StylesheetCache {
     }
 
     static ArnoException.Detail detail(XmlProcessingError error) {
-        return new ArnoException.Detail(error.getErrorCode() == null ? null : error.getErrorCode().getEQName(),
+        return new ArnoException.Detail(arno.xml.ErrorXml.processorCode(error.getErrorCode()),
                 error.getMessage(), Where.of(error.getLocation(), null), error.isWarning());
     }
 

@@ -248,7 +248,7 @@ final class Transformation {
     private void message(XmlWriter xml, OutputStream body, Message m) {
         Where where = Where.of(m.getLocation(), null);
         xml.start("message").attr("terminate", m.isTerminate())
-                .attr("code", m.getErrorCode() == null ? null : m.getErrorCode().getEQName())
+                .attr("code", arno.xml.ErrorXml.processorCode(m.getErrorCode()))
                 .attr("system-id", where.uri())
                 .attr("line", where.line() > 0 ? where.line() : null)
                 .attr("column", where.column() > 0 ? where.column() : null);
@@ -303,7 +303,7 @@ final class Transformation {
         Where stylesheet = Where.at(e.getSystemId(), e.getLineNumber(),
                 e.getCause() instanceof net.sf.saxon.trans.XPathException x && x.getLocator() != null
                         ? x.getLocator().getColumnNumber() : -1);
-        String code = e.getErrorCode() == null ? null : e.getErrorCode().getEQName();
+        String code = arno.xml.ErrorXml.processorCode(e.getErrorCode());
         ArnoException refused = ArnoException.find(e);
         if (refused != null) {
             if (!refused.where().isKnown()) refused.at(stylesheet);

@@ -87,7 +87,7 @@ final class Compiler {
         for (XmlProcessingError x : errors) {
             if (x.isWarning()) continue;
             if (x.getLocation() != null) a.at(Where.of(x.getLocation(), null));
-            if (x.getErrorCode() != null) a.processorCode(x.getErrorCode().getLocalName());
+            if (x.getErrorCode() != null) a.processorCode(arno.xml.ErrorXml.processorCode(x.getErrorCode()));
             break;
         }
         return a;
@@ -98,7 +98,7 @@ final class Compiler {
         List<ArnoException.Detail> out = new ArrayList<>();
         for (XmlProcessingError x : errors) {
             Where at = x.getLocation() == null ? Where.NOWHERE : Where.of(x.getLocation(), null);
-            out.add(new ArnoException.Detail(x.getErrorCode() == null ? null : x.getErrorCode().getLocalName(),
+            out.add(new ArnoException.Detail(arno.xml.ErrorXml.processorCode(x.getErrorCode()),
                     x.getMessage(), at, x.isWarning()));
         }
         return out;

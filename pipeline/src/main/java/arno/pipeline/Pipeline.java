@@ -84,7 +84,7 @@ final class Pipeline {
         ArnoException a = ErrorCode.STAGE_ERROR.error(e, stage, scope.stageName, scope.route, message);
         Where at = xpe != null ? Where.of(xpe.getLocator(), null) : Where.NOWHERE;
         a.at(at.inStage(scope.route, stage, scope.stageName));
-        if (xpe != null && xpe.getErrorCodeQName() != null) a.processorCode(xpe.getErrorCodeQName().getLocalPart());
+        if (xpe != null && xpe.getErrorCodeQName() != null) a.processorCode(arno.xml.ErrorXml.processorCode(xpe.getErrorCodeQName()));
         ArnoException cause = ArnoException.find(xpe != null ? xpe : e);
         if (cause != null) {
             a.detail(new ArnoException.Detail(cause.code().code(), cause.getMessage(), cause.where(), false));

@@ -64,7 +64,7 @@ class ErrorDocumentTest {
         XdmNode e = error(sites, HttpRequest.builder("GET", "/e/fail").build());
         assertThat(eval(sites, e, "@code")).isEqualTo(ErrorCode.STAGE_ERROR.code());
         assertThat(eval(sites, e, "@status")).isEqualTo("500");
-        assertThat(eval(sites, e, "@processor-code")).isEqualTo("boom");
+        assertThat(eval(sites, e, "@processor-code")).isEqualTo("Q{urn:test}boom");
         assertThat(eval(sites, e, "err:location/@uri")).endsWith("/sites/e/e.xsl");
         assertThat(eval(sites, e, "err:location/@line")).isEqualTo("5");
         assertThat(eval(sites, e, "err:location/@route")).isEqualTo("fail");

@@ -210,7 +210,7 @@ class PipelineHttpTest {
             assertThat(errorId).startsWith("E-");
             int line = lineOf(arno.root.resolve("sites/alpha/alpha.xsl"), "error(QName('urn:test', 'boom')");
             assertThat(Html.text(page, "//p[@id='where']")).endsWith("alpha.xsl:" + line);
-            assertThat(Html.text(page, "//p[@id='code']")).isEqualTo("boom");
+            assertThat(Html.text(page, "//p[@id='code']")).isEqualTo("Q{urn:test}boom");
             assertThat(log.containing(errorId)).singleElement().satisfies(l -> assertThat(l)
                     .contains("alpha.xsl line " + line).contains("(route fail, stage 1: xslt alpha.xsl mode fail)"));
         }

@@ -26,6 +26,24 @@ public final class ErrorXml {
 
     private ErrorXml() {}
 
+    /** The namespace of the W3C's XPath, XSLT and XQuery error codes. */
+    private static final String W3C_ERRORS = "http://www.w3.org/2005/xqt-errors";
+
+    /**
+     * A processor's error code as {@code processor-code} carries it: the local name for the W3C's
+     * codes ("XTDE0640", as the specifications write them), the EQName for any other namespace
+     * (a stylesheet's own codes, SchXslt's), so no code is mistaken for another. Null for null.
+     */
+    public static String processorCode(net.sf.saxon.s9api.QName code) {
+        return code == null ? null : processorCode(code.getStructuredQName());
+    }
+
+    /** As {@link #processorCode(net.sf.saxon.s9api.QName)}. */
+    public static String processorCode(net.sf.saxon.om.StructuredQName code) {
+        if (code == null) return null;
+        return W3C_ERRORS.equals(code.getURI()) || code.getURI().isEmpty() ? code.getLocalPart() : code.getEQName();
+    }
+
     /** What an error document is written to: SAX events or a streaming writer. */
     private interface Out {
         void start(String local, String... attributes) throws SAXException;

@@ -62,7 +62,7 @@ public final class StoreQuery {
                 if (se.isWarning()) {
                     continue;
                 }
-                String code = se.getErrorCode() == null ? null : se.getErrorCode().getLocalName();
+                String code = arno.xml.ErrorXml.processorCode(se.getErrorCode());
                 Where where = se.getLocation() == null ? Where.at(label)
                         : Where.at(label, se.getLocation().getLineNumber(), se.getLocation().getColumnNumber());
                 if (failure == null) {
@@ -111,7 +111,7 @@ public final class StoreQuery {
             if (found != null) {
                 throw found;
             }
-            String code = e.getErrorCode() == null ? null : e.getErrorCode().getLocalName();
+            String code = arno.xml.ErrorXml.processorCode(e.getErrorCode());
             throw ErrorCode.TRANSFORMATION_ERROR.error(e, "the query failed: " + (code == null ? "" : code + " ")
                     + e.getMessage()).at(Where.at(label, e.getLineNumber(), -1)).processorCode(code);
         }
