@@ -109,22 +109,8 @@ final class BatchParser {
                     && XmlPolicy.refusal(e) == null) {
                 throw r;
             }
-            throw translate(e, "batch document", systemId);
+            throw XmlPolicy.translate(e, "batch document");
         }
-    }
-
-    /**
-     * {@link XmlPolicy#translate}, except that bytes in an encoding the parser does not know (or
-     * not in the one declared) are a malformed document, not an I/O failure: the parser reports
-     * them as an {@link java.io.IOException} although nothing failed to be read.
-     */
-    static ArnoException translate(Throwable t, String what, String uri) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof java.io.UnsupportedEncodingException || c instanceof java.io.CharConversionException) {
-                return ErrorCode.MALFORMED_XML.error(t, what, "its encoding cannot be read: " + c.getMessage()).at(Where.at(uri));
-            }
-        }
-        return XmlPolicy.translate(t, what);
     }
 
     /** Well-formedness errors end the parse; {@link XmlPolicy#translate} says where. */

@@ -97,7 +97,7 @@ public final class BatchService implements AutoCloseable {
                 });
         this.engine = new Engine(processor, new BatchParser(processor, targets, options.xmlPolicy()),
                 new StylesheetCache(processor, targets, options.xmlPolicy(), access), targets, options.xmlPolicy(),
-                new Engine.InputReaders(options.xmlPolicy()), options.clock(), pool, options.workers());
+                options.clock(), pool, options.workers());
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
         this.users = new Users(options.usersFile());
     }

@@ -63,7 +63,7 @@ final class Transformation {
     private final Job job;
     private final URI base;
     private final Targets targets;
-    private final Engine.InputReaders readers;
+    private final XmlPolicy policy;
     private final Clock clock;
     private final RuleStats ruleStats;
     private final Path scratch;
@@ -72,14 +72,14 @@ final class Transformation {
     record Outcome(boolean ok, long messages) {}
 
     Transformation(Processor processor, XsltExecutable executable, Map<QName, XdmValue> parameters, Job job,
-                   URI base, Targets targets, Engine.InputReaders readers, Clock clock, RuleStats ruleStats) {
+                   URI base, Targets targets, XmlPolicy policy, Clock clock, RuleStats ruleStats) {
         this.processor = processor;
         this.executable = executable;
         this.parameters = parameters;
         this.job = job;
         this.base = base;
         this.targets = targets;
-        this.readers = readers;
+        this.policy = policy;
         this.clock = clock;
         this.ruleStats = ruleStats;
         this.scratch = job.dir.resolve("tmp");
@@ -125,7 +125,9 @@ final class Transformation {
             try (InputStream in = open(input.source())) {
                 InputSource source = new InputSource(in);
                 source.setSystemId(input.source().uri().toString());
-                transformer.transform(new SAXSource(readers.get(), source), destination);
+                // The thread's policy reader: workers parse thousands of inputs, and a reader costs more to
+                // build than a small input to parse. One whose parse failed is not reused.
+                transformer.transform(new SAXSource(policy.borrowReader(), source), destination);
             }
             if (svrl != null) {
                 XdmNode result = svrl.getXdmNode();
@@ -150,7 +152,6 @@ final class Transformation {
         } finally {
             if (!ok) {
                 discard(pending);
-                readers.discard();
             }
         }
         long nanos = System.nanoTime() - t0;
@@ -298,7 +299,7 @@ final class Transformation {
             return XmlPolicy.translate(e, what);
         }
         if (find(e, java.io.UnsupportedEncodingException.class) != null || find(e, java.io.CharConversionException.class) != null) {
-            return BatchParser.translate(e, "input " + inputUri, inputUri);
+            return XmlPolicy.translate(e, "input " + inputUri);
         }
         Where stylesheet = Where.at(e.getSystemId(), e.getLineNumber(),
                 e.getCause() instanceof net.sf.saxon.trans.XPathException x && x.getLocator() != null
