@@ -53,11 +53,11 @@ final class Packages {
         this.sources = sources;
     }
 
-    static Packages compile(Processor processor, List<Path> folders, boolean classPath) {
+    static Packages compile(Processor processor, List<Path> folders, boolean classPath, XmlPolicy policy) {
         Map<String, Declared> byName = new LinkedHashMap<>();
         for (Path folder : folders) {
             for (Path file : xslFiles(folder)) {
-                Declared d = declared(file.toUri().toString());
+                Declared d = declared(file.toUri().toString(), policy);
                 if (d == null) continue;
                 Declared clash = byName.put(d.name, d);
                 if (clash != null) {
@@ -68,7 +68,7 @@ final class Packages {
         }
         if (classPath) {
             for (String uri : classPathSources()) {
-                Declared d = declared(uri);
+                Declared d = declared(uri, policy);
                 if (d != null && !byName.containsKey(d.name)) byName.put(d.name, d);
             }
         }
@@ -179,7 +179,7 @@ final class Packages {
      * Reads a package's name and the packages it uses, or null if the file is not a package.
      * Parsed by the one policy, as Saxon will parse it to compile it.
      */
-    private static Declared declared(String uri) {
+    private static Declared declared(String uri, XmlPolicy policy) {
         String[] name = {null};
         boolean[] isPackage = {false};
         List<String> uses = new ArrayList<>();
@@ -199,7 +199,7 @@ final class Packages {
             }
         };
         try (InputStream in = open(uri)) {
-            org.xml.sax.XMLReader reader = XmlPolicy.DEFAULT.newReader();
+            org.xml.sax.XMLReader reader = policy.borrowReader();
             reader.setContentHandler(h);
             org.xml.sax.InputSource source = new org.xml.sax.InputSource(in);
             source.setSystemId(uri);

@@ -66,7 +66,7 @@ public final class Sites {
     private static Sites compile(Engine engine) {
         PipelineConfig config = engine.config;
         long t0 = System.nanoTime();
-        Packages packages = Packages.compile(engine.processor, config.packageFolders(), config.classPathPackages());
+        Packages packages = Packages.compile(engine.processor, config.packageFolders(), config.classPathPackages(), engine.policy);
         SiteLoader loader = new SiteLoader(engine.processor, packages, config.development(), config.timeout(), engine.policy);
         List<Site> sites = new ArrayList<>();
         for (Path siteXml : siteFiles(config.sites())) {
