@@ -56,6 +56,10 @@ class AuthTest {
         }
         assertThat(server.get(job).statusCode()).isEqualTo(200);
         assertThat(server.get(job + "/report").statusCode()).isEqualTo(200);
+        // a report format that does not exist is the request's mistake
+        HttpResponse<String> unknown = server.get(job + "/report?format=pdf");
+        assertThat(unknown.statusCode()).isEqualTo(400);
+        assertThat(unknown.body()).contains("code=\"bad-parameter\"").contains("use xml or html");
         assertThat(server.get("/batch/schema", null).statusCode()).isEqualTo(200);
     }
 
