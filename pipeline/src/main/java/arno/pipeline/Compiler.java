@@ -70,7 +70,7 @@ final class Compiler {
 
     private Stage broken(String description, ArnoException e) {
         if (!development) {
-            throw ErrorCode.SITE_ERROR.error(e, description + " does not compile:\n" + describe(e.details(), e))
+            throw ErrorCode.SITE_ERROR.error(e, description + " does not compile: " + summary(e.details(), e))
                     .at(e.where()).processorCode(e.processorCode()).details(e.details());
         }
         LOG.log(System.Logger.Level.ERROR, description + ": " + e.describe()
@@ -104,14 +104,13 @@ final class Compiler {
         return out;
     }
 
-    /** Every error among {@code details} as "file line L column C: CODE message", one per line. */
-    static String describe(List<ArnoException.Detail> details, Exception fallback) {
-        StringBuilder b = new StringBuilder();
-        for (ArnoException.Detail d : details) {
-            if (d.warning()) continue;
-            if (b.length() > 0) b.append('\n');
-            b.append(d);
-        }
-        return b.length() > 0 ? b.toString() : String.valueOf(fallback.getMessage());
+    /**
+     * "1 error", "3 errors", or the compiler's own message when it gave no details: the reasons
+     * themselves travel as the exception's details, which {@link ArnoException#describe()} lists
+     * (once) and err:error carries as err:detail.
+     */
+    static String summary(List<ArnoException.Detail> details, Exception fallback) {
+        long n = details.stream().filter(d -> !d.warning()).count();
+        return n == 0 ? String.valueOf(fallback.getMessage()) : n == 1 ? "1 error" : n + " errors";
     }
 }

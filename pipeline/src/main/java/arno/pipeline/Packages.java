@@ -159,8 +159,8 @@ final class Packages {
             throw ErrorCode.SITE_ERROR.error(e, "cannot read shared package " + uri + ": " + e.getMessage());
         } catch (SaxonApiException e) {
             ArnoException c = Compiler.compileError(errors, e);
-            throw ErrorCode.SITE_ERROR.error(e, "shared package " + uri + " does not compile:\n"
-                    + Compiler.describe(c.details(), e)).at(c.where()).processorCode(c.processorCode()).details(c.details());
+            throw ErrorCode.SITE_ERROR.error(e, "shared package " + uri + " does not compile: "
+                    + Compiler.summary(c.details(), e)).at(c.where()).processorCode(c.processorCode()).details(c.details());
         }
     }
 

@@ -91,7 +91,9 @@ class ErrorDocumentTest {
         assertThat(e.where().uri()).endsWith("broken.xsl");
         assertThat(e.where().line()).isEqualTo(5);
         assertThat(e.details()).filteredOn(d -> !d.warning()).extracting(d -> d.where().line()).containsExactly(5, 6);
-        assertThat(e.getMessage()).contains("broken.xsl line 5").contains("XPST0003");
+        // What the log and the command line print: the summary, then each reason once.
+        assertThat(e.describe()).contains("broken.xsl line 5").contains("XPST0003");
+        assertThat(e.describe().split("XPST0003", -1)).hasSize(2);
     }
 
     @Test
