@@ -42,12 +42,16 @@ public enum ErrorCode {
     METHOD_NOT_ALLOWED(405, "method-not-allowed", "%s does not accept %s (allowed: %s)"),
     /** The resource is in a state that does not allow the operation. */
     CONFLICT(409, "conflict", "%s"),
+    /** What was asked for existed once and is gone for good: the change feed was pruned past the version asked for. */
+    GONE(410, "gone", "%s"),
     /** A conditional request's validator no longer matches. */
     PRECONDITION_FAILED(412, "precondition-failed", "%s"),
     /** A body over the configured limit. */
     BODY_TOO_LARGE(413, "body-too-large", "Request body of %s bytes exceeds the limit of %d bytes"),
     /** A body of a media type that is not accepted there. */
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "%s"),
+    /** A Range that lies wholly outside the resource; the answer carries {@code Content-Range: bytes *}{@code /LENGTH}. */
+    RANGE_NOT_SATISFIABLE(416, "range-not-satisfiable", "%s"),
     /** Well-formed and valid, but a rule of the model forbids it. */
     UNPROCESSABLE(422, "unprocessable", "%s"),
     /** A conditional header is required (If-Match on a write). */
