@@ -104,7 +104,7 @@ class CheckerTest {
                 Keys k = new Keys();
                 DocHeader h = DocHeader.decode(id, store.engine.docs.get(txn, k.doc(id, Keys.HEADER)));
                 DocHeader bad = new DocHeader(id, h.uri(), h.version(), h.length(), h.chunks(), h.xmlBytes(), h.nodes(),
-                        h.nameCodes() + 50, h.flags());
+                        h.nameCodes() + 50, h.flags(), h.mediaType());
                 store.engine.docs.put(txn, k.doc(id, Keys.HEADER), bad.encode());
                 txn.commit();
             }
