@@ -446,6 +446,14 @@ public final class Snapshot implements DocumentStore.View {
      * declaration: the writer, not the document, decides the encoding of the bytes.
      */
     public void export(String uri, Writer out) {
+        Binary b = binary(uri);
+        if (b != null) {
+            StoreException e = new StoreException(ErrorCode.BAD_REQUEST, Store.SCHEME + uri + " is binary ("
+                    + b.mediaType() + ", " + b.length() + " bytes), not XML, so it cannot be written as text;"
+                    + " export it to a file (./arno store export " + uri + " --out FILE)");
+            e.at(Where.at(Store.SCHEME + uri));
+            throw e;
+        }
         Serializer s = new Processor(store.ownConfiguration()).newSerializer(out);
         s.setOutputProperty(Serializer.Property.OMIT_XML_DECLARATION, "yes");
         export(uri, s);

@@ -110,6 +110,10 @@ class BinaryDocumentTest {
                 assertThat(s.binary("/none.pdf")).isNull();
                 assertThat(s.document("/f.svg", new Configuration()).getRootNode().iterateAxis(
                         net.sf.saxon.om.AxisInfo.CHILD).next().getLocalPart()).isEqualTo("svg");
+                assertThatThrownBy(() -> s.export("/a.pdf", new java.io.StringWriter()))
+                        .isInstanceOf(StoreException.class)
+                        .hasMessageContaining("store:/a.pdf is binary (application/pdf, 8 bytes), not XML, so it cannot be"
+                                + " written as text; export it to a file (./arno store export /a.pdf --out FILE)");
                 assertThatThrownBy(() -> s.document("/a.pdf", new Configuration()))
                         .isInstanceOf(StoreException.class)
                         .hasMessageContaining("store:/a.pdf is binary (application/pdf), not XML")

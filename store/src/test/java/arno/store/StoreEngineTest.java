@@ -234,6 +234,21 @@ class StoreEngineTest {
     }
 
     @Test
+    void aStoreOfTheFormatBeforeBinariesAndReferencesIsRefused() {
+        assertThat(Format.VERSION).isEqualTo(2);
+        try (Store store = TestStores.open(dir)) {
+            try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
+                store.engine.putLong(txn, new Keys(), "format", 1);
+                txn.commit();
+            }
+        }
+        assertThatThrownBy(() -> TestStores.open(dir))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("has format version 1; this Arno reads format version 2. Export its documents"
+                        + " with the Arno that wrote them and load them into a new store");
+    }
+
+    @Test
     void anLmdbEnvironmentThatIsNotAStoreIsRefused() throws Exception {
         Path other = Files.createDirectories(dir.resolve("other"));
         try (Env<DirectBuffer> env = Env.create(DirectBufferProxy.PROXY_DB).setMapSize(1 << 20).setMaxDbs(2)
