@@ -339,6 +339,16 @@ class AtomStoreTest {
     }
 
     @Test
+    void hrefsBehindTheApisMountAreStoredAsStorePaths() {
+        ResourcePath f1 = atom.createEntry(a1, null, "f1", entry("figure", "F1"), "ed").path();
+        try (AtomStore mounted = AtomStore.open(store, AtomOptions.defaults().hrefPrefix("/store/"))) {
+            mounted.replaceEntry(a1, -1, entry("article", "A", link("figure", "/store" + f1.entryDocument())), "ed");
+        }
+        assertThat(links(store, a1)).containsExactly("figure " + f1.entryDocument());
+        assertThat(links(store, f1)).containsExactly("article " + a1.entryDocument());
+    }
+
+    @Test
     void typedLinksAreChecked() {
         ResourcePath f1 = atom.createEntry(a1, null, "f1", entry("figure", "F1"), "ed").path();
         ArnoException role = failure(() -> atom.replaceEntry(a1, -1, entry("article", "A", link("sees", f1.entryDocument())), "ed"));
