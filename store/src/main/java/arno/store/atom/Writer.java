@@ -155,9 +155,11 @@ final class Writer implements AutoCloseable {
                 version = w.commit();
             }
         } catch (RuntimeException e) {
-            // the commit failed (or opening the transaction did): nothing of the group is stored
+            // the commit failed, or opening the transaction did (a closed store): nothing of the group is stored
             atom.forgetModel();
-            for (Task t : committed) t.future.completeExceptionally(e);
+            for (Task t : group) {
+                if (!t.future.isDone()) t.future.completeExceptionally(e);
+            }
             return;
         }
         if (fatal != null) {
