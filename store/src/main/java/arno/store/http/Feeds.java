@@ -156,6 +156,20 @@ final class Feeds {
         h.endPrefixMapping("");
     }
 
+    /** The kind of the entry at {@code path} (its category of the kind scheme), or null. */
+    static String kindOf(Snapshot s, Configuration config, ResourcePath path) {
+        for (NodeInfo e : s.document(path.entryDocument(), config).getRootNode().children()) {
+            if (e.getNodeKind() != Type.ELEMENT) continue;
+            for (NodeInfo c : e.children()) {
+                if (c.getNodeKind() == Type.ELEMENT && Atom.NS.equals(c.getURI()) && c.getLocalPart().equals("category")
+                        && Atom.KIND_SCHEME.equals(c.getAttributeValue("", "scheme"))) {
+                    return c.getAttributeValue("", "term");
+                }
+            }
+        }
+        return null;
+    }
+
     private static String time(Instant t) {
         return (t == null ? Instant.EPOCH : t).toString();
     }

@@ -7,6 +7,8 @@ import arno.store.Snapshot;
 import arno.store.atom.Atom;
 import arno.store.atom.AtomStore;
 import arno.store.atom.Expansion;
+import arno.store.atom.Kind;
+import arno.store.atom.Model;
 import arno.store.atom.ResourcePath;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
@@ -372,6 +374,7 @@ public final class StoreServlet extends HttpServlet {
             }
             w = atoms.createEntry(parent, collection, slug, body(req), user);
         } else {
+            checkMediaAccepted(parent, collection, media);
             w = atoms.createMedia(parent, collection, slug, media, limited(req), user);
         }
         resp.setStatus(HttpServletResponse.SC_CREATED);
@@ -379,6 +382,35 @@ public final class StoreServlet extends HttpServlet {
         resp.setHeader("Location", location);
         resp.setHeader("Content-Location", location);
         written(req, resp, w.path().entryDocument());
+    }
+
+    /**
+     * 415 before the body is read when no collection of the parent (or the one named) takes media
+     * of this type: the request's media type is wrong, whatever its bytes. Where the parent or its
+     * kind cannot be found the service answers (404, 422).
+     */
+    private void checkMediaAccepted(ResourcePath parent, String collection, String media) {
+        try (Snapshot s = atoms.store().read()) {
+            Model model = atoms.model(s);
+            Kind kind;
+            if (parent.isRoot()) {
+                kind = model.kind(Atom.ROOT_KIND);
+            } else {
+                if (!s.exists(parent.entryDocument())) return;
+                kind = model.kind(Feeds.kindOf(s, config, parent));
+            }
+            if (kind == null) return;
+            List<String> accepted = new ArrayList<>();
+            for (Kind.Collection c : kind.collections()) {
+                if (collection != null && !c.name().equals(collection)) continue;
+                if (c.acceptsMediaType(media)) return;
+                accepted.addAll(c.mediaTypes());
+            }
+            throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a POST to " + parent.childrenFolder() + " (kind " + kind.name()
+                    + ") is an Atom entry (application/atom+xml;type=entry)"
+                    + (accepted.isEmpty() ? "" : " or media of type " + String.join(", ", accepted)) + ", not " + media
+                    + "; see " + kind.source()).at(Where.at("store:" + kind.source()));
+        }
     }
 
     private void put(HttpServletRequest req, HttpServletResponse resp, ResourcePath.Document doc, String user)
@@ -398,6 +430,7 @@ public final class StoreServlet extends HttpServlet {
             }
             atoms.putVariant(doc.resource(), doc.extension(), media, ifMatch, limited(req), user);
         }
+        if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
         written(req, resp, doc.storePath());
     }
 
@@ -410,6 +443,7 @@ public final class StoreServlet extends HttpServlet {
         }
         long ifMatch = ifMatch(req, path, true);
         atoms.putModel(kind, ifMatch, body(req), user);
+        if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
         written(req, resp, path);
     }
 

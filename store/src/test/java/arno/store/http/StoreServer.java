@@ -42,7 +42,7 @@ final class StoreServer implements AutoCloseable {
     StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context) {
         this.context = context;
         this.store = Store.open(dir.resolve("store"), options);
-        this.atoms = AtomStore.open(store, AtomOptions.defaults());
+        this.atoms = AtomStore.open(store, AtomOptions.defaults().hrefPrefix(context + "/store"));
         this.accounts = new Accounts(dir.resolve("users"));
         if (accounts.isEmpty()) {
             accounts.add("editor", "editor-password", EnumSet.of(Accounts.Role.READ, Accounts.Role.WRITE));
