@@ -353,17 +353,16 @@ public final class Expansion {
 
     /**
      * The names of the children of {@code path} that have an entry, in name order. Read from the
-     * document paths under the children folder ({@code P/c.atom}); the names of a folder's own
-     * documents are sorted by name, not by path, because {@code a-b.atom} sorts before
-     * {@code a.atom} by bytes while the name {@code a} comes first.
+     * view's listing of the children folder ({@code P/c.atom}, {@code P/c.xml}, {@code P/c/}), which
+     * the store answers from its hierarchy index without visiting what lies deeper. The names are
+     * sorted by name, not by listing, because {@code a-b.atom} lists before {@code a.atom} (bytes)
+     * while the name {@code a} comes first.
      */
     static List<String> childEntries(DocumentStore.View view, ResourcePath path) {
-        String folder = path.childrenFolder();
         List<String> names = new ArrayList<>();
-        for (String uri : view.uris(folder)) {
-            String rest = uri.substring(folder.length());
-            if (rest.indexOf('/') >= 0 || !rest.endsWith("." + Atom.ENTRY_EXTENSION)) continue;
-            String name = rest.substring(0, rest.length() - Atom.ENTRY_EXTENSION.length() - 1);
+        for (String item : view.children(path.childrenFolder())) {
+            if (!item.endsWith("." + Atom.ENTRY_EXTENSION)) continue;
+            String name = item.substring(0, item.length() - Atom.ENTRY_EXTENSION.length() - 1);
             if (ResourcePath.NAME.matcher(name).matches()) names.add(name);
         }
         Collections.sort(names);
