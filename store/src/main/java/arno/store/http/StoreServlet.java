@@ -418,6 +418,11 @@ public final class StoreServlet extends HttpServlet {
         String type = req.getContentType();
         String media = type == null ? "" : type.split(";")[0].strip().toLowerCase(Locale.ROOT);
         long ifMatch = ifMatch(req, doc.storePath(), true);
+        if (doc.isEntry() && ifMatch == 0) {
+            throw ErrorCode.PRECONDITION_REQUIRED.error("an entry is created by a POST to its parent's folder ("
+                    + doc.resource().parent().childrenFolder() + "); a PUT to " + doc.storePath()
+                    + " replaces it and needs If-Match with its ETag").at(Where.at("store:" + doc.storePath()));
+        }
         if (doc.isEntry()) {
             if (!media.equals("application/atom+xml")) {
                 throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("an entry is replaced with application/atom+xml;type=entry, not "
