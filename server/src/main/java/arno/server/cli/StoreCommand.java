@@ -69,7 +69,8 @@ public final class StoreCommand implements Runnable {
         }
 
         static StoreOptions options(Config config) {
-            return StoreOptions.defaults().mapSize(config.storeMapSize()).xmlPolicy(new XmlPolicy(config.xmlLimits()));
+            return StoreOptions.defaults().mapSize(config.storeMapSize()).xmlPolicy(new XmlPolicy(config.xmlLimits()))
+                    .changeRetention(config.changeRetention());
         }
 
         /** The store, created if there is none. */
