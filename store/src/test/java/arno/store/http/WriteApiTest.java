@@ -111,7 +111,7 @@ class WriteApiTest {
         assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Basic "));
         refused(401, "unauthorized", () -> server.write("editor:wrong-password", "POST", ISSUE + "/", ENTRY,
                 entry("article", "x", "").getBytes(StandardCharsets.UTF_8)));
-        refused(403, "forbidden", () -> server.write(StoreServer.READER, "DELETE", ISSUE + ".atom", null, null));
+        refused(403, "forbidden", () -> server.write(StoreServer.READER, "DELETE", ISSUE + ".atom", null, (byte[]) null));
     }
 
     @Test void badBodiesAreRefusedWithTheirStatusAndNothingStored() {
@@ -129,9 +129,15 @@ class WriteApiTest {
     }
 
     @Test void aBodyOverTheLimitIs413WithOrWithoutContentLength() {
+        created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Big", ""), "Slug", "big"), ISSUE + "/big.atom");
         byte[] big = new byte[(1 << 20) + 10];
-        refused(413, "body-too-large", () -> server.write(StoreServer.EDITOR, "POST", ISSUE + "/", "image/png", big));
-        refused(413, "body-too-large", () -> server.postChunked(ISSUE + "/", "image/png", new ByteArrayInputStream(big)));
+        refused(413, "body-too-large", () -> server.write(StoreServer.EDITOR, "POST", ISSUE + "/big/", "image/png", big));
+        refused(413, "body-too-large", () -> server.postChunked(ISSUE + "/big/", "image/png", new ByteArrayInputStream(big)));
+        refused(413, "body-too-large", () -> server.write(StoreServer.EDITOR, "PUT", ISSUE + "/big.pdf", "application/pdf", big,
+                "If-None-Match", "*"));
+        // exactly the limit is accepted
+        HttpResponse<String> fits = server.postChunked(ISSUE + "/big/", "image/png", new ByteArrayInputStream(new byte[1 << 20]));
+        assertThat(fits.statusCode()).as(fits.body()).isEqualTo(201);
     }
 
     @Test void deletingAnArticleTakesItsDescendantsVariantsAndTheLinksIntoIt() {
