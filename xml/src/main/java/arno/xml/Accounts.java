@@ -46,7 +46,7 @@ public final class Accounts {
         READ,
         /** Write: store resources, batch submissions and cancellations. */
         WRITE,
-        /** Operate the server (models, the console). */
+        /** Operate the server (the console, accounts); not needed by the store or batch APIs today. */
         ADMIN;
 
         /** The name in the accounts file. */
