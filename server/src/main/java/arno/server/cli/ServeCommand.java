@@ -11,6 +11,7 @@ import arno.store.Store;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
+import arno.store.http.StoreServlet;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
@@ -127,6 +128,12 @@ public final class ServeCommand implements Callable<Integer> {
             server = ArnoServer.start(c, store);
             batch = BatchService.start(batchOptions);
             server.mount("batch", "/batch/*", batch.servlet());
+            if (atom != null) {
+                // One accounts file for every service: writing to the store needs the write role.
+                server.mount("store", STORE_MOUNT + "/*", new StoreServlet(atom, batch.accounts(),
+                        c.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
+                        atom.options().maxBodyBytes()));
+            }
             if (!c.production()) {
                 String account = batch.createDevelopmentAccount();
                 if (account != null) {
