@@ -71,7 +71,8 @@ public final class ResourceBench {
         long journals = (volumes + VOLUMES_PER_JOURNAL - 1) / VOLUMES_PER_JOURNAL;
         System.out.printf(Locale.ROOT, "hierarchy: %d journals, %d volumes, %d issues, %d articles, %d figures; %d threads%n",
                 journals, volumes, issues, articles, articles * FIGURES_PER_ARTICLE, threads);
-        StoreOptions options = StoreOptions.defaults().mapSize(256L << 30);
+        // -Dnosync=true: commits without fsync, to tell the disk's share of the creation rate from the CPU's
+        StoreOptions options = StoreOptions.defaults().mapSize(256L << 30).noSync(Boolean.getBoolean("nosync"));
         try (Store store = Store.open(dir.resolve("store"), options);
                 AtomStore atom = AtomStore.open(store, AtomOptions.defaults().hrefPrefix("/store"))) {
             long before = store.diskBytes();
@@ -81,7 +82,7 @@ public final class ResourceBench {
             atom.createEntry(ResourcePath.ROOT, null, "journals", entry("journals", "All journals", null), "bench");
             created.incrementAndGet();
             ResourcePath top = ResourcePath.of("/journals");
-            List<ResourcePath> js = level(pool, atom, List.of(top), journals, 1, "journal", "j", created, t0);
+            List<ResourcePath> js = level(pool, atom, List.of(top), journals, (int) journals, "journal", "j", created, t0);
             List<ResourcePath> vs = level(pool, atom, js, volumes, VOLUMES_PER_JOURNAL, "volume", null, created, t0);
             List<ResourcePath> is = level(pool, atom, vs, issues, ISSUES_PER_VOLUME, "issue", null, created, t0);
             List<ResourcePath> as = level(pool, atom, is, articles, ARTICLES_PER_ISSUE, "article", "a", created, t0);
