@@ -158,13 +158,13 @@
   <!-- The children entries were fetched with (with-descendants), each entry's in name order. -->
   <xsl:function name="j:children" as="element(atom:entry)*" visibility="public">
     <xsl:param name="entry" as="element(atom:entry)*"/>
-    <xsl:sequence select="$entry/atom:link[@rel eq 'down']/atom:entry"/>
+    <xsl:sequence select="$entry/atom:link[@rel eq 'down']/arno:inline/atom:entry"/>
   </xsl:function>
 
   <!-- The parent an entry was fetched with (with-ancestors). -->
   <xsl:function name="j:parent" as="element(atom:entry)?" visibility="public">
     <xsl:param name="entry" as="element(atom:entry)?"/>
-    <xsl:sequence select="$entry/atom:link[@rel eq 'up']/atom:entry"/>
+    <xsl:sequence select="$entry/atom:link[@rel eq 'up']/arno:inline/atom:entry"/>
   </xsl:function>
 
   <!--

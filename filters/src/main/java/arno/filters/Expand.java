@@ -22,6 +22,7 @@ import org.xml.sax.helpers.AttributesImpl;
  */
 final class Expand {
     static final String ATOM = "http://www.w3.org/2005/Atom";
+    static final String ARNO = "urn:arno:atom";
     private final DocumentStore.View view;
     private final Configuration config;
     private final ContentHandler out;
@@ -62,7 +63,9 @@ final class Expand {
                     && "up".equals(c.getAttributeValue("", "rel"))) {
                 List<String> p = start(c, entry.getAllNamespaces());
                 String href = c.getAttributeValue("", "href");
+                inline(true);
                 entry(href.substring(0, href.length() - ".atom".length()), true, 0);
+                inline(false);
                 end(c, p);
             } else {
                 copy(c, entry.getAllNamespaces());
@@ -74,9 +77,11 @@ final class Expand {
             a.addAttribute("", "href", "href", "CDATA", path + "/");
             a.addAttribute("", "type", "type", "CDATA", "application/atom+xml;type=feed");
             out.startElement(ATOM, "link", qname(entry.getPrefix(), "link"), a);
+            inline(true);
             for (String name : children(path + "/")) {
                 entry(path + "/" + name, false, descendants < 0 ? -1 : descendants - 1);
             }
+            inline(false);
             out.endElement(ATOM, "link", qname(entry.getPrefix(), "link"));
         }
         end(entry, prefixes);
@@ -92,6 +97,17 @@ final class Expand {
         }
         names.sort(null);
         return names;
+    }
+
+    /** The arno:inline element that holds an inlined resource inside its link, as the store's API writes it. */
+    private void inline(boolean start) throws SAXException {
+        if (start) {
+            out.startPrefixMapping("arno", ARNO);
+            out.startElement(ARNO, "inline", "arno:inline", new AttributesImpl());
+        } else {
+            out.endElement(ARNO, "inline", "arno:inline");
+            out.endPrefixMapping("arno");
+        }
     }
 
     private static String qname(String prefix, String local) {
