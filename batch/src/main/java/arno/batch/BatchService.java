@@ -1,5 +1,6 @@
 package arno.batch;
 
+import arno.xml.Accounts;
 import arno.xml.Access;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
@@ -69,7 +70,7 @@ public final class BatchService implements AutoCloseable {
     private final Path jobsDir;
     private final Engine engine;
     private final Scheduler scheduler;
-    private final Users users;
+    private final Accounts users;
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong();
     private final ThreadPoolExecutor pool;
@@ -99,7 +100,7 @@ public final class BatchService implements AutoCloseable {
                 new StylesheetCache(processor, targets, options.xmlPolicy(), access), targets, options.xmlPolicy(),
                 options.clock(), pool, options.workers());
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
-        this.users = new Users(options.usersFile());
+        this.users = new Accounts(options.usersFile());
     }
 
     /**
@@ -147,21 +148,32 @@ public final class BatchService implements AutoCloseable {
 
     /**
      * For development servers: when no account exists, creates the account
-     * {@code arno} with a random password and returns {@code "arno:password"}
+     * {@code arno} with every role and a random password and returns {@code "arno:password"}
      * for the server to print at start-up; returns null when accounts exist.
      */
     public String createDevelopmentAccount() {
         synchronized (users) {
             if (!users.isEmpty()) return null;
-            String password = Users.randomPassword();
-            users.add("arno", password);
+            String password = Accounts.randomPassword();
+            users.add("arno", password, Accounts.ALL_ROLES);
             return "arno:" + password;
         }
     }
 
-    /** Adds or replaces an account in the users file of {@code options} (the service need not run). */
+    /**
+     * Adds or replaces an account with {@link Accounts#DEFAULT_ROLES} (read, write) in the users file
+     * of {@code options} (the service need not run).
+     */
     public static void addAccount(BatchOptions options, String name, String password) {
-        new Users(options.usersFile()).add(name, password);
+        new Accounts(options.usersFile()).add(name, password);
+    }
+
+    /**
+     * The accounts this service checks (its users file): the server shares this one instance with
+     * the store API, so that both read one file and remember each verified password once.
+     */
+    public Accounts accounts() {
+        return users;
     }
 
     /**
@@ -185,7 +197,7 @@ public final class BatchService implements AutoCloseable {
 
     // ---- What the servlet calls -------------------------------------------------------------
 
-    String authenticate(String authorization) {
+    Accounts.Account authenticate(String authorization) {
         return users.authenticate(authorization);
     }
 

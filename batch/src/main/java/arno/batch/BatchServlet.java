@@ -1,5 +1,6 @@
 package arno.batch;
 
+import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.XmlWriter;
@@ -55,7 +56,7 @@ final class BatchServlet extends HttpServlet {
         resp.setHeader("Cache-Control", "no-store");
         try {
             // One check per request: the password hash is slow on purpose.
-            String user = path.equals("/schema") ? null : authenticate(req, resp);
+            String user = path.equals("/schema") ? null : authenticate(req, resp, method);
             if (path.equals("/") || path.equals("/jobs") || path.equals("/jobs/")) {
                 switch (method) {
                     case "GET", "HEAD" -> list(req, resp);
@@ -107,16 +108,24 @@ final class BatchServlet extends HttpServlet {
         }
     }
 
-    /** The account of the request (HTTP Basic), else 401 with the challenge. */
-    private String authenticate(HttpServletRequest req, HttpServletResponse resp) {
-        String user = service.authenticate(req.getHeader("Authorization"));
+    /**
+     * The account name of the request (HTTP Basic), else 401 with the challenge; 403 when the account
+     * lacks the role: {@code read} for GET and HEAD, {@code write} for submitting and cancelling.
+     */
+    private String authenticate(HttpServletRequest req, HttpServletResponse resp, String method) {
+        Accounts.Account user = service.authenticate(req.getHeader("Authorization"));
         if (user == null) {
             resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-batch\", charset=\"UTF-8\"");
             throw ErrorCode.UNAUTHORIZED.error(req.getHeader("Authorization") == null
                     ? "the batch service needs an account (HTTP Basic) for submitting, reading and cancelling jobs"
                     : "the account name or password is wrong");
         }
-        return user;
+        Accounts.Role needed = method.equals("GET") || method.equals("HEAD") ? Accounts.Role.READ : Accounts.Role.WRITE;
+        if (!user.has(needed)) {
+            throw ErrorCode.FORBIDDEN.error("the account " + user.name() + " lacks the " + needed.token()
+                    + " role that " + method + " needs here; an administrator can add it in the accounts file");
+        }
+        return user.name();
     }
 
     private void submit(HttpServletRequest req, HttpServletResponse resp, String user) throws IOException {

@@ -2,7 +2,9 @@ package arno.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.xml.Accounts;
 import java.net.http.HttpResponse;
+import java.util.EnumSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -82,6 +84,18 @@ class AuthTest {
         }
     }
 
+    @Test void aReadOnlyAccountReadsButMayNotSubmitOrCancel() {
+        server.service.accounts().add("viewer", "viewer-password", EnumSet.of(Accounts.Role.READ));
+        String job = server.submit(BATCH);
+        server.awaitFinished(job);
+        assertThat(server.get(job, "viewer:viewer-password").statusCode()).isEqualTo(200);
+        HttpResponse<String> submit = server.post(BATCH, "viewer:viewer-password", null);
+        assertThat(submit.statusCode()).isEqualTo(403);
+        assertThat(submit.body()).contains("code=\"forbidden\"").contains("write role");
+        server.service.accounts().add("writer", "writer-password", EnumSet.of(Accounts.Role.WRITE));
+        assertThat(server.get(job, "writer:writer-password").statusCode()).isEqualTo(403);
+    }
+
     @Test void theUsersFileHoldsNoPassword() throws Exception {
         assertThat(Files.readString(server.work.resolve("users"))).contains(TestServer.USER + ":pbkdf2-sha256:")
                 .doesNotContain(TestServer.PASSWORD);
@@ -93,7 +107,9 @@ class AuthTest {
         try (BatchService service = BatchService.start(fresh)) {
             String account = service.createDevelopmentAccount();
             assertThat(account).startsWith("arno:").hasSizeGreaterThan(20);
-            assertThat(new Users(fresh.usersFile()).authenticate(TestServer.basic(account))).isEqualTo("arno");
+            Accounts.Account arno = new Accounts(fresh.usersFile()).authenticate(TestServer.basic(account));
+            assertThat(arno.name()).isEqualTo("arno");
+            assertThat(arno.roles()).isEqualTo(Accounts.ALL_ROLES);
             assertThat(service.createDevelopmentAccount()).isNull();
         }
     }

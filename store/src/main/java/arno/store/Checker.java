@@ -1,13 +1,16 @@
 package arno.store;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.lmdbjava.Cursor;
+import org.lmdbjava.Dbi;
 
 
 /**
@@ -16,8 +19,13 @@ import org.lmdbjava.Cursor;
  * with the expected length; the record stream decodes from start to end with each parent offset
  * pointing at the open parent, each size matching where the subtree really ends, ENDs balanced,
  * name codes inside the namebase, namespace indexes inside the document's table and attribute
- * entries filling their header exactly. Then: no docs entry belongs to a document no path names,
- * and the meta counters lie above every id and version in use.
+ * entries filling their header exactly. A binary document has exactly its bytes in full 1 MiB
+ * chunks and a last partial one. Then: no docs entry belongs to a document no path names, and the
+ * meta counters lie above every id and version in use. The two reference databases mirror each
+ * other and name stored sources. Every version has a commit time, never earlier than the one
+ * before. The change feed is plausible: the last change of each URI still in the feed is a put of
+ * exactly the document stored there now, or a delete of one no longer there; and every document
+ * written since the feed's start has that put.
  */
 final class Checker {
 
@@ -73,15 +81,152 @@ final class Checker {
                 more = c.next();
             }
         }
-        try (Cursor<DirectBuffer> c = e.changes.openCursor(snapshot.txn())) {
-            if (c.last()) {
-                long lastChange = c.key().getLong(0, Keys.BE);
-                if (lastChange > version) {
-                    problems.add("change feed has version " + lastChange + " above the store version " + version);
+        checkReferences(e, k);
+        checkCommits(e, version);
+        checkFeed(e, k, version);
+        return problems;
+    }
+
+    private void add(String problem) {
+        if (problems.size() < MAX_PROBLEMS) {
+            problems.add(problem);
+        }
+    }
+
+    /** Each direction of every reference has its mirror in the other database, and its source is stored. */
+    private void checkReferences(Engine e, Keys k) {
+        List<Dbi<DirectBuffer>> dbs = List.of(e.refs, e.refsOut);
+        for (int d = 0; d < 2; d++) {
+            boolean reverse = d == 0;
+            String name = reverse ? "refs" : "refsOut";
+            Dbi<DirectBuffer> mirror = reverse ? e.refsOut : e.refs;
+            try (Cursor<DirectBuffer> c = dbs.get(d).openCursor(snapshot.txn())) {
+                boolean more = c.first();
+                while (more && problems.size() < MAX_PROBLEMS) {
+                    DirectBuffer key = c.key();
+                    int zero = 0;
+                    while (zero < key.capacity() && key.getByte(zero) != 0) {
+                        zero++;
+                    }
+                    String first = Keys.string(key, 0, zero);
+                    String second = Keys.string(c.val(), 0, c.val().capacity());
+                    String source = reverse ? second : first;
+                    String target = reverse ? first : second;
+                    String what = "reference " + Store.SCHEME + source + " → " + Store.SCHEME + target + ": ";
+                    if (zero == key.capacity() || !key.equals(k.pair(first, second))) {
+                        add(what + "its '" + name + "' key does not match its value");
+                    } else {
+                        DirectBuffer m = mirror.get(snapshot.txn(), k.pair(second, first));
+                        if (m == null || !Keys.string(m, 0, m.capacity()).equals(first)) {
+                            add(what + "is in '" + name + "' but not in '" + (reverse ? "refsOut" : "refs") + "'");
+                        }
+                    }
+                    if (!reverse && e.paths.get(snapshot.txn(), k.utf8(source)) == null) {
+                        add(what + "its source is not stored (a delete should have cleared it)");
+                    }
+                    more = c.next();
                 }
             }
         }
-        return problems;
+    }
+
+    /** Every version up to the store's has a commit time, and times never go backwards. */
+    private void checkCommits(Engine e, long version) {
+        long expected = 1;
+        long lastTime = Long.MIN_VALUE;
+        try (Cursor<DirectBuffer> c = e.commits.openCursor(snapshot.txn())) {
+            boolean more = c.first();
+            while (more && problems.size() < MAX_PROBLEMS) {
+                long v = c.key().getLong(0, Keys.BE);
+                if (c.val().capacity() != 8) {
+                    add("commit " + v + ": its time has " + c.val().capacity() + " bytes, not 8");
+                } else {
+                    long t = c.val().getLong(0, Keys.BE);
+                    if (t < lastTime) {
+                        add("commit " + v + ": its time " + java.time.Instant.ofEpochMilli(t)
+                                + " is before the previous commit's " + java.time.Instant.ofEpochMilli(lastTime));
+                    }
+                    lastTime = t;
+                }
+                if (v != expected) {
+                    add("commit times: version " + v + " follows " + (expected - 1) + " (a version has no time)");
+                }
+                expected = v + 1;
+                more = c.next();
+            }
+        }
+        if (expected - 1 != version) {
+            add("commit times end at version " + (expected - 1) + ", the store is at version " + version);
+        }
+    }
+
+    private record Last(long version, int seq, Change.Kind kind, long docId, String mediaType) {
+    }
+
+    /** The change feed against the documents stored now (see the class comment). */
+    private void checkFeed(Engine e, Keys k, long version) {
+        long feedStart = e.getLong(snapshot.txn(), k, "feedStart");
+        if (feedStart < 1 || feedStart > version + 1) {
+            add("change feed starts at version " + feedStart + ", outside 1.." + (version + 1));
+        }
+        Map<String, Last> last = new HashMap<>();
+        try (Cursor<DirectBuffer> c = e.changes.openCursor(snapshot.txn())) {
+            boolean more = c.first();
+            while (more && problems.size() < MAX_PROBLEMS) {
+                long v = c.key().getLong(0, Keys.BE);
+                int seq = c.key().capacity() == 12 ? c.key().getInt(8, Keys.BE) : -1;
+                DirectBuffer val = c.val();
+                String at = "change " + v + ":" + seq + ": ";
+                int mlen = val.capacity() >= 10 ? val.getByte(9) & 0xFF : -1;
+                int kind = val.capacity() > 0 ? val.getByte(0) : -1;
+                if (seq < 1 || mlen < 0 || 10 + mlen > val.capacity() || kind < 0
+                        || kind >= Change.Kind.values().length) {
+                    add(at + "record is malformed");
+                } else if (v > version) {
+                    add(at + "is above the store version " + version);
+                } else if (v >= feedStart) {
+                    String uri = Keys.string(val, 10 + mlen, val.capacity() - 10 - mlen);
+                    last.put(uri, new Last(v, seq, Change.Kind.values()[kind], val.getLong(1, Keys.BE),
+                            Keys.string(val, 10, mlen)));
+                }
+                more = c.next();
+            }
+        }
+        for (Map.Entry<String, Last> en : last.entrySet()) {
+            String uri = en.getKey();
+            Last l = en.getValue();
+            DirectBuffer p = e.paths.get(snapshot.txn(), k.utf8(uri));
+            String at = "change " + l.version() + ":" + l.seq() + " (" + l.kind().name().toLowerCase() + " "
+                    + Store.SCHEME + uri + "): ";
+            if (l.kind() == Change.Kind.DELETE) {
+                if (p != null) {
+                    add(at + "the last change of the URI is a delete, but a document is stored there");
+                }
+            } else if (p == null) {
+                add(at + "the last change of the URI is a put, but nothing is stored there");
+            } else if (p.getLong(0, Keys.BE) != l.docId() || p.getLong(8, Keys.BE) != l.version()) {
+                add(at + "the document stored there is document " + p.getLong(0, Keys.BE) + " of version "
+                        + p.getLong(8, Keys.BE) + ", not document " + l.docId() + " of version " + l.version());
+            } else {
+                DirectBuffer h = e.docs.get(snapshot.txn(), k.doc(l.docId(), Keys.HEADER));
+                if (h != null && !DocHeader.decode(l.docId(), h).mediaType().equals(l.mediaType())) {
+                    add(at + "its media type " + l.mediaType() + " differs from the document's");
+                }
+            }
+        }
+        try (Cursor<DirectBuffer> c = e.paths.openCursor(snapshot.txn())) {
+            boolean more = c.first();
+            while (more && problems.size() < MAX_PROBLEMS) {
+                if (c.val().capacity() == 16 && c.val().getLong(8, Keys.BE) >= feedStart) {
+                    String uri = Keys.string(c.key(), 0, c.key().capacity());
+                    if (!last.containsKey(uri)) {
+                        add(Store.SCHEME + uri + ": written at version " + c.val().getLong(8, Keys.BE)
+                                + ", which the change feed still holds, but the feed has no change of it");
+                    }
+                }
+                more = c.next();
+            }
+        }
     }
 
     private void problem(String uri, String what) {
@@ -108,6 +253,10 @@ final class Checker {
         }
         if (h.version() != docVersion) {
             problem(uri, "header version " + h.version() + " differs from path version " + docVersion);
+        }
+        if (h.binary()) {
+            checkBinary(uri, docId, h);
+            return;
         }
         int expected = (int) ((h.length() + Format.CHUNK_SIZE - 1) >>> Format.CHUNK_SHIFT);
         if (h.chunks() != Math.max(1, expected) && h.chunks() != expected + 1) {
@@ -141,6 +290,35 @@ final class Checker {
             walk(uri, t, h);
         } catch (RuntimeException ex) {
             problem(uri, "does not decode: " + ex);
+        }
+    }
+
+    /** Exactly its bytes: full chunks, then the rest; no nodes, no names, no side tables. */
+    private void checkBinary(String uri, long docId, DocHeader h) {
+        long expected = (h.length() + Format.CHUNK_SIZE - 1) >>> Format.CHUNK_SHIFT;
+        if (h.chunks() != expected) {
+            problem(uri, "binary of " + h.length() + " bytes has " + h.chunks() + " chunks, not " + expected);
+            return;
+        }
+        if (h.nodes() != 0 || h.nameCodes() != 0 || (h.flags() & ~DocHeader.BINARY) != 0) {
+            problem(uri, "binary header has nodes, names or tree flags");
+        }
+        for (int i = 0; i < h.chunks(); i++) {
+            UnsafeBuffer c;
+            try {
+                c = snapshot.chunk(docId, i);
+            } catch (StoreException ex) {
+                problem(uri, ex.getMessage());
+                return;
+            }
+            long want = Math.min(Format.CHUNK_SIZE, h.length() - ((long) i << Format.CHUNK_SHIFT));
+            if (c.capacity() != want) {
+                problem(uri, "binary chunk " + i + " has " + c.capacity() + " bytes, not " + want);
+                return;
+            }
+        }
+        if (snapshot.entry(docId, Keys.BIGS) != null || snapshot.entry(docId, Keys.NSMAPS) != null) {
+            problem(uri, "binary has tree side tables");
         }
     }
 

@@ -80,9 +80,12 @@ final class DocumentWriter implements Receiver {
     private boolean hasXmlBase;
     private long xmlBytes = -1;
     private DocHeader header;
+    private final String mediaType;
 
-    DocumentWriter(Engine engine, Txn<DirectBuffer> txn, Namebase.Pending names, long docId, String uri, long version) {
+    DocumentWriter(Engine engine, Txn<DirectBuffer> txn, Namebase.Pending names, long docId, String uri, long version,
+                   String mediaType) {
         this.engine = engine;
+        this.mediaType = mediaType;
         this.txn = txn;
         this.names = names;
         this.docId = docId;
@@ -453,7 +456,7 @@ final class DocumentWriter implements Receiver {
         if (hasXmlBase) {
             flags |= DocHeader.HAS_XML_BASE;
         }
-        header = new DocHeader(docId, uri, version, length, chunks, xmlBytes, nodes, names.limit(), flags);
+        header = new DocHeader(docId, uri, version, length, chunks, xmlBytes, nodes, names.limit(), flags, mediaType);
         engine.docs.put(txn, keys.doc(docId, Keys.HEADER), header.encode());
         finished = true;
     }

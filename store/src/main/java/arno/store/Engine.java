@@ -48,6 +48,9 @@ final class Engine implements AutoCloseable {
     final Dbi<DirectBuffer> paths;
     final Dbi<DirectBuffer> docs;
     final Dbi<DirectBuffer> changes;
+    final Dbi<DirectBuffer> commits;
+    final Dbi<DirectBuffer> refs;
+    final Dbi<DirectBuffer> refsOut;
     private final FileChannel lockChannel;
     private final FileLock lock;
 
@@ -61,6 +64,9 @@ final class Engine implements AutoCloseable {
         this.paths = env.openDbi("paths", DbiFlags.MDB_CREATE);
         this.docs = env.openDbi("docs", DbiFlags.MDB_CREATE);
         this.changes = env.openDbi("changes", DbiFlags.MDB_CREATE);
+        this.commits = env.openDbi("commits", DbiFlags.MDB_CREATE);
+        this.refs = env.openDbi("refs", DbiFlags.MDB_CREATE);
+        this.refsOut = env.openDbi("refsOut", DbiFlags.MDB_CREATE);
     }
 
     /** LMDB's data file: its presence is what makes a folder hold a store. */
@@ -127,7 +133,7 @@ final class Engine implements AutoCloseable {
         try {
             env = Env.create(DirectBufferProxy.PROXY_DB)
                     .setMapSize(options.mapSize())
-                    .setMaxDbs(8)
+                    .setMaxDbs(16)
                     .setMaxReaders(options.maxReaders())
                     .open(abs.toFile(), flags.toArray(new EnvFlags[0]));
         } catch (Env.FileInvalidException | Env.VersionMismatchException e) {
@@ -181,6 +187,7 @@ final class Engine implements AutoCloseable {
                 putLong(txn, k, "format", Format.VERSION);
                 putLong(txn, k, "version", 0);
                 putLong(txn, k, "nextDoc", 1);
+                putLong(txn, k, "feedStart", 1);
                 txn.commit();
                 return;
             }

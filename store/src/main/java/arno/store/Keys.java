@@ -13,16 +13,29 @@ import org.agrona.concurrent.UnsafeBuffer;
  * they sit together in the B+tree and delete with one cursor sweep.
  *
  * <pre>
- * meta     "magic" | "format" | "version" | "nextDoc"     → value
+ * meta     "magic" | "format" | "version" | "nextDoc" | "feedStart"   → value(8)
  * names    code(4)                                         → prefix \0 uri \0 local (UTF-8)
  * paths    uri (UTF-8)                                     → docId(8) version(8)
  * docs     docId(8) HEADER                                 → document header, see {@link DocHeader}
- *          docId(8) CHUNK index(4)                         → 1 MiB of records + 64 bytes of the next chunk
+ *          docId(8) CHUNK index(4)                         → XML: 1 MiB of records + 64 bytes of the next chunk;
+ *                                                            binary: 1 MiB of the bytes, no overlap
  *          docId(8) BIGS                                   → sorted (pos(8), size(8)) of large subtrees
  *          docId(8) NSMAPS                                 → the document's namespace maps
  *          docId(8) IDS id (UTF-8)                         → element position(8), first occurrence
- * changes  version(8) seq(4)                               → kind(1) docId(8) uri (UTF-8)
+ * changes  version(8) seq(4)                               → kind(1) docId(8) mediaTypeLength(1) mediaType uri
+ * commits  version(8)                                      → epoch millis(8)
+ * refs     target \0 fit(source)                           → source (UTF-8)
+ * refsOut  source \0 fit(target)                           → target (UTF-8)
  * </pre>
+ *
+ * <h2>Reference keys</h2>
+ * A reference is a pair of store URIs, each at most {@link Store#MAX_URI_BYTES} (400) bytes, so
+ * the pair may not fit LMDB's 511-byte keys. The first URI is kept whole (it is what prefix seeks
+ * need: {@code referrers("/journals/ja/")}); the second is kept whole when the key fits, else cut
+ * to what fits less 8 bytes followed by the first 8 bytes of its SHA-256 ({@link #pair}). The value
+ * always holds the second URI whole, so nothing is lost; two different URIs with the same long
+ * prefix and the same 64-bit hash under the same first URI would share a key (never seen in
+ * practice; the checker would report the pair that lost).
  *
  * A {@code Keys} object is a scratch key buffer: not thread-safe, one per transaction.
  */
@@ -63,6 +76,68 @@ final class Keys {
         key.putInt(8, seq, BE);
         view.wrap(key, 0, 12);
         return view;
+    }
+
+    /** A commits key: the version alone. */
+    DirectBuffer version(long version) {
+        key.putLong(0, version, BE);
+        view.wrap(key, 0, 8);
+        return view;
+    }
+
+    /** A refs or refsOut key: {@code first \0 fit(second)} (see the class comment). */
+    DirectBuffer pair(String first, String second) {
+        byte[] a = first.getBytes(StandardCharsets.UTF_8);
+        byte[] b = second.getBytes(StandardCharsets.UTF_8);
+        key.putBytes(0, a);
+        key.putByte(a.length, (byte) 0);
+        int room = MAX_KEY - a.length - 1;
+        int n;
+        if (b.length <= room) {
+            key.putBytes(a.length + 1, b);
+            n = a.length + 1 + b.length;
+        } else {
+            int cut = room - 8;
+            key.putBytes(a.length + 1, b, 0, cut);
+            key.putBytes(a.length + 1 + cut, sha256(b), 0, 8);
+            n = MAX_KEY;
+        }
+        view.wrap(key, 0, n);
+        return view;
+    }
+
+    /** The prefix {@code first \0} of every pair key that starts with {@code first}. */
+    static byte[] pairPrefix(String first) {
+        byte[] a = first.getBytes(StandardCharsets.UTF_8);
+        byte[] p = java.util.Arrays.copyOf(a, a.length + 1);
+        return p;
+    }
+
+    /** Seeks to the first key at or after {@code bytes}. */
+    DirectBuffer bytes(byte[] bytes) {
+        key.putBytes(0, bytes);
+        view.wrap(key, 0, bytes.length);
+        return view;
+    }
+
+    static boolean startsWith(DirectBuffer b, byte[] prefix) {
+        if (b.capacity() < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (b.getByte(i) != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static byte[] sha256(byte[] b) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256").digest(b);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 
     DirectBuffer doc(long docId, byte kind) {

@@ -125,6 +125,11 @@ final class Namebase {
             return c;
         }
 
+        /** The name of a code allocated by this transaction (at or above the committed size). */
+        Name added(int code) {
+            return added.get(code - names.length);
+        }
+
         /** The highest code allocated so far plus one. */
         int limit() {
             return names.length + added.size();
@@ -183,6 +188,29 @@ final class Namebase {
                 table = t;
                 return t;
             }
+        }
+
+        /**
+         * A table that also covers the names a write transaction has allocated but not committed,
+         * for reading its own documents in its view. Not published: the names may yet be aborted.
+         */
+        Table covering(int limit, Pending pending) {
+            int committed = names.length;
+            if (limit <= committed) {
+                return covering(limit);
+            }
+            Table t = covering(committed);
+            int[] fps = Arrays.copyOf(t.fingerprints, limit);
+            NodeName[] nn = Arrays.copyOf(t.names, limit);
+            String[] locals = Arrays.copyOf(t.locals, limit);
+            for (int i = committed; i < limit; i++) {
+                Name n = pending.added(i);
+                NamespaceUri uri = NamespaceUri.of(n.uri());
+                fps[i] = pool.allocateFingerprint(uri, n.local());
+                nn[i] = new FingerprintedQName(n.prefix(), uri, n.local(), fps[i]);
+                locals[i] = n.local();
+            }
+            return new Table(fps, nn, locals);
         }
     }
 

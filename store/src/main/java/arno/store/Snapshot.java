@@ -1,11 +1,17 @@
 package arno.store;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -34,23 +40,37 @@ import arno.xml.Where;
  * <p>It is the store's {@link DocumentStore.View}: the pipeline opens one per request through
  * {@link DocumentStore#read()} and knows nothing else of the store.
  *
+ * <p>The same class is the view of a write transaction ({@link WriteTransaction#view()}): it reads
+ * inside that transaction and sees its writes. Such a view ends with its transaction, not with
+ * {@link #close()} (which does nothing there), and what it returned (trees, nodes, {@link Binary}
+ * streams) is valid only until the transaction's next write: a write may reuse the pages they read.
+ *
  * <p>Threads: methods are thread-safe (LMDB calls are serialized on the snapshot). Nodes of its
  * documents must not be used after {@link #close()}.
  */
 public final class Snapshot implements DocumentStore.View {
 
+    /** Orders URIs as the B+trees do: by their UTF-8 bytes. */
+    static final Comparator<String> BYTE_ORDER = (a, b) -> java.util.Arrays.compareUnsigned(
+            a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+
     private final Store store;
     private final Txn<DirectBuffer> txn;
     private final Keys keys = new Keys();
     private final long version;
+    /** The write transaction this is the view of, or null for a read snapshot. */
+    private final WriteTransaction owner;
     private final Map<Configuration, Map<String, StoredTree>> trees = new HashMap<>();
     private volatile boolean closed;
     /** The same, read without a barrier on the trees' hot paths (see StoredTree.checkOpen). */
     boolean closedPlain;
+    /** Bumped at each write of the owning transaction: what was read before is stale. */
+    private int generation;
 
     Snapshot(Store store, Txn<DirectBuffer> txn) {
         this.store = store;
         this.txn = txn;
+        this.owner = null;
         long v;
         try {
             v = store.engine.getLong(txn, keys, "version");
@@ -62,7 +82,19 @@ public final class Snapshot implements DocumentStore.View {
         this.version = v;
     }
 
-    /** The store version this snapshot sees. */
+    /** The view of a write transaction. */
+    Snapshot(Store store, Txn<DirectBuffer> txn, WriteTransaction owner) {
+        this.store = store;
+        this.txn = txn;
+        this.owner = owner;
+        this.version = owner.version();
+    }
+
+    /**
+     * The store version this snapshot sees. For the view of a write transaction it is the version
+     * that transaction commits as: not an identity to cache by, since an aborted transaction's
+     * version is used again by the next one.
+     */
     @Override
     public long version() {
         return version;
@@ -78,7 +110,35 @@ public final class Snapshot implements DocumentStore.View {
     /** What is stored at {@code uri}, or null if nothing is. */
     public synchronized DocumentInfo info(String uri) {
         DocHeader h = header(uri);
-        return h == null ? null : new DocumentInfo(h.uri(), h.version(), h.length(), h.xmlBytes(), h.nodes());
+        return h == null ? null : info(h);
+    }
+
+    DocumentInfo info(DocHeader h) {
+        return new DocumentInfo(h.uri(), h.version(), h.length(), h.xmlBytes(), h.nodes(), h.mediaType(), h.binary(),
+                committedAt(h.version()));
+    }
+
+    /** The binary document at {@code uri}, or null if none is stored there (or what is stored is XML). */
+    public synchronized Binary binary(String uri) {
+        DocHeader h = header(uri);
+        return h == null || !h.binary() ? null : new Binary(this, h, committedAt(h.version()));
+    }
+
+    /**
+     * The commit time of {@code version}, or null when there was no such commit. Commit times are
+     * kept for every version (16 bytes each), however old: a document's Last-Modified needs its own.
+     */
+    public synchronized Instant committedAt(long version) {
+        checkOpen();
+        if (owner != null && version == this.version) {
+            return owner.time();
+        }
+        try {
+            DirectBuffer v = store.engine.commits.get(txn, keys.version(version));
+            return v == null ? null : Instant.ofEpochMilli(v.getLong(0, Keys.BE));
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + store.directory());
+        }
     }
 
     /**
@@ -99,7 +159,15 @@ public final class Snapshot implements DocumentStore.View {
                 e.at(Where.at(Store.SCHEME + uri));
                 throw e;
             }
-            t = new StoredTree(this, h, config, store.names.mapping(config).covering(h.nameCodes()));
+            if (h.binary()) {
+                StoreException e = new StoreException(ErrorCode.BAD_REQUEST, Store.SCHEME + uri + " is binary ("
+                        + h.mediaType() + "), not XML; read it as bytes (Snapshot.binary) or ask for its XML variant");
+                e.at(Where.at(Store.SCHEME + uri));
+                throw e;
+            }
+            Namebase.Mapping mapping = store.names.mapping(config);
+            t = new StoredTree(this, h, config, owner == null ? mapping.covering(h.nameCodes())
+                    : mapping.covering(h.nameCodes(), owner.pendingNames()));
             byUri.put(uri, t);
         }
         return t;
@@ -136,20 +204,194 @@ public final class Snapshot implements DocumentStore.View {
         return out;
     }
 
-    /** Changes committed after version {@code since} and up to this snapshot, oldest first. */
-    public synchronized List<Change> changesSince(long since) {
+    /**
+     * The direct children of {@code folder} ("/a/b/", or "/" for the top): documents by their name
+     * ("c.atom"), sub-folders by their name and a slash ("c/"), in byte order, the first
+     * {@code limit} after the name {@code after} (exclusive; null to start at the first).
+     *
+     * <p>The paths B+tree is the hierarchy index: on meeting "folder/c/…" the cursor seeks to
+     * "folder/c0" ({@code '0'} is the byte after {@code '/'}), jumping over everything inside c/,
+     * so a listing costs O(children · log n) however much lies deeper.
+     */
+    public synchronized List<String> children(String folder, String after, int limit) {
         checkOpen();
+        checkFolder(folder);
+        if (limit < 1) {
+            throw new StoreException(ErrorCode.BAD_PARAMETER, "a listing of " + Store.SCHEME + folder
+                    + " needs a limit of at least 1, not " + limit);
+        }
+        List<String> out = new ArrayList<>();
+        String seek;
+        if (after == null || after.isEmpty()) {
+            seek = folder;
+        } else if (after.endsWith("/")) {
+            seek = folder + after.substring(0, after.length() - 1) + '0';
+        } else {
+            seek = folder + after + '\0';
+        }
+        byte[] prefix = folder.getBytes(StandardCharsets.UTF_8);
+        try (Cursor<DirectBuffer> c = store.engine.paths.openCursor(txn)) {
+            boolean found = seekAtOrAfter(c, seek);
+            while (found && out.size() < limit) {
+                DirectBuffer k = c.key();
+                if (!Keys.startsWith(k, prefix)) {
+                    break;
+                }
+                int slash = -1;
+                for (int i = prefix.length; i < k.capacity(); i++) {
+                    if (k.getByte(i) == '/') {
+                        slash = i;
+                        break;
+                    }
+                }
+                if (slash < 0) {
+                    out.add(Keys.string(k, prefix.length, k.capacity() - prefix.length));
+                    found = c.next();
+                } else {
+                    String name = Keys.string(k, prefix.length, slash - prefix.length);
+                    out.add(name + '/');
+                    found = seekAtOrAfter(c, folder + name + '0');
+                }
+            }
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + store.directory());
+        }
+        return out;
+    }
+
+    /** Every direct child of {@code folder} (see {@link #children(String, String, int)}). */
+    @Override
+    public List<String> children(String folder) {
+        return children(folder, null, Integer.MAX_VALUE);
+    }
+
+    private boolean seekAtOrAfter(Cursor<DirectBuffer> c, String key) {
+        byte[] b = key.getBytes(StandardCharsets.UTF_8);
+        if (b.length > Keys.MAX_KEY) {
+            // longer than any stored URI: the first URI after it is the first after its 511-byte prefix's range
+            return seekPast(c, java.util.Arrays.copyOf(b, Keys.MAX_KEY));
+        }
+        return c.get(keys.bytes(b), GetOp.MDB_SET_RANGE);
+    }
+
+    /** Positions after every key that starts with {@code prefix}. */
+    private boolean seekPast(Cursor<DirectBuffer> c, byte[] prefix) {
+        boolean found = c.get(keys.bytes(prefix), GetOp.MDB_SET_RANGE);
+        while (found && Keys.startsWith(c.key(), prefix)) {
+            found = c.next();
+        }
+        return found;
+    }
+
+    static void checkFolder(String folder) {
+        if (folder == null || !folder.endsWith("/") || !folder.startsWith("/")) {
+            StoreException e = new StoreException(ErrorCode.UNSUPPORTED_URI, "store folder '" + folder
+                    + "' must start and end with '/', like /journals/ja/");
+            e.at(Where.at(Store.SCHEME + folder));
+            throw e;
+        }
+        if (folder.length() > 1) {
+            Store.checkUri(folder.substring(0, folder.length() - 1));
+        }
+    }
+
+    /**
+     * The documents that refer to a document whose URI starts with {@code targetPrefix} (as set by
+     * {@link WriteTransaction#setReferences}), distinct, in byte order. A prefix "/journals/ja/"
+     * finds every reference into that subtree.
+     */
+    public synchronized List<String> referrers(String targetPrefix) {
+        checkOpen();
+        TreeSet<String> out = new TreeSet<>(BYTE_ORDER);
+        byte[] prefix = targetPrefix.getBytes(StandardCharsets.UTF_8);
+        if (prefix.length > Keys.MAX_KEY) {
+            return List.of();
+        }
+        try (Cursor<DirectBuffer> c = store.engine.refs.openCursor(txn)) {
+            boolean found = prefix.length == 0 ? c.first() : c.get(keys.bytes(prefix), GetOp.MDB_SET_RANGE);
+            while (found && Keys.startsWith(c.key(), prefix)) {
+                out.add(Keys.string(c.val(), 0, c.val().capacity()));
+                found = c.next();
+            }
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + store.directory());
+        }
+        return List.copyOf(out);
+    }
+
+    /** The documents {@code sourceUri} refers to (as set by {@link WriteTransaction#setReferences}), in byte order. */
+    public synchronized List<String> references(String sourceUri) {
+        checkOpen();
+        Store.checkUri(sourceUri);
+        return references(store.engine, txn, keys, sourceUri);
+    }
+
+    static List<String> references(Engine engine, Txn<DirectBuffer> txn, Keys keys, String source) {
+        TreeSet<String> out = new TreeSet<>(BYTE_ORDER);
+        byte[] prefix = Keys.pairPrefix(source);
+        try (Cursor<DirectBuffer> c = engine.refsOut.openCursor(txn)) {
+            boolean found = c.get(keys.bytes(prefix), GetOp.MDB_SET_RANGE);
+            while (found && Keys.startsWith(c.key(), prefix)) {
+                out.add(Keys.string(c.val(), 0, c.val().capacity()));
+                found = c.next();
+            }
+        } catch (LmdbException e) {
+            throw Engine.translate(e, Store.SCHEME + source);
+        }
+        return List.copyOf(out);
+    }
+
+    /** Every change after version {@code since} up to this snapshot, oldest first. */
+    public List<Change> changesSince(long since) {
+        return changesSince(since, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * At most {@code limit} changes, oldest first: those of the versions after {@code since}, and
+     * with {@code seq} ≥ 1 also those of version {@code since} from its {@code seq}-th change on (to
+     * continue a page that ended inside a commit: pass the last change's version and seq + 1).
+     *
+     * @throws StoreException GONE when changes this asks for were pruned (older than the retention):
+     *                        the follower must resynchronise from a full copy
+     */
+    public synchronized List<Change> changesSince(long since, int seq, int limit) {
+        checkOpen();
+        if (since < 0 || seq < 0 || limit < 1) {
+            throw new StoreException(ErrorCode.BAD_PARAMETER, "changes since version " + since + ", change " + seq
+                    + ", at most " + limit + ": the version and change must be at least 0, the limit at least 1");
+        }
+        long feedStart = oldestChangeIn();
+        long first = seq > 0 ? since : since + 1;
+        if (first >= 1 && first < feedStart) {
+            StoreException e = new StoreException(ErrorCode.GONE, "the changes after version " + since
+                    + " are no longer in the change feed of store " + store.directory()
+                    + ": it keeps the changes from version " + feedStart + " on (older ones are pruned after "
+                    + store.options().changeRetention() + "); a follower must resynchronise from a full copy"
+                    + " of the store and then follow from its version");
+            e.at(Where.at("store " + store.directory()));
+            throw e;
+        }
         List<Change> out = new ArrayList<>();
-        if (since >= version) {
+        if (first > version) {
             return out;
         }
         try (Cursor<DirectBuffer> c = store.engine.changes.openCursor(txn)) {
-            boolean found = c.get(keys.version(since + 1, 0), GetOp.MDB_SET_RANGE);
-            while (found) {
+            boolean found = c.get(keys.version(first, seq > 0 ? seq : 0), GetOp.MDB_SET_RANGE);
+            long timeOf = -1;
+            Instant time = null;
+            while (found && out.size() < limit) {
                 long v = c.key().getLong(0, Keys.BE);
+                int s = c.key().getInt(8, Keys.BE);
                 DirectBuffer val = c.val();
                 Change.Kind kind = Change.Kind.values()[val.getByte(0)];
-                out.add(new Change(v, Keys.string(val, 9, val.capacity() - 9), kind));
+                int mlen = val.getByte(9) & 0xFF;
+                String mediaType = Keys.string(val, 10, mlen);
+                String uri = Keys.string(val, 10 + mlen, val.capacity() - 10 - mlen);
+                if (v != timeOf) {
+                    time = committedAtIn(v);
+                    timeOf = v;
+                }
+                out.add(new Change(v, s, kind, uri, mediaType, time));
                 found = c.next();
             }
         } catch (LmdbException e) {
@@ -158,8 +400,41 @@ public final class Snapshot implements DocumentStore.View {
         return out;
     }
 
-    /** Writes the document at {@code uri} as XML (UTF-8), equal in infoset to what was stored. */
+    /** The first version whose changes are all still in the feed (older ones were pruned). */
+    public synchronized long oldestChange() {
+        checkOpen();
+        return oldestChangeIn();
+    }
+
+    private long oldestChangeIn() {
+        return store.engine.getLong(txn, keys, "feedStart");
+    }
+
+    private Instant committedAtIn(long v) {
+        if (owner != null && v == version) {
+            return owner.time();
+        }
+        DirectBuffer t = store.engine.commits.get(txn, keys.version(v));
+        return t == null ? null : Instant.ofEpochMilli(t.getLong(0, Keys.BE));
+    }
+
+    /**
+     * Writes the document at {@code uri}: an XML document as XML (UTF-8), equal in infoset to what
+     * was stored; a binary document as its bytes.
+     */
     public void export(String uri, OutputStream out) {
+        Binary b = binary(uri);
+        if (b != null) {
+            try (InputStream in = b.open()) {
+                in.transferTo(out);
+            } catch (IOException e) {
+                StoreException x = new StoreException(ErrorCode.IO, "cannot export " + Store.SCHEME + uri + ": "
+                        + e.getMessage(), e);
+                x.at(Where.at(Store.SCHEME + uri));
+                throw x;
+            }
+            return;
+        }
         Serializer s = new Processor(store.ownConfiguration()).newSerializer(out);
         s.setOutputProperty(Serializer.Property.ENCODING, "UTF-8");
         s.setOutputProperty(Serializer.Property.OMIT_XML_DECLARATION, "no");
@@ -171,6 +446,14 @@ public final class Snapshot implements DocumentStore.View {
      * declaration: the writer, not the document, decides the encoding of the bytes.
      */
     public void export(String uri, Writer out) {
+        Binary b = binary(uri);
+        if (b != null) {
+            StoreException e = new StoreException(ErrorCode.BAD_REQUEST, Store.SCHEME + uri + " is binary ("
+                    + b.mediaType() + ", " + b.length() + " bytes), not XML, so it cannot be written as text;"
+                    + " export it to a file (./arno store export " + uri + " --out FILE)");
+            e.at(Where.at(Store.SCHEME + uri));
+            throw e;
+        }
         Serializer s = new Processor(store.ownConfiguration()).newSerializer(out);
         s.setOutputProperty(Serializer.Property.OMIT_XML_DECLARATION, "yes");
         export(uri, s);
@@ -190,9 +473,15 @@ public final class Snapshot implements DocumentStore.View {
         }
     }
 
-    /** Ends the snapshot; its documents' nodes become invalid. */
+    /**
+     * Ends the snapshot; its documents' nodes become invalid. On the view of a write transaction it
+     * does nothing: the view ends with its transaction.
+     */
     @Override
     public void close() {
+        if (owner != null) {
+            return;
+        }
         synchronized (this) {
             if (closed) {
                 return;
@@ -211,9 +500,28 @@ public final class Snapshot implements DocumentStore.View {
 
     void checkOpen() {
         if (closed) {
-            throw new StoreException(ErrorCode.CLOSED, "read snapshot (version " + version
-                    + ") of store " + store.directory() + " is closed; its documents can no longer be read");
+            throw new StoreException(ErrorCode.CLOSED, (owner == null ? "read snapshot (version " + version + ")"
+                    : "the view of write transaction " + version) + " of store " + store.directory()
+                    + (owner == null ? " is closed" : " has ended with its transaction")
+                    + "; its documents can no longer be read");
         }
+    }
+
+    int generation() {
+        return generation;
+    }
+
+    /** The owning transaction writes: forget the trees read so far (their pages may change). */
+    synchronized void written() {
+        generation++;
+        trees.clear();
+    }
+
+    /** The owning transaction has ended. */
+    synchronized void ended() {
+        closed = true;
+        closedPlain = true;
+        trees.clear();
     }
 
     Store store() {

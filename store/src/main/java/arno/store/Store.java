@@ -29,9 +29,16 @@ import arno.xml.Where;
  * are held, never blocked by the writer and never blocking it (a long-held snapshot does keep the
  * pages it sees from being reused, so requests hold one only for their duration).
  *
- * <p>Every commit that changes something gets the next version number; each document records
- * the version that wrote it, and the change feed ({@link #changesSince(long)}) lists every put
- * and delete after a given version, for caches to invalidate what depends on them.
+ * <p>Every commit that changes something gets the next version number and a commit time; each
+ * document records the version that wrote it, and the change feed ({@link #changesSince(long)})
+ * lists every put and delete after a given version, for caches to invalidate what depends on them
+ * and followers to replicate, for {@link StoreOptions#changeRetention()}.
+ *
+ * <p>A document is XML, stored as a navigable tree, or bytes (a <i>binary document</i>, a PDF or
+ * an image, {@link WriteTransaction#putBinary}); either has a media type. Paths are a hierarchy
+ * ({@link Snapshot#children}); documents may record what they refer to
+ * ({@link WriteTransaction#setReferences}), so that who refers to something is one seek
+ * ({@link Snapshot#referrers}).
  *
  * <h2>Threads</h2>
  * A {@code Store} is thread-safe. A {@link WriteTransaction} belongs to the thread that opened it.
@@ -152,6 +159,13 @@ public final class Store implements DocumentStore, AutoCloseable {
         }
     }
 
+    /** One page of the change feed (see {@link Snapshot#changesSince(long, int, int)}). */
+    public List<Change> changesSince(long since, int seq, int limit) {
+        try (Snapshot s = read()) {
+            return s.changesSince(since, seq, limit);
+        }
+    }
+
     /**
      * Checks every document and entry: each document decodes and is consistent with its header,
      * its side tables and the namebase; no entry is orphaned. Returns the problems (empty if none).
@@ -226,6 +240,36 @@ public final class Store implements DocumentStore, AutoCloseable {
             }
         }
         return c;
+    }
+
+    /** Media types are {@code type/subtype} with optional parameters, in at most 255 ASCII characters. */
+    static String checkMediaType(String mediaType, String uri) {
+        String problem = null;
+        if (mediaType == null || mediaType.isEmpty()) {
+            problem = "is empty";
+        } else if (mediaType.length() > 255) {
+            problem = "is longer than 255 characters";
+        } else {
+            for (int i = 0; i < mediaType.length() && problem == null; i++) {
+                char c = mediaType.charAt(i);
+                if (c < 0x20 || c >= 0x7F) {
+                    problem = "has a character that is not printable ASCII at index " + i;
+                }
+            }
+            String type = mediaType.split(";", 2)[0].trim();
+            int slash = type.indexOf('/');
+            if (problem == null && (slash <= 0 || slash == type.length() - 1 || type.indexOf('/', slash + 1) >= 0
+                    || type.contains(" "))) {
+                problem = "is not of the form type/subtype";
+            }
+        }
+        if (problem != null) {
+            StoreException e = new StoreException(ErrorCode.BAD_PARAMETER, "media type '" + mediaType + "' for "
+                    + SCHEME + uri + " " + problem + "; give one like application/pdf or image/svg+xml");
+            e.at(Where.at(SCHEME + uri));
+            throw e;
+        }
+        return mediaType;
     }
 
     /** Store URIs are absolute path-like strings: {@code /a/b.xml}. */

@@ -8,7 +8,10 @@ import arno.xml.ErrorCode;
  * ({@link ErrorCode#STORE_LOCKED}, {@link ErrorCode#NO_STORE}, {@link ErrorCode#STORE_FORMAT},
  * {@link ErrorCode#UNSUPPORTED_URI}, {@link ErrorCode#NOT_FOUND}, {@link ErrorCode#MALFORMED_XML},
  * {@link ErrorCode#REFUSED_XML}, {@link ErrorCode#STORE_FULL}, {@link ErrorCode#CLOSED},
- * {@link ErrorCode#STORE_CORRUPT}, {@link ErrorCode#IO}) and, for input, a {@link arno.xml.Where}.
+ * {@link ErrorCode#STORE_CORRUPT}, {@link ErrorCode#IO}; {@link ErrorCode#BAD_REQUEST} for XML asked of a
+ * binary document, {@link ErrorCode#BAD_PARAMETER} for a bad media type or limit,
+ * {@link ErrorCode#RANGE_NOT_SATISFIABLE} for a byte range outside a binary, {@link ErrorCode#GONE}
+ * for changes pruned from the feed) and, for input, a {@link arno.xml.Where}.
  * It exists so that a caller can tell a store failure from others by type; it carries no codes of
  * its own. LMDB, SAX and Saxon exceptions are translated into it where they enter the store:
  * callers never see an lmdbjava type.

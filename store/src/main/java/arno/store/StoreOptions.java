@@ -1,5 +1,8 @@
 package arno.store;
 
+import java.time.Clock;
+import java.time.Duration;
+
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
 
@@ -18,21 +21,29 @@ public final class StoreOptions {
     /** Concurrent read snapshots across the process (LMDB reader slots). */
     public static final int DEFAULT_MAX_READERS = 1024;
 
+    /** How long the change feed keeps a change: a week, so a follower may be offline over a weekend. */
+    public static final Duration DEFAULT_CHANGE_RETENTION = Duration.ofDays(7);
+
     private static final StoreOptions DEFAULTS = new StoreOptions(DEFAULT_MAP_SIZE, DEFAULT_MAX_READERS, true, false,
-            XmlPolicy.DEFAULT);
+            XmlPolicy.DEFAULT, DEFAULT_CHANGE_RETENTION, Clock.systemUTC());
 
     private final long mapSize;
     private final int maxReaders;
     private final boolean writeMap;
     private final boolean noSync;
     private final XmlPolicy xmlPolicy;
+    private final Duration changeRetention;
+    private final Clock clock;
 
-    private StoreOptions(long mapSize, int maxReaders, boolean writeMap, boolean noSync, XmlPolicy xmlPolicy) {
+    private StoreOptions(long mapSize, int maxReaders, boolean writeMap, boolean noSync, XmlPolicy xmlPolicy,
+                         Duration changeRetention, Clock clock) {
         this.mapSize = mapSize;
         this.maxReaders = maxReaders;
         this.writeMap = writeMap;
         this.noSync = noSync;
         this.xmlPolicy = xmlPolicy;
+        this.changeRetention = changeRetention;
+        this.clock = clock;
     }
 
     public static StoreOptions defaults() {
@@ -47,7 +58,8 @@ public final class StoreOptions {
         if (bytes < (1L << 20)) {
             throw ErrorCode.BAD_CONFIGURATION.error("store map size must be at least 1M, not " + bytes + " bytes");
         }
-        return new StoreOptions((bytes + (1L << 20) - 1) & ~((1L << 20) - 1), maxReaders, writeMap, noSync, xmlPolicy);
+        return new StoreOptions((bytes + (1L << 20) - 1) & ~((1L << 20) - 1), maxReaders, writeMap, noSync, xmlPolicy,
+                changeRetention, clock);
     }
 
     /** The most read snapshots open at the same time in this process. */
@@ -55,7 +67,7 @@ public final class StoreOptions {
         if (readers < 1) {
             throw ErrorCode.BAD_CONFIGURATION.error("store readers must be at least 1, not " + readers);
         }
-        return new StoreOptions(mapSize, readers, writeMap, noSync, xmlPolicy);
+        return new StoreOptions(mapSize, readers, writeMap, noSync, xmlPolicy, changeRetention, clock);
     }
 
     /**
@@ -64,7 +76,7 @@ public final class StoreOptions {
      * process memory; without it LMDB keeps every dirty page of the transaction in malloc'd memory.
      */
     public StoreOptions writeMap(boolean on) {
-        return new StoreOptions(mapSize, maxReaders, on, noSync, xmlPolicy);
+        return new StoreOptions(mapSize, maxReaders, on, noSync, xmlPolicy, changeRetention, clock);
     }
 
     /**
@@ -72,7 +84,7 @@ public final class StoreOptions {
      * lose the last transactions, never consistency. Only for bulk loads that can be redone.
      */
     public StoreOptions noSync(boolean on) {
-        return new StoreOptions(mapSize, maxReaders, writeMap, on, xmlPolicy);
+        return new StoreOptions(mapSize, maxReaders, writeMap, on, xmlPolicy, changeRetention, clock);
     }
 
     /**
@@ -83,7 +95,34 @@ public final class StoreOptions {
         if (policy == null) {
             throw ErrorCode.BAD_CONFIGURATION.error("the store needs an XML policy");
         }
-        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, policy);
+        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, policy, changeRetention, clock);
+    }
+
+    /**
+     * How long the change feed keeps a change (default {@link #DEFAULT_CHANGE_RETENTION});
+     * {@link Duration#ZERO} keeps every change for ever. Older changes are pruned a bounded number
+     * per commit, so a follower that asks for changes after a pruned version is told to
+     * resynchronise ({@link arno.xml.ErrorCode#GONE}).
+     */
+    public StoreOptions changeRetention(Duration retention) {
+        if (retention == null || retention.isNegative()) {
+            throw ErrorCode.BAD_CONFIGURATION.error("store change retention must be zero (keep for ever) or positive, not "
+                    + retention);
+        }
+        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, retention, clock);
+    }
+
+    /** The clock commit times are read from (tests inject one; commit times never go backwards anyway). */
+    StoreOptions clock(Clock c) {
+        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, changeRetention, c);
+    }
+
+    public Duration changeRetention() {
+        return changeRetention;
+    }
+
+    Clock clock() {
+        return clock;
     }
 
     public long mapSize() {
@@ -109,6 +148,6 @@ public final class StoreOptions {
     @Override
     public String toString() {
         return "StoreOptions[mapSize=" + mapSize + ", maxReaders=" + maxReaders + ", writeMap=" + writeMap
-                + ", noSync=" + noSync + ", xmlLimits=" + xmlPolicy.limits() + "]";
+                + ", noSync=" + noSync + ", xmlLimits=" + xmlPolicy.limits() + ", changeRetention=" + changeRetention + "]";
     }
 }

@@ -1,12 +1,21 @@
 package arno.store;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
 
 import javax.xml.transform.Source;
 import javax.xml.transform.stream.StreamSource;
 
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.GetOp;
@@ -22,9 +31,21 @@ import arno.xml.Where;
  * what it had written and leaves the transaction usable; the caller decides whether to commit
  * the rest or abort.
  *
+ * <p>Besides documents it keeps the <b>reverse link index</b> ({@link #setReferences}): which
+ * documents refer to which, so that deleting or moving a resource finds every link into it with a
+ * prefix seek instead of a scan. A put does not touch a document's references (the writer that
+ * knows the links sets them again); a delete clears them.
+ *
+ * <p>At commit it records the commit time ({@link #time()}) and prunes the change feed of changes
+ * older than {@link StoreOptions#changeRetention()}, at most max(1000, 2 × this commit's changes)
+ * records per commit: pruning keeps pace with writing and never makes one commit slow.
+ *
  * <p>A write transaction belongs to the thread that opened it and must be ended by it.
  */
 public final class WriteTransaction implements AutoCloseable {
+
+    /** Change records pruned per commit at the least. */
+    static final int PRUNE_MIN = 1000;
 
     private final Store store;
     private final Engine engine;
@@ -32,10 +53,14 @@ public final class WriteTransaction implements AutoCloseable {
     private final Namebase.Pending names;
     private final Keys keys = new Keys();
     private final long version;
+    private final Instant time;
     private long nextDoc;
+    private long feedStart;
     private int changes;
+    private boolean dirty;
     private boolean done;
     private RuntimeException broken;
+    private Snapshot view;
 
     WriteTransaction(Store store, Txn<DirectBuffer> txn) {
         this.store = store;
@@ -44,6 +69,15 @@ public final class WriteTransaction implements AutoCloseable {
         this.names = store.names.pending(txn);
         this.version = engine.getLong(txn, keys, "version") + 1;
         this.nextDoc = engine.getLong(txn, keys, "nextDoc");
+        this.feedStart = engine.getLong(txn, keys, "feedStart");
+        long last = Long.MIN_VALUE;
+        try (Cursor<DirectBuffer> c = engine.commits.openCursor(txn)) {
+            if (c.last()) {
+                last = c.val().getLong(0, Keys.BE);
+            }
+        }
+        // commit times never go backwards, whatever the clock does
+        this.time = Instant.ofEpochMilli(Math.max(store.options().clock().millis(), last));
     }
 
     /** The version this transaction commits as, if it changes anything. */
@@ -52,22 +86,44 @@ public final class WriteTransaction implements AutoCloseable {
     }
 
     /**
-     * Stores the document read from {@code source} under {@code uri}, replacing any document there.
+     * The commit time this transaction records for its version (taken when it began, in
+     * milliseconds, never before the previous commit's): what {@link DocumentInfo#modified()} and
+     * the change feed report for what it writes, so an entry's {@code atom:updated} can say the same.
+     */
+    public Instant time() {
+        return time;
+    }
+
+    /**
+     * Stores the document read from {@code source} under {@code uri} as {@code application/xml},
+     * replacing any document there. See {@link #put(String, Source, String)}.
+     */
+    public DocumentInfo put(String uri, Source source) {
+        return put(uri, source, DocHeader.XML);
+    }
+
+    /**
+     * Stores the document read from {@code source} under {@code uri} with its media type (an XML
+     * one: {@code image/svg+xml}, {@code application/atom+xml}), replacing any document there.
      * XML text (a StreamSource, or a SAXSource with an InputSource) is parsed by the store's
      * {@link arno.xml.XmlPolicy} whatever parser the source names; a tree (NodeInfo, DOMSource)
-     * is copied. Only bytes given and files named are read; nothing is fetched.
+     * is copied. Only bytes given and files named are read; nothing is fetched. The document's
+     * references ({@link #setReferences}) are kept.
      *
      * @throws StoreException MALFORMED_XML (with file, line and column) or REFUSED_XML (with the
      *                        policy's reason); nothing of this document is kept, and the
      *                        transaction stays usable
      */
-    public DocumentInfo put(String uri, Source source) {
+    public DocumentInfo put(String uri, Source source, String mediaType) {
         checkActive();
         Store.checkUri(uri);
+        Store.checkMediaType(mediaType, uri);
+        written();
         long docId = nextDoc++;
-        DocumentWriter w = new DocumentWriter(engine, txn, names, docId, uri, version);
+        DocumentWriter w = new DocumentWriter(engine, txn, names, docId, uri, version, mediaType);
         String what = source.getSystemId() != null ? source.getSystemId() : Store.SCHEME + uri;
         long xml;
+        DocHeader h;
         try {
             xml = XmlInput.send(source, w, store.ownConfiguration(), store.options().xmlPolicy(), what);
             w.xmlBytes(xml);
@@ -77,39 +133,17 @@ public final class WriteTransaction implements AutoCloseable {
                 e.at(Where.at(what));
                 throw e;
             }
+            h = w.header();
             if (xml >= 0) {
                 // the header was written before the byte count was known
-                DocHeader h = w.header();
-                DocHeader fixed = new DocHeader(h.docId(), h.uri(), h.version(), h.length(), h.chunks(), xml,
-                        h.nodes(), h.nameCodes(), h.flags());
-                engine.docs.put(txn, keys.doc(docId, Keys.HEADER), fixed.encode());
+                h = h.withXmlBytes(xml);
+                engine.docs.put(txn, keys.doc(docId, Keys.HEADER), h.encode());
             }
         } catch (RuntimeException e) {
-            RuntimeException failure = e instanceof LmdbException le ? Engine.translate(le, what) : e;
-            try {
-                removeEntries(docId);
-            } catch (RuntimeException cleanup) {
-                // LMDB refuses further work in this transaction (e.g. the map is full): only abort is left
-                broken = failure;
-                failure.addSuppressed(cleanup);
-            }
-            throw failure;
+            throw failed(e, docId, what);
         }
-        try {
-            long old = docIdOf(uri);
-            if (old >= 0) {
-                removeEntries(old);
-            }
-            UnsafeBuffer v = keys.value();
-            v.putLong(0, docId, Keys.BE);
-            v.putLong(8, version, Keys.BE);
-            engine.paths.put(txn, keys.utf8(uri), keys.value(16));
-            recordChange(Change.Kind.PUT, docId, uri);
-        } catch (LmdbException e) {
-            throw Engine.translate(e, what);
-        }
-        DocHeader h = w.header();
-        return new DocumentInfo(uri, version, h.length(), xml, h.nodes());
+        link(uri, docId, mediaType, what);
+        return info(h);
     }
 
     /** Parses {@code xml} (by the store's XML policy) and stores it under {@code uri}. */
@@ -117,21 +151,129 @@ public final class WriteTransaction implements AutoCloseable {
         return put(uri, new StreamSource(new ByteArrayInputStream(xml), Store.SCHEME + uri));
     }
 
-    /** Deletes the document at {@code uri}; false if there was none. */
+    /**
+     * Stores {@code bytes} (read to their end, not closed) under {@code uri} as a binary document
+     * of {@code mediaType}, replacing any document there. They stream into 1 MiB values; only one
+     * chunk is in memory at a time. The document's references are kept.
+     *
+     * @throws StoreException IO when the stream fails; nothing of this document is kept, and the
+     *                        transaction stays usable
+     */
+    public DocumentInfo putBinary(String uri, String mediaType, InputStream bytes) {
+        checkActive();
+        Store.checkUri(uri);
+        Store.checkMediaType(mediaType, uri);
+        written();
+        long docId = nextDoc++;
+        String what = Store.SCHEME + uri;
+        DocHeader h;
+        try {
+            byte[] buf = new byte[Format.CHUNK_SIZE];
+            long length = 0;
+            int chunks = 0;
+            while (true) {
+                int n = bytes.readNBytes(buf, 0, buf.length);
+                if (n == 0) {
+                    break;
+                }
+                MutableDirectBuffer v = (MutableDirectBuffer) engine.docs.reserve(txn, keys.chunk(docId, chunks), n);
+                v.putBytes(0, buf, 0, n);
+                chunks++;
+                length += n;
+                if (n < buf.length) {
+                    break;
+                }
+            }
+            h = new DocHeader(docId, uri, version, length, chunks, -1, 0, 0, DocHeader.BINARY, mediaType);
+            engine.docs.put(txn, keys.doc(docId, Keys.HEADER), h.encode());
+        } catch (IOException e) {
+            StoreException x = new StoreException(ErrorCode.IO, "cannot read the bytes to store as " + what + ": "
+                    + e.getMessage() + "; nothing was stored", e);
+            x.at(Where.at(what));
+            throw failed(x, docId, what);
+        } catch (RuntimeException e) {
+            throw failed(e, docId, what);
+        }
+        link(uri, docId, mediaType, what);
+        return info(h);
+    }
+
+    /** Deletes the document at {@code uri}, and its references; false if there was none. */
     public boolean delete(String uri) {
         checkActive();
         Store.checkUri(uri);
+        written();
         try {
             long old = docIdOf(uri);
             if (old < 0) {
                 return false;
             }
+            String mediaType = mediaTypeOf(old, uri);
             removeEntries(old);
             engine.paths.delete(txn, keys.utf8(uri));
-            recordChange(Change.Kind.DELETE, old, uri);
+            clearReferences(uri);
+            recordChange(Change.Kind.DELETE, old, uri, mediaType);
             return true;
         } catch (LmdbException e) {
             throw Engine.translate(e, Store.SCHEME + uri);
+        }
+    }
+
+    /**
+     * Deletes every document whose URI starts with {@code prefix} (a plain prefix: "/a/b/" is the
+     * folder, "/a/b" would also take "/a/bc.xml"), with their references. Returns their URIs in
+     * byte order.
+     */
+    public List<String> deleteTree(String prefix) {
+        checkActive();
+        if (prefix == null || !prefix.startsWith("/")) {
+            StoreException e = new StoreException(ErrorCode.UNSUPPORTED_URI, "cannot delete the documents under '"
+                    + prefix + "': a store prefix starts with '/', like /journals/ja/");
+            e.at(Where.at(Store.SCHEME + prefix));
+            throw e;
+        }
+        List<String> uris = view().uris(prefix);
+        for (String u : uris) {
+            delete(u);
+        }
+        return uris;
+    }
+
+    /**
+     * Replaces what {@code sourceUri} refers to by {@code targetUris} (the reverse link index:
+     * {@link Snapshot#referrers} answers who refers to a URI or a subtree). The source must be
+     * stored (unless the targets are empty); targets need not be. A later put of the source keeps
+     * them; its delete clears them.
+     *
+     * @throws StoreException NOT_FOUND when the source is not stored
+     */
+    public void setReferences(String sourceUri, Collection<String> targetUris) {
+        checkActive();
+        Store.checkUri(sourceUri);
+        TreeSet<String> targets = new TreeSet<>(Snapshot.BYTE_ORDER);
+        for (String t : targetUris) {
+            targets.add(Store.checkUri(t));
+        }
+        try {
+            if (!targets.isEmpty() && docIdOf(sourceUri) < 0) {
+                StoreException e = new StoreException(ErrorCode.NOT_FOUND, "cannot set the references of "
+                        + Store.SCHEME + sourceUri + ": no document is stored there; store it first");
+                e.at(Where.at(Store.SCHEME + sourceUri));
+                throw e;
+            }
+            if (new ArrayList<>(targets).equals(Snapshot.references(engine, txn, keys, sourceUri))) {
+                return;
+            }
+            written();
+            clearReferences(sourceUri);
+            byte[] s = sourceUri.getBytes(StandardCharsets.UTF_8);
+            for (String t : targets) {
+                engine.refs.put(txn, keys.pair(t, sourceUri), Keys.direct(s));
+                engine.refsOut.put(txn, keys.pair(sourceUri, t), Keys.direct(t.getBytes(StandardCharsets.UTF_8)));
+            }
+            dirty = true;
+        } catch (LmdbException e) {
+            throw Engine.translate(e, Store.SCHEME + sourceUri);
         }
     }
 
@@ -142,19 +284,38 @@ public final class WriteTransaction implements AutoCloseable {
     }
 
     /**
+     * Reads inside this transaction, seeing its own writes: info, exists, document, binary,
+     * children, uris, referrers, references, changes. Always the same view; closing it does nothing
+     * (it ends with the transaction). What it returns (trees and their nodes, {@link Binary}
+     * streams) is valid only until this transaction's next write: copy what you need first.
+     */
+    public Snapshot view() {
+        checkActive();
+        if (view == null) {
+            view = new Snapshot(store, txn, this);
+        }
+        return view;
+    }
+
+    /**
      * Makes every change durable and visible to new snapshots at once. Returns the store version
      * after the commit (unchanged if the transaction changed nothing).
      */
     public long commit() {
         checkActive();
         done = true;
+        endView();
         try {
-            if (changes == 0) {
+            if (!dirty) {
                 txn.abort();
                 return store.version();
             }
+            prune();
+            keys.value().putLong(0, time.toEpochMilli(), Keys.BE);
+            engine.commits.put(txn, keys.version(version), keys.value(8));
             engine.putLong(txn, keys, "version", version);
             engine.putLong(txn, keys, "nextDoc", nextDoc);
+            engine.putLong(txn, keys, "feedStart", feedStart);
             names.commitAndPublish();
             store.committed(version);
             return version;
@@ -172,6 +333,7 @@ public final class WriteTransaction implements AutoCloseable {
             return;
         }
         done = true;
+        endView();
         try {
             txn.abort();
         } finally {
@@ -185,6 +347,23 @@ public final class WriteTransaction implements AutoCloseable {
         abort();
     }
 
+    Namebase.Pending pendingNames() {
+        return names;
+    }
+
+    private void endView() {
+        if (view != null) {
+            view.ended();
+        }
+    }
+
+    /** Before each write: what the view returned so far may be stale. */
+    private void written() {
+        if (view != null) {
+            view.written();
+        }
+    }
+
     private void checkActive() {
         if (done) {
             throw new StoreException(ErrorCode.CLOSED, "write transaction on " + engine.dir
@@ -196,20 +375,119 @@ public final class WriteTransaction implements AutoCloseable {
         }
     }
 
+    /** A put failed: removes what it wrote; returns the failure to throw. */
+    private RuntimeException failed(RuntimeException e, long docId, String what) {
+        RuntimeException failure = e instanceof LmdbException le ? Engine.translate(le, what) : e;
+        try {
+            removeEntries(docId);
+        } catch (RuntimeException cleanup) {
+            // LMDB refuses further work in this transaction (e.g. the map is full): only abort is left
+            broken = failure;
+            failure.addSuppressed(cleanup);
+        }
+        return failure;
+    }
+
+    /** Points {@code uri} at the newly written {@code docId}, removing what it named before. */
+    private void link(String uri, long docId, String mediaType, String what) {
+        try {
+            long old = docIdOf(uri);
+            if (old >= 0) {
+                removeEntries(old);
+            }
+            UnsafeBuffer v = keys.value();
+            v.putLong(0, docId, Keys.BE);
+            v.putLong(8, version, Keys.BE);
+            engine.paths.put(txn, keys.utf8(uri), keys.value(16));
+            recordChange(Change.Kind.PUT, docId, uri, mediaType);
+        } catch (LmdbException e) {
+            throw Engine.translate(e, what);
+        }
+    }
+
+    private DocumentInfo info(DocHeader h) {
+        return new DocumentInfo(h.uri(), h.version(), h.length(), h.xmlBytes(), h.nodes(), h.mediaType(), h.binary(),
+                time);
+    }
+
     private long docIdOf(String uri) {
         DirectBuffer v = engine.paths.get(txn, keys.utf8(uri));
         return v == null ? -1 : v.getLong(0, Keys.BE);
     }
 
-    private void recordChange(Change.Kind kind, long docId, String uri) {
+    private String mediaTypeOf(long docId, String uri) {
+        DirectBuffer h = engine.docs.get(txn, keys.doc(docId, Keys.HEADER));
+        if (h == null) {
+            throw new StoreException(ErrorCode.STORE_CORRUPT, Store.SCHEME + uri + ": document " + docId
+                    + " has no header");
+        }
+        return DocHeader.decode(docId, h).mediaType();
+    }
+
+    private void recordChange(Change.Kind kind, long docId, String uri, String mediaType) {
         byte[] u = uri.getBytes(StandardCharsets.UTF_8);
-        byte[] value = new byte[9 + u.length];
+        byte[] m = mediaType.getBytes(StandardCharsets.US_ASCII);
+        byte[] value = new byte[10 + m.length + u.length];
         value[0] = (byte) kind.ordinal();
         for (int i = 0; i < 8; i++) {
             value[1 + i] = (byte) (docId >>> (56 - 8 * i));
         }
-        System.arraycopy(u, 0, value, 9, u.length);
-        engine.changes.put(txn, keys.version(version, changes++), Keys.direct(value));
+        value[9] = (byte) m.length;
+        System.arraycopy(m, 0, value, 10, m.length);
+        System.arraycopy(u, 0, value, 10 + m.length, u.length);
+        engine.changes.put(txn, keys.version(version, ++changes), Keys.direct(value));
+        dirty = true;
+    }
+
+    /** Deletes both directions of every reference from {@code source}. */
+    private void clearReferences(String source) {
+        byte[] prefix = Keys.pairPrefix(source);
+        Keys k = new Keys();
+        try (Cursor<DirectBuffer> c = engine.refsOut.openCursor(txn)) {
+            boolean found = c.get(k.bytes(prefix), GetOp.MDB_SET_RANGE);
+            while (found && Keys.startsWith(c.key(), prefix)) {
+                String target = Keys.string(c.val(), 0, c.val().capacity());
+                engine.refs.delete(txn, keys.pair(target, source));
+                c.delete();
+                dirty = true;
+                found = c.get(k.bytes(prefix), GetOp.MDB_SET_RANGE);
+            }
+        }
+    }
+
+    /**
+     * Deletes the change records of versions committed before now − retention, oldest first, at
+     * most max({@link #PRUNE_MIN}, 2 × this commit's changes). {@code feedStart} moves past every
+     * version of which anything was deleted (a half-pruned version is gone for readers at once;
+     * the rest of it goes at the next commits). Commit times are all kept (see
+     * {@link Snapshot#committedAt}).
+     */
+    private void prune() {
+        Duration retention = store.options().changeRetention();
+        if (retention.isZero()) {
+            return;
+        }
+        long cutoff = time.toEpochMilli() - retention.toMillis();
+        int budget = Math.max(PRUNE_MIN, 2 * changes);
+        Keys k = new Keys();
+        try (Cursor<DirectBuffer> c = engine.changes.openCursor(txn)) {
+            long checked = -1;
+            while (budget-- > 0 && c.first()) {
+                long v = c.key().getLong(0, Keys.BE);
+                if (v >= version) {
+                    break;
+                }
+                if (v != checked) {
+                    DirectBuffer t = engine.commits.get(txn, k.version(v));
+                    if (t != null && t.getLong(0, Keys.BE) >= cutoff) {
+                        break;
+                    }
+                    checked = v;
+                }
+                c.delete();
+                feedStart = Math.max(feedStart, v + 1);
+            }
+        }
     }
 
     /** Deletes every docs entry of {@code docId} (header, chunks, side tables, ids). */

@@ -104,7 +104,7 @@ class CheckerTest {
                 Keys k = new Keys();
                 DocHeader h = DocHeader.decode(id, store.engine.docs.get(txn, k.doc(id, Keys.HEADER)));
                 DocHeader bad = new DocHeader(id, h.uri(), h.version(), h.length(), h.chunks(), h.xmlBytes(), h.nodes(),
-                        h.nameCodes() + 50, h.flags());
+                        h.nameCodes() + 50, h.flags(), h.mediaType());
                 store.engine.docs.put(txn, k.doc(id, Keys.HEADER), bad.encode());
                 txn.commit();
             }
@@ -112,4 +112,55 @@ class CheckerTest {
         assertThat(check()).singleElement().asString().contains("name codes, the namebase has");
     }
 
+    /** Stores a binary, a reference and a later commit, then runs {@code damage} on the raw databases. */
+    private List<String> checkAfter(java.util.function.BiConsumer<Store, Txn<DirectBuffer>> damage) {
+        try (Store store = TestStores.open(storeDir())) {
+            try (WriteTransaction w = store.write()) {
+                w.putBinary("/p.pdf", "application/pdf", new java.io.ByteArrayInputStream(new byte[Format.CHUNK_SIZE + 3]));
+                TestStores.put(w, "/e.atom", "<e/>");
+                w.setReferences("/e.atom", List.of("/p.pdf", "/" + "t".repeat(399)));
+                w.commit();
+            }
+            TestStores.putAll(store, "/f.atom", "<f/>");
+            assertThat(store.check()).isEmpty();
+            try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
+                damage.accept(store, txn);
+                txn.commit();
+            }
+            return store.check();
+        }
+    }
+
+    @Test
+    void aShortBinaryChunkIsFound() {
+        assertThat(checkAfter((store, txn) -> {
+            long id = docId(store, "/p.pdf");
+            store.engine.docs.put(txn, new Keys().chunk(id, 1), Keys.direct(new byte[2]));
+        })).singleElement().asString().isEqualTo("store:/p.pdf: binary chunk 1 has 2 bytes, not 3");
+    }
+
+    @Test
+    void aReferenceWithoutItsMirrorIsFound() {
+        String target = "/" + "t".repeat(399);
+        assertThat(checkAfter((store, txn) -> store.engine.refs.delete(txn, new Keys().pair(target, "/e.atom"))))
+                .singleElement().asString()
+                .isEqualTo("reference store:/e.atom → store:" + target + ": is in 'refsOut' but not in 'refs'");
+    }
+
+    @Test
+    void aReferenceFromADocumentThatIsNotStoredIsFound() {
+        assertThat(checkAfter((store, txn) -> store.engine.paths.delete(txn, new Keys().utf8("/e.atom"))))
+                .anySatisfy(p -> assertThat(p).isEqualTo(
+                        "reference store:/e.atom → store:/p.pdf: its source is not stored (a delete should have cleared it)"))
+                .anySatisfy(p -> assertThat(p).contains("the last change of the URI is a put, but nothing is stored there"));
+    }
+
+    @Test
+    void aFeedThatDisagreesWithTheDocumentsIsFound() {
+        assertThat(checkAfter((store, txn) -> store.engine.changes.delete(txn, new Keys().version(2, 1))))
+                .singleElement().asString().isEqualTo("store:/f.atom: written at version 2, which the change feed still"
+                        + " holds, but the feed has no change of it");
+        assertThat(checkAfter((store, txn) -> store.engine.commits.delete(txn, new Keys().version(1))))
+                .singleElement().asString().isEqualTo("commit times: version 2 follows 0 (a version has no time)");
+    }
 }

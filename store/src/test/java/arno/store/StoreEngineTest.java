@@ -128,13 +128,14 @@ class StoreEngineTest {
                 w.commit();
             }
             TestStores.putAll(store, "/b.xml", "<b2/>");
-            assertThat(store.changesSince(0)).containsExactly(
-                    new Change(1, "/a.xml", Change.Kind.PUT),
-                    new Change(1, "/b.xml", Change.Kind.PUT),
-                    new Change(2, "/a.xml", Change.Kind.DELETE),
-                    new Change(2, "/c.xml", Change.Kind.PUT),
-                    new Change(3, "/b.xml", Change.Kind.PUT));
-            assertThat(store.changesSince(2)).containsExactly(new Change(3, "/b.xml", Change.Kind.PUT));
+            assertThat(store.changesSince(0)).extracting(c -> c.version() + ":" + c.seq() + " " + c.kind() + " " + c.uri())
+                    .containsExactly(
+                            "1:1 PUT /a.xml",
+                            "1:2 PUT /b.xml",
+                            "2:1 DELETE /a.xml",
+                            "2:2 PUT /c.xml",
+                            "3:1 PUT /b.xml");
+            assertThat(store.changesSince(2)).extracting(Change::uri).containsExactly("/b.xml");
             assertThat(store.changesSince(3)).isEmpty();
         }
     }
@@ -230,6 +231,21 @@ class StoreEngineTest {
                 .hasMessageContaining("this Arno reads format version " + Format.VERSION)
                 .satisfies(e -> assertThat(((StoreException) e).code())
                         .isEqualTo(ErrorCode.STORE_FORMAT));
+    }
+
+    @Test
+    void aStoreOfTheFormatBeforeBinariesAndReferencesIsRefused() {
+        assertThat(Format.VERSION).isEqualTo(2);
+        try (Store store = TestStores.open(dir)) {
+            try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
+                store.engine.putLong(txn, new Keys(), "format", 1);
+                txn.commit();
+            }
+        }
+        assertThatThrownBy(() -> TestStores.open(dir))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("has format version 1; this Arno reads format version 2. Export its documents"
+                        + " with the Arno that wrote them and load them into a new store");
     }
 
     @Test

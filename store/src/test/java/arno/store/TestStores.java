@@ -20,6 +20,43 @@ final class TestStores {
     private TestStores() {
     }
 
+    /** A clock that moves only when told to: commit times and pruning without sleeping. */
+    static final class ManualClock extends java.time.Clock {
+        private volatile long millis;
+
+        ManualClock(long millis) {
+            this.millis = millis;
+        }
+
+        void advance(java.time.Duration d) {
+            millis += d.toMillis();
+        }
+
+        void set(long m) {
+            millis = m;
+        }
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return java.time.Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
     static Store open(Path dir) {
         return Store.open(dir, SMALL);
     }

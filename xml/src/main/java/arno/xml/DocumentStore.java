@@ -1,5 +1,6 @@
 package arno.xml;
 
+import java.util.ArrayList;
 import java.util.List;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.om.TreeInfo;
@@ -32,6 +33,27 @@ public interface DocumentStore {
 
         /** The paths of the stored documents that start with {@code prefix}, in order. */
         List<String> uris(String prefix);
+
+        /**
+         * The direct children of {@code folder} ("/journals/ja/", or "/"): documents by name
+         * ("v1.atom"), sub-folders by name and a slash ("v1/"), in the order of {@link #uris}.
+         * This default walks every path under the folder; the store answers from its index,
+         * skipping each sub-folder's contents.
+         */
+        default List<String> children(String folder) {
+            List<String> out = new ArrayList<>();
+            String last = null;
+            for (String p : uris(folder)) {
+                String rest = p.substring(folder.length());
+                int slash = rest.indexOf('/');
+                String name = slash < 0 ? rest : rest.substring(0, slash + 1);
+                if (!name.equals(last)) {
+                    out.add(name);
+                    last = name;
+                }
+            }
+            return out;
+        }
 
         @Override
         void close();

@@ -5,7 +5,13 @@ import arno.batch.BatchService;
 import arno.server.ArnoServer;
 import arno.server.Demo;
 import arno.server.config.Config;
+import arno.server.RunFile;
+import arno.store.Snapshot;
 import arno.store.Store;
+import arno.store.atom.AtomOptions;
+import arno.store.atom.AtomStore;
+import arno.store.atom.TreeLoader;
+import arno.store.http.StoreServlet;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
@@ -78,6 +84,10 @@ public final class ServeCommand implements Callable<Integer> {
             description = "a folder batch jobs may read and write (repeatable; none by default, never the data folder)")
     List<Path> batchRoots;
 
+    @Option(names = "--content-from", paramLabel = "store|files",
+            description = "where the sites read content: the store (default; a first run loads the demo into it) or DATA/content's files")
+    String contentFrom;
+
     @Option(names = "--articles", paramLabel = "N",
             description = "demo articles generated on a first run in development mode, when DATA/content has none (default "
                     + DEFAULT_ARTICLES + ")")
@@ -102,16 +112,28 @@ public final class ServeCommand implements Callable<Integer> {
         checkPort(c);
 
         // Everything is checked; from here on things are written, opened and started.
+        boolean fromStore = c.contentFrom() == Config.ContentFrom.STORE;
         demoContent(c, demoArticles, err);
         Store store = null;
+        AtomStore atom = null;
         ArnoServer server = null;
         BatchService batch = null;
         CountDownLatch stopped = new CountDownLatch(1);
         try {
-            if (Files.isDirectory(c.store())) store = openStore(c);
+            if (fromStore) {
+                store = openStore(c);
+                atom = AtomStore.open(store, atomOptions(c));
+                loadDemo(c, atom, err);
+            }
             server = ArnoServer.start(c, store);
             batch = BatchService.start(batchOptions);
             server.mount("batch", "/batch/*", batch.servlet());
+            if (atom != null) {
+                // One accounts file for every service: writing to the store needs the write role.
+                server.mount("store", STORE_MOUNT + "/*", new StoreServlet(atom, batch.accounts(),
+                        c.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
+                        atom.options().maxBodyBytes()));
+            }
             if (!c.production()) {
                 String account = batch.createDevelopmentAccount();
                 if (account != null) {
@@ -126,7 +148,7 @@ public final class ServeCommand implements Callable<Integer> {
             return 0;
         } finally {
             // The server first (no new requests, the batch servlet included), then the batch service, then the store.
-            stop(err, server, batch, store);
+            stop(err, server, batch, atom, store);
             stopped.countDown();
         }
     }
@@ -142,6 +164,13 @@ public final class ServeCommand implements Callable<Integer> {
         if (workers != null) b.workers = workers;
         if (queue != null) b.queue = queue;
         if (batchRoots != null) b.batchRoots = new ArrayList<>(batchRoots);
+        if (contentFrom != null) {
+            try {
+                b.contentFrom = Config.ContentFrom.valueOf(contentFrom.strip().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw ErrorCode.USAGE.error("--content-from is store or files, not '" + contentFrom + "'");
+            }
+        }
         return b.build();
     }
 
@@ -171,12 +200,17 @@ public final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /** A newcomer's first run: the demo sites get something to show. Never in production, never over a store. */
+    /**
+     * A newcomer's first run: the demo sites get something to show. Never in production. The demo
+     * is generated as files into {@code DATA/content} (laid out as the store is), which the sites
+     * read when content comes from files, and which {@link #loadDemo} loads into an empty store.
+     */
     private static void demoContent(Config c, int articles, PrintWriter err) {
-        if (c.production() || Files.isDirectory(c.store())) return;
+        if (c.production()) return;
+        if (c.contentFrom() == Config.ContentFrom.STORE && Files.isDirectory(c.store())) return;
         Demo demo = Demo.find().orElse(null);
         if (demo == null) {
-            if (!Files.isDirectory(c.content())) {
+            if (!Files.isDirectory(c.content()) && c.contentFrom() == Config.ContentFrom.FILES) {
                 err.println("arno: no content in " + c.content() + ", and no demo content: " + Demo.MISSING);
             }
             return;
@@ -196,6 +230,44 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (IOException | java.io.UncheckedIOException e) {
             throw ErrorCode.IO.error(e, "cannot write demo content into " + c.content() + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Loads the demo content into a store that has no entries yet, through the same write path as
+     * the store API (every entry checked against its introspection, links managed), with a
+     * progress line every tenth.
+     */
+    private static void loadDemo(Config c, AtomStore atom, PrintWriter err) {
+        Demo demo = Demo.find().orElse(null);
+        if (c.production() || demo == null || !demo.hasContent(c.content())) return;
+        try (Snapshot s = atom.store().read()) {
+            for (String child : s.children("/")) {
+                if (!child.startsWith("_")) return; // the store has content of its own
+            }
+        }
+        err.println("arno: loading " + c.content() + " into the store " + c.store());
+        err.flush();
+        long t0 = System.nanoTime();
+        long[] shown = {0};
+        TreeLoader.Result r = TreeLoader.load(atom, c.content(), "arno", (done, total) -> {
+            long tenth = Math.max(total / 10, 1);
+            if (done >= 1000 && done / tenth > shown[0]) {
+                shown[0] = done / tenth;
+                err.println("arno: loaded " + done + "/" + total);
+                err.flush();
+            }
+        });
+        err.printf(java.util.Locale.ROOT, "arno: loaded %d entries and %d variants in %.1f s (store version %d)%n",
+                r.entries(), r.variants(), (System.nanoTime() - t0) / 1e9, r.version());
+        err.flush();
+    }
+
+    /** Where the store API is mounted. */
+    static final String STORE_MOUNT = "/store";
+
+    /** The store service's options: hrefs posted back with the API's mount are stored as store paths. */
+    static AtomOptions atomOptions(Config c) {
+        return AtomOptions.defaults().hrefPrefix(STORE_MOUNT);
     }
 
     /** The store as the store commands open it: the same map size and XML limits. */

@@ -4,6 +4,7 @@ import arno.server.config.Config;
 import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.StoreOptions;
+import arno.store.atom.AtomStore;
 import arno.store.cli.StoreTasks;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
@@ -69,7 +70,8 @@ public final class StoreCommand implements Runnable {
         }
 
         static StoreOptions options(Config config) {
-            return StoreOptions.defaults().mapSize(config.storeMapSize()).xmlPolicy(new XmlPolicy(config.xmlLimits()));
+            return StoreOptions.defaults().mapSize(config.storeMapSize()).xmlPolicy(new XmlPolicy(config.xmlLimits()))
+                    .changeRetention(config.changeRetention());
         }
 
         /** The store, created if there is none. */
@@ -130,6 +132,11 @@ public final class StoreCommand implements Runnable {
                 description = "put the URIs under this path, e.g. /journals (default: none)")
         String prefix;
 
+        @Option(names = "--resources",
+                description = "PATH is a folder laid out as the store's resources (x.atom entries, x.EXT variants, x/ children,"
+                        + " _model/ introspection): load it through the store service, as the HTTP API would write it")
+        boolean resources;
+
         @Option(names = "--batch", paramLabel = "N", defaultValue = "" + StoreTasks.DEFAULT_BATCH,
                 description = "documents per transaction (default: ${DEFAULT-VALUE})")
         int batch;
@@ -144,11 +151,26 @@ public final class StoreCommand implements Runnable {
             } catch (ArnoException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
+            if (resources) return loadResources();
             // Before the store is opened: a mistyped path creates nothing.
             List<StoreTasks.Input> inputs = StoreTasks.inputs(paths, prefix);
             try (Store s = store.open()) {
                 StoreTasks.Loaded loaded = StoreTasks.load(s, inputs, batch, spec.commandLine().getErr(), interactive());
                 return loaded.failed() == 0 ? 0 : 1;
+            }
+        }
+
+        private int loadResources() {
+            if (paths.size() != 1 || !Files.isDirectory(paths.get(0)) || !prefix.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--resources loads one folder laid out as the store, at the root (no --prefix)");
+            }
+            Config c = store.config();
+            try (Store s = Store.open(c.store(), Opening.options(c));
+                    AtomStore atom = AtomStore.open(s, ServeCommand.atomOptions(c))) {
+                StoreTasks.loadResources(atom, paths.get(0), System.getProperty("user.name", "arno"),
+                        spec.commandLine().getErr(), interactive());
+                return 0;
             }
         }
     }

@@ -40,6 +40,12 @@ import java.util.List;
  * @param routeTimeout  a route's time limit unless its site.xml sets one
  * @param sourceCache   bytes of parsed content files kept between requests
  * @param storeMapSize  largest size the store may grow to, bytes
+ * @param contentFrom   where the sites' {@code content:} URIs read: the store (the default; the demo is
+ *                      loaded into it on a first run) or the content folder's files
+ * @param changeRetention how long the store's change feed keeps a change (zero: for ever); a cache
+ *                      or a follower that falls further behind must resynchronise
+ * @param storeReads    who may read through the store API at {@code /store/}: anyone, or accounts
+ *                      with the read role (writes always need the write role)
  * @param xmlLimits     the XML security policy's limits
  * @param outbound      which URLs the server may fetch on a user's behalf
  * @param batchRoots    folders batch jobs may read and write (none by default: never the data folder)
@@ -48,8 +54,14 @@ import java.util.List;
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                      int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, long storeMapSize,
-                     XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
+                     ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
                      int batchQueue) {
+
+    /** Where the sites' content comes from. */
+    public enum ContentFrom { STORE, FILES }
+
+    /** Who may read through the store API. */
+    public enum StoreReads { PUBLIC, ACCOUNTS }
 
     public Config {
         hosts = List.copyOf(hosts);
@@ -66,7 +78,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         return new Config(home, home.resolve("data"), home.resolve("sites"), false, "127.0.0.1", 8080, List.of(),
                 ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE, PipelineConfig.DEFAULT_BODY_LIMIT,
                 PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, StoreOptions.DEFAULT_MAP_SIZE,
-                XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
+                ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
                 BatchOptions.DEFAULT_QUEUE);
     }
 
@@ -97,6 +109,9 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public long bodyLimit;
         public Duration routeTimeout;
         public long sourceCache, storeMapSize;
+        public ContentFrom contentFrom;
+        public Duration changeRetention;
+        public StoreReads storeReads;
         public XmlPolicy.Limits xmlLimits;
         public Outbound.Policy outbound;
         public List<Path> batchRoots;
@@ -106,6 +121,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
             hosts = new ArrayList<>(c.hosts); workers = c.workers; queue = c.queue; bodyLimit = c.bodyLimit;
             routeTimeout = c.routeTimeout; sourceCache = c.sourceCache; storeMapSize = c.storeMapSize;
+            contentFrom = c.contentFrom; changeRetention = c.changeRetention; storeReads = c.storeReads;
             xmlLimits = c.xmlLimits; outbound = c.outbound; batchRoots = new ArrayList<>(c.batchRoots);
             batchWorkers = c.batchWorkers; batchQueue = c.batchQueue;
         }
@@ -130,6 +146,10 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     "route time limit must be positive, not " + routeTimeout);
             need(sourceCache >= 0, "source cache must not be negative, not " + sourceCache);
             need(storeMapSize >= 1L << 20, "store map size must be at least 1M, not " + storeMapSize);
+            need(contentFrom != null, "content must come from the store or from files");
+            need(changeRetention != null && !changeRetention.isNegative(),
+                    "change retention must not be negative, not " + changeRetention);
+            need(storeReads != null, "store reads must be public or need accounts");
             need(batchWorkers >= 1, "batch workers must be at least 1, not " + batchWorkers);
             need(batchQueue >= 1, "batch queue must hold at least 1 job, not " + batchQueue);
             Path d = data.toAbsolutePath().normalize();
@@ -144,14 +164,15 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                                 + " (its store, accounts and content) to batch jobs; give a folder outside it");
             }
             return new Config(home.toAbsolutePath().normalize(), d, sites.toAbsolutePath().normalize(), production, bind,
-                    port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, storeMapSize, xmlLimits, outbound,
-                    batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue);
+                    port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, storeMapSize, contentFrom,
+                    changeRetention, storeReads, xmlLimits, outbound, batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue);
         }
 
         /** The settings as they are, unchecked: a layer (the file) whose values later layers may still change. */
         Config unchecked() {
             return new Config(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout,
-                    sourceCache, storeMapSize, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue);
+                    sourceCache, storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots,
+                    batchWorkers, batchQueue);
         }
 
         private static boolean isAddress(String bind) {
@@ -190,19 +211,20 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
 
     /**
      * Parses a duration: ISO 8601 ({@code PT10S}, {@code PT1M30S}) or a number with a unit
-     * ({@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}).
+     * ({@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}, {@code 7d}).
      */
     public static Duration duration(String text, String setting) {
         String t = text.strip();
         try {
             if (t.regionMatches(true, 0, "PT", 0, 2)) return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+)(ms|s|m|h)").matcher(t);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]+)(ms|s|m|h|d)").matcher(t);
             if (m.matches()) {
                 long n = Long.parseLong(m.group(1));
                 return switch (m.group(2)) {
                     case "ms" -> Duration.ofMillis(n);
                     case "s" -> Duration.ofSeconds(n);
                     case "m" -> Duration.ofMinutes(n);
+                    case "d" -> Duration.ofDays(n);
                     default -> Duration.ofHours(n);
                 };
             }

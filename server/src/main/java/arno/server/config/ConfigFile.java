@@ -188,10 +188,19 @@ public final class ConfigFile {
                             b.routeTimeout = Config.duration(v, "pages/@route-time-limit");
                         }
                         if ((v = atts.getValue("source-cache")) != null) b.sourceCache = Config.size(v, "pages/@source-cache");
+                        if ((v = atts.getValue("content-from")) != null) {
+                            b.contentFrom = Config.ContentFrom.valueOf(v.strip().toUpperCase(java.util.Locale.ROOT));
+                        }
                     }
                     case "store" -> {
                         String v = atts.getValue("map-size");
                         if (v != null) b.storeMapSize = Config.size(v, "store/@map-size");
+                        if ((v = atts.getValue("change-retention")) != null) {
+                            b.changeRetention = Config.duration(v, "store/@change-retention");
+                        }
+                        if ((v = atts.getValue("reads")) != null) {
+                            b.storeReads = Config.StoreReads.valueOf(v.strip().toUpperCase(java.util.Locale.ROOT));
+                        }
                     }
                     case "xml" -> {
                         xmlAt = here();

@@ -41,6 +41,19 @@ class ConfigFileTest {
     }
 
     @Test
+    void storeAndContentSettingsOtherThanTheirDefaultsAreRead() throws IOException {
+        Path file = dir.resolve("store.xml");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><pages content-from='files'/>"
+                + "<store change-retention='30d' reads='accounts'/></arno>");
+        Config c = ConfigFile.read(file, base);
+        assertThat(c.contentFrom()).isEqualTo(Config.ContentFrom.FILES);
+        assertThat(c.changeRetention()).isEqualTo(Duration.ofDays(30));
+        assertThat(c.storeReads()).isEqualTo(Config.StoreReads.ACCOUNTS);
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><store reads='everyone'/></arno>");
+        assertThat(refusal(file, base).getMessage()).contains("everyone");
+    }
+
+    @Test
     void theExampleIsValidAndEverySettingItNamesIsRead() throws IOException {
         Path example = dir.resolve("example.xml");
         try (InputStream in = ConfigFile.class.getResourceAsStream("/arno/config-example.xml")) {
@@ -60,6 +73,9 @@ class ConfigFileTest {
         assertThat(c.routeTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.sourceCache()).isEqualTo(256L << 20);
         assertThat(c.storeMapSize()).isEqualTo(16L << 30);
+        assertThat(c.contentFrom()).isEqualTo(Config.ContentFrom.STORE);
+        assertThat(c.changeRetention()).isEqualTo(Duration.ofDays(7));
+        assertThat(c.storeReads()).isEqualTo(Config.StoreReads.PUBLIC);
         assertThat(c.xmlLimits()).isEqualTo(new XmlPolicy.Limits(10_000, 1_000_000, 1_000, 4 << 20));
         assertThat(c.outbound()).isEqualTo(new Outbound.Policy(Set.of("http", "https"), List.of("*.ncbi.nlm.nih.gov"),
                 false, Duration.ofSeconds(30), 5));

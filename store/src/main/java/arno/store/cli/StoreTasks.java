@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+
+import arno.store.atom.AtomStore;
+import arno.store.atom.TreeLoader;
 import java.util.stream.Stream;
 
 import javax.xml.transform.stream.StreamSource;
@@ -177,6 +180,41 @@ public final class StoreTasks {
                 xml == 0 ? 0.0 : (double) stored / xml, progress.failed() == 0 ? "" : "; " + progress.failed() + " failed");
         err.flush();
         return new Loaded(progress.files(), progress.failed(), xml, stored, seconds);
+    }
+
+    /**
+     * Loads a folder laid out as resources ({@code x.atom} entries, {@code x.EXT} variants,
+     * {@code x/} children, {@code _model/} introspection) through the service's write path,
+     * {@link TreeLoader}: every entry checked against its kind, links managed, commits grouped.
+     * Progress on {@code err} as for {@link #load}: operations done of those found so far and the
+     * rate, redrawn in place on a terminal, a line every few seconds in a log; then a summary.
+     */
+    public static TreeLoader.Result loadResources(AtomStore atom, Path folder, String user, PrintWriter err, boolean tty) {
+        long start = System.nanoTime();
+        long[] last = {start};
+        TreeLoader.Result r;
+        try {
+            r = TreeLoader.load(atom, folder, user, (done, total) -> {
+                long now = System.nanoTime();
+                if (now - last[0] < (tty ? Progress.TTY_INTERVAL_NANOS : Progress.LOG_INTERVAL_NANOS)) return;
+                last[0] = now;
+                String line = String.format(Locale.ROOT, "arno: %,d of %,d written, %,.0f/s", done, total,
+                        done / ((now - start) / 1e9));
+                if (tty) {
+                    err.print("\r" + line + "   ");
+                } else {
+                    err.println(line);
+                }
+                err.flush();
+            });
+        } finally {
+            if (tty) err.print("\r");
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        err.printf(Locale.ROOT, "arno: loaded %s into %s in %.1f s: %d entries, %d variants, %d models; store version %d%n",
+                folder, atom.store().directory(), seconds, r.entries(), r.variants(), r.models(), r.version());
+        err.flush();
+        return r;
     }
 
     /**

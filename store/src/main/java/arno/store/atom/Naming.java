@@ -1,0 +1,106 @@
+package arno.store.atom;
+
+import java.text.Normalizer;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import arno.store.Snapshot;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+
+/**
+ * How a new child is named (introspection {@code naming}): from the {@code Slug} header
+ * ({@code slug}), from a pattern ({@code {n}} the next free integer, {@code {slug}} the cleaned
+ * Slug), or by a counter (the pattern {@code {n}}).
+ *
+ * <p>"Next free" is one more than the largest number any child of the collection's pattern has,
+ * so a deleted child's name is not given to a new one while a later one exists (links and caches
+ * may still name it). It is found by listing the children whose names start with the pattern's
+ * literal head, through the path B+tree ({@link Snapshot#children(String, String, int)}): cost
+ * O(matching children · log n).
+ */
+final class Naming {
+    private Naming() {
+    }
+
+    private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_-]+");
+
+    /**
+     * The Slug cleaned to the name syntax: accents stripped, every run of other characters one
+     * '-', no leading '-' or '_', at most 100 characters; null if nothing is left.
+     */
+    static String clean(String slug) {
+        if (slug == null) return null;
+        String s = Normalizer.normalize(slug.strip(), Normalizer.Form.NFKD).replaceAll("\\p{M}+", "");
+        s = UNSAFE.matcher(s).replaceAll("-");
+        s = s.replaceAll("^[-_]+", "").replaceAll("-+$", "");
+        if (s.length() > 100) s = s.substring(0, 100).replaceAll("-+$", "");
+        return s.isEmpty() ? null : s;
+    }
+
+    /**
+     * The name of a new child of {@code parent} in collection {@code c}: CONFLICT when a Slug
+     * names a child that exists, UNPROCESSABLE when the collection needs a Slug and there is none.
+     */
+    static String name(Snapshot view, ResourcePath parent, Kind.Collection c, String slug, String modelDoc) {
+        String pattern = c.effectivePattern();
+        String cleaned = clean(slug);
+        if (pattern.contains("{slug}") && cleaned == null) {
+            throw ErrorCode.UNPROCESSABLE.error("collection '" + c.name() + "' of " + where(parent)
+                    + " names a new child from its Slug header, and " + (slug == null ? "there is none"
+                    : "'" + slug + "' has no letter or digit") + "; send a Slug (see " + modelDoc + ")")
+                    .at(Where.at("store:" + modelDoc));
+        }
+        String named = pattern.replace("{slug}", cleaned == null ? "" : cleaned);
+        if (!named.contains("{n}")) {
+            check(named, slug);
+            if (taken(view, parent, named)) {
+                throw ErrorCode.CONFLICT.error(parent.child(named) + " exists; choose another Slug, or replace it"
+                        + " with PUT " + parent.child(named).entryDocument()).at(Where.at("store:" + parent.child(named).entryDocument()));
+            }
+            return named;
+        }
+        int at = named.indexOf("{n}");
+        String head = named.substring(0, at);
+        String tail = named.substring(at + 3);
+        Pattern number = Pattern.compile(Pattern.quote(head) + "([0-9]{1,18})" + Pattern.quote(tail));
+        long max = 0;
+        String folder = parent.childrenFolder();
+        // The listing starts after folder + head + NUL, so at the first name that starts with head.
+        String after = head.isEmpty() ? null : head;
+        for (boolean more = true; more; ) {
+            List<String> names = view.children(folder, after, 1000);
+            more = names.size() == 1000;
+            for (String n : names) {
+                after = n;
+                if (!n.startsWith(head)) {
+                    more = false;
+                    break;
+                }
+                String base = n.endsWith("/") ? n.substring(0, n.length() - 1) : n.substring(0, Math.max(0, n.lastIndexOf('.')));
+                Matcher m = number.matcher(base);
+                if (m.matches()) max = Math.max(max, Long.parseLong(m.group(1)));
+            }
+        }
+        String name = head + (max + 1) + tail;
+        check(name, slug);
+        return name;
+    }
+
+    /** Whether a child of that name exists: its entry or any variant. */
+    static boolean taken(Snapshot view, ResourcePath parent, String name) {
+        return !view.uris(parent.child(name).path() + ".").isEmpty();
+    }
+
+    private static void check(String name, String slug) {
+        if (!ResourcePath.NAME.matcher(name).matches()) {
+            throw ErrorCode.UNPROCESSABLE.error("the name '" + name + "' made from the Slug '" + slug
+                    + "' is not a name (a letter or digit, then at most 99 letters, digits, '-' or '_')");
+        }
+    }
+
+    private static String where(ResourcePath p) {
+        return p.isRoot() ? "the root" : p.toString();
+    }
+}

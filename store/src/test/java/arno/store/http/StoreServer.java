@@ -1,0 +1,155 @@
+package arno.store.http;
+
+import arno.store.Store;
+import arno.store.StoreOptions;
+import arno.store.atom.AtomOptions;
+import arno.store.atom.AtomStore;
+import arno.xml.Accounts;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.EnumSet;
+import org.apache.catalina.Context;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.startup.Tomcat;
+
+/**
+ * A real store in a folder, the real service on it, and the API on embedded Tomcat on an
+ * ephemeral port, as the server mounts it ({@code CONTEXT/store/*}). Accounts: an editor (read,
+ * write), a reader (read) and a writer without read.
+ */
+final class StoreServer implements AutoCloseable {
+    static final String EDITOR = "editor:editor-password";
+    static final String READER = "reader:reader-password";
+    static final String WRITE_ONLY = "poster:poster-password";
+
+    final Store store;
+    final AtomStore atoms;
+    final Accounts accounts;
+    final String context;
+    private final Tomcat tomcat;
+    final int port;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context) {
+        this.context = context;
+        this.store = Store.open(dir.resolve("store"), options);
+        this.atoms = AtomStore.open(store, AtomOptions.defaults().hrefPrefix(context + "/store"));
+        this.accounts = new Accounts(dir.resolve("users"));
+        if (accounts.isEmpty()) {
+            accounts.add("editor", "editor-password", EnumSet.of(Accounts.Role.READ, Accounts.Role.WRITE));
+            accounts.add("reader", "reader-password", EnumSet.of(Accounts.Role.READ));
+            accounts.add("poster", "poster-password", EnumSet.of(Accounts.Role.WRITE));
+        }
+        tomcat = new Tomcat();
+        tomcat.setBaseDir(dir.resolve("tomcat").toString());
+        tomcat.setPort(0);
+        tomcat.getConnector();
+        Context ctx = tomcat.addContext(context, null);
+        Tomcat.addServlet(ctx, "store", new StoreServlet(atoms, accounts, reads, maxBody));
+        ctx.addServletMappingDecoded("/store/*", "store");
+        try {
+            tomcat.start();
+        } catch (LifecycleException e) {
+            throw new IllegalStateException(e);
+        }
+        port = tomcat.getConnector().getLocalPort();
+    }
+
+    StoreServer(Path dir) {
+        this(dir, StoreOptions.defaults().mapSize(256L << 20), StoreServlet.ReadPolicy.PUBLIC, 1 << 20, "");
+    }
+
+    /** The URL of a path under the mount ({@code /journals.atom} → {@code http://…/store/journals.atom}). */
+    URI url(String path) {
+        return URI.create(path.startsWith("http") ? path : "http://127.0.0.1:" + port + context + "/store" + path);
+    }
+
+    static String basic(String credentials) {
+        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A request builder for {@code path}, with credentials unless null. */
+    HttpRequest.Builder request(String path, String credentials) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(url(path)).timeout(Duration.ofSeconds(30));
+        if (credentials != null) b.header("Authorization", basic(credentials));
+        return b;
+    }
+
+    HttpResponse<String> get(String path, String... headers) {
+        HttpRequest.Builder b = request(path, null).GET();
+        if (headers.length > 0) b.headers(headers);
+        return send(b.build());
+    }
+
+    HttpResponse<byte[]> getBytes(String path, String... headers) {
+        HttpRequest.Builder b = request(path, null).GET();
+        if (headers.length > 0) b.headers(headers);
+        try {
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> head(String path, String... headers) {
+        HttpRequest.Builder b = request(path, null).method("HEAD", HttpRequest.BodyPublishers.noBody());
+        if (headers.length > 0) b.headers(headers);
+        return send(b.build());
+    }
+
+    /** A write with the editor's credentials: method, path, content type (null: none), body, more headers. */
+    HttpResponse<String> write(String method, String path, String type, String body, String... headers) {
+        return write(EDITOR, method, path, type, body == null ? null : body.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    HttpResponse<String> write(String credentials, String method, String path, String type, byte[] body, String... headers) {
+        HttpRequest.Builder b = request(path, credentials)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (type != null) b.header("Content-Type", type);
+        if (headers.length > 0) b.headers(headers);
+        return send(b.build());
+    }
+
+    /** A POST whose body has no Content-Length (chunked). */
+    HttpResponse<String> postChunked(String path, String type, InputStream body, String... headers) {
+        HttpRequest.Builder b = request(path, EDITOR).POST(HttpRequest.BodyPublishers.ofInputStream(() -> body))
+                .header("Content-Type", type);
+        if (headers.length > 0) b.headers(headers);
+        return send(b.build());
+    }
+
+    HttpResponse<String> send(HttpRequest r) {
+        try {
+            return http.send(r, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            tomcat.stop();
+            tomcat.destroy();
+        } catch (LifecycleException e) {
+            throw new IllegalStateException(e);
+        }
+        atoms.close();
+        store.close();
+    }
+}

@@ -1,0 +1,163 @@
+package arno.store.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The write side over real sockets, through the real service on a real store with the default
+ * models: creating the hierarchy by POST, variants by PUT, replacing with If-Match, the cascading
+ * DELETE, and every refusal of the spec's list, each answered with its status and err:error and
+ * with nothing stored (the store's version does not move).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WriteApiTest {
+    @TempDir static Path tmp;
+    static StoreServer server;
+    static final String ENTRY = "application/atom+xml;type=entry";
+    static final String ISSUE = "/journals/ja/v1/i1";
+
+    static String entry(String kind, String title, String more) {
+        return "<entry xmlns='http://www.w3.org/2005/Atom' xmlns:arno='urn:arno:atom'><title>" + title + "</title>"
+                + "<category scheme='urn:arno:kind' term='" + kind + "'/>" + more + "</entry>";
+    }
+
+    @BeforeAll static void start() {
+        server = new StoreServer(tmp.resolve("w"));
+        created(server.write("POST", "/", ENTRY, entry("journals", "Journals", ""), "Slug", "journals"), "/journals.atom");
+        created(server.write("POST", "/journals/", ENTRY, entry("journal", "Journal A", ""), "Slug", "ja"), "/journals/ja.atom");
+        created(server.write("POST", "/journals/ja/", ENTRY, entry("volume", "Volume 1", "")), "/journals/ja/v1.atom");
+        created(server.write("POST", "/journals/ja/v1/", ENTRY, entry("issue", "Issue 1", "")), ISSUE + ".atom");
+    }
+
+    @AfterAll static void stop() {
+        server.close();
+    }
+
+    static HttpResponse<String> created(HttpResponse<String> r, String path) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        assertThat(r.headers().firstValue("Location")).hasValue("/store" + path);
+        assertThat(r.headers().firstValue("ETag").orElseThrow()).matches("\"[0-9]+\"");
+        Rfc.assertAtom(r.body());
+        return r;
+    }
+
+    /** Runs a request that must fail with {@code status} and {@code code}, and checks that nothing was stored. */
+    static HttpResponse<String> refused(int status, String code, Supplier<HttpResponse<String>> request) {
+        long before = server.store.version();
+        HttpResponse<String> r = request.get();
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        assertThat(r.body()).contains("urn:arno:error").contains("code=\"" + code + "\"");
+        assertThat(server.store.version()).as("nothing stored").isEqualTo(before);
+        return r;
+    }
+
+    @Test void anArticleIsCreatedWithItsManagedLinksAndServedBack() {
+        HttpResponse<String> r = created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "First", ""), "Slug", "a1"),
+                ISSUE + "/a1.atom");
+        assertThat(r.body()).contains("<id>urn:uuid:").contains("href=\"/store" + ISSUE + ".atom\"")
+                .contains("rel=\"describedby\"").contains("<name>editor</name>");
+        HttpResponse<String> get = server.get(ISSUE + "/a1.atom");
+        assertThat(get.headers().firstValue("ETag")).isEqualTo(r.headers().firstValue("ETag"));
+    }
+
+    @Test void variantsArePutWithIfNoneMatchAndMediaIsPostedWithItsEntry() {
+        created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Second", ""), "Slug", "a2"), ISSUE + "/a2.atom");
+        HttpResponse<String> jats = server.write("PUT", ISSUE + "/a2.xml", "application/xml", "<article><body/></article>",
+                "If-None-Match", "*");
+        assertThat(jats.statusCode()).as(jats.body()).isEqualTo(201);
+        assertThat(server.get(ISSUE + "/a2.xml").body()).contains("<article><body/></article>");
+        assertThat(server.get(ISSUE + "/a2.atom").body()).contains("arno:role=\"jats\"");
+
+        byte[] png = new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 1, 2, 3};
+        HttpResponse<String> media = server.write(StoreServer.EDITOR, "POST", ISSUE + "/a2/", "image/png", png, "Slug", "plot");
+        assertThat(media.statusCode()).as(media.body()).isEqualTo(201);
+        String location = media.headers().firstValue("Location").orElseThrow();
+        assertThat(media.body()).contains("rel=\"edit-media\"");
+        Rfc.assertAtom(media.body());
+        String pngUrl = location.replace(".atom", ".png").substring("/store".length());
+        assertThat(server.getBytes(pngUrl).body()).isEqualTo(png);
+    }
+
+    @Test void anEntryIsReplacedOnlyWithItsCurrentETag() {
+        HttpResponse<String> a = created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Third", ""), "Slug", "a3"),
+                ISSUE + "/a3.atom");
+        String etag = a.headers().firstValue("ETag").orElseThrow();
+        refused(428, "precondition-required", () -> server.write("PUT", ISSUE + "/a3.atom", ENTRY, entry("article", "No", "")));
+        refused(412, "precondition-failed", () -> server.write("PUT", ISSUE + "/a3.atom", ENTRY, entry("article", "No", ""),
+                "If-Match", "\"1\""));
+        HttpResponse<String> ok = server.write("PUT", ISSUE + "/a3.atom", ENTRY, entry("article", "Third, revised", ""),
+                "If-Match", etag);
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(ok.headers().firstValue("ETag").orElseThrow()).isNotEqualTo(etag);
+        assertThat(server.get(ISSUE + "/a3.atom").body()).contains("Third, revised");
+        // the old ETag is stale now
+        refused(412, "precondition-failed", () -> server.write("PUT", ISSUE + "/a3.atom", ENTRY, entry("article", "No", ""),
+                "If-Match", etag));
+    }
+
+    @Test void writesNeedAnAccountWithTheWriteRole() {
+        HttpResponse<String> anonymous = refused(401, "unauthorized", () -> server.write(null, "POST", ISSUE + "/", ENTRY,
+                entry("article", "x", "").getBytes(StandardCharsets.UTF_8)));
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Basic "));
+        refused(401, "unauthorized", () -> server.write("editor:wrong-password", "POST", ISSUE + "/", ENTRY,
+                entry("article", "x", "").getBytes(StandardCharsets.UTF_8)));
+        refused(403, "forbidden", () -> server.write(StoreServer.READER, "DELETE", ISSUE + ".atom", null, (byte[]) null));
+    }
+
+    @Test void badBodiesAreRefusedWithTheirStatusAndNothingStored() {
+        HttpResponse<String> malformed = refused(400, "malformed-xml", () -> server.write("POST", ISSUE + "/", ENTRY,
+                "<entry xmlns='http://www.w3.org/2005/Atom'>\n<title>x</titel></entry>", "Slug", "bad"));
+        assertThat(malformed.body()).contains("line=\"2\"").contains("column=");
+        HttpResponse<String> rule = refused(422, "unprocessable", () -> server.write("POST", "/journals/", ENTRY,
+                entry("issue", "Misplaced", "")));
+        assertThat(rule.body()).contains("issue");
+        created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Taken", ""), "Slug", "taken"), ISSUE + "/taken.atom");
+        refused(409, "conflict", () -> server.write("POST", ISSUE + "/", ENTRY, entry("article", "Again", ""), "Slug", "taken"));
+        refused(404, "not-found", () -> server.write("POST", "/journals/none/", ENTRY, entry("article", "x", "")));
+        refused(415, "unsupported-media-type", () -> server.write("POST", ISSUE + "/taken/", "text/plain", "hello"));
+        refused(415, "unsupported-media-type", () -> server.write("POST", ISSUE + "/taken/", null, "hello"));
+    }
+
+    @Test void aBodyOverTheLimitIs413WithOrWithoutContentLength() {
+        created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Big", ""), "Slug", "big"), ISSUE + "/big.atom");
+        byte[] big = new byte[(1 << 20) + 10];
+        refused(413, "body-too-large", () -> server.write(StoreServer.EDITOR, "POST", ISSUE + "/big/", "image/png", big));
+        refused(413, "body-too-large", () -> server.postChunked(ISSUE + "/big/", "image/png", new ByteArrayInputStream(big)));
+        refused(413, "body-too-large", () -> server.write(StoreServer.EDITOR, "PUT", ISSUE + "/big.pdf", "application/pdf", big,
+                "If-None-Match", "*"));
+        // exactly the limit is accepted
+        HttpResponse<String> fits = server.postChunked(ISSUE + "/big/", "image/png", new ByteArrayInputStream(new byte[1 << 20]));
+        assertThat(fits.statusCode()).as(fits.body()).isEqualTo(201);
+    }
+
+    @Test void deletingAnArticleTakesItsDescendantsVariantsAndTheLinksIntoIt() {
+        created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Doomed", ""), "Slug", "doomed"), ISSUE + "/doomed.atom");
+        assertThat(server.write("PUT", ISSUE + "/doomed.xml", "application/xml", "<article/>", "If-None-Match", "*").statusCode())
+                .isEqualTo(201);
+        created(server.write("POST", ISSUE + "/doomed/", ENTRY, entry("figure", "Figure 1",
+                "<link rel='related' arno:role='article' href='" + ISSUE + "/doomed.atom'/>"), "Slug", "f1"), ISSUE + "/doomed/f1.atom");
+        created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Citing", "<link rel='related' arno:role='cites' href='"
+                + ISSUE + "/doomed.atom'/>"), "Slug", "citing"), ISSUE + "/citing.atom");
+        // the reciprocal links are there before
+        assertThat(server.get(ISSUE + "/doomed.atom").body()).contains("/doomed/f1.atom").contains("/citing.atom");
+
+        HttpResponse<String> gone = server.write("DELETE", ISSUE + "/doomed.atom", null, null);
+        assertThat(gone.statusCode()).as(gone.body()).isEqualTo(204);
+        for (String path : new String[] {ISSUE + "/doomed.atom", ISSUE + "/doomed.xml", ISSUE + "/doomed/f1.atom"}) {
+            assertThat(server.get(path).statusCode()).as(path).isEqualTo(404);
+        }
+        assertThat(server.get(ISSUE + "/citing.atom").body()).doesNotContain("doomed");
+        assertThat(server.get("/changes?since=0&limit=1000").body()).contains("delete " + ISSUE + "/doomed/f1.atom");
+        refused(404, "not-found", () -> server.write("DELETE", ISSUE + "/doomed.atom", null, null));
+    }
+}
