@@ -2,8 +2,16 @@ package arno.filters;
 
 import arno.pipeline.RequestScope;
 import arno.pipeline.SaxStage;
+import arno.store.atom.Expansion;
+import arno.store.atom.ResourcePath;
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.event.ReceivingContentHandler;
 import org.xml.sax.Attributes;
@@ -19,12 +27,15 @@ import org.xml.sax.helpers.XMLFilterImpl;
  *
  * <pre>
  * &lt;msg:attribute name="content" path="/journals/ja/v1/i1"&gt;
- *   &lt;entry xmlns="http://www.w3.org/2005/Atom"&gt;… &lt;link rel="down" href="/journals/ja/v1/i1/"&gt;&lt;entry&gt;…&lt;/entry&gt;…&lt;/link&gt;&lt;/entry&gt;
+ *   &lt;entry xmlns="http://www.w3.org/2005/Atom"&gt;…
+ *     &lt;link rel="down" href="/journals/ja/v1/i1/"&gt;&lt;arno:inline&gt;&lt;entry&gt;…&lt;/entry&gt;…&lt;/arno:inline&gt;&lt;/link&gt;
+ *   &lt;/entry&gt;
  * &lt;/msg:attribute&gt;
  * </pre>
  *
- * The expansion is the store API's (with-ancestors, with-descendants, with-variants), as the
- * content-peek attribute's {@code expand} says. It reads the request's own view: the store's view
+ * The expansion is the store API's ({@link Expansion}: with-ancestors, with-descendants,
+ * with-variants), as the content-peek attribute's {@code expand} says; a bad value there is the
+ * site's mistake, a BAD_PARAMETER error. It reads the request's own view: the store's view
  * when the peek said {@code store} (the version every other stage reads), the content folder laid
  * out the same way when it said {@code file} ({@link ContentFiles}). Nothing is appended when the
  * peek said {@code none}, or when there was no peek: the templates answer 404.
@@ -78,13 +89,29 @@ public final class ContentFetch implements SaxStage {
                 a.addAttribute("", "path", "path", "CDATA", path);
                 super.startPrefixMapping("msg", MSG);
                 super.startElement(MSG, "attribute", "msg:attribute", a);
-                Expand.Options o = Expand.Options.parse(expand);
-                new Expand(view, config, getContentHandler()).entry(path, o.ancestors(), o.descendants());
+                Expansion.write(view, config, ResourcePath.of(path), options(expand), getContentHandler());
                 super.endElement(MSG, "attribute", "msg:attribute");
                 super.endPrefixMapping("msg");
             }
         };
         f.setContentHandler(next);
         return f;
+    }
+
+    /** The expansion of a query string ("with-ancestors=yes&amp;with-variants=jats"), as the store's API reads it. */
+    static Expansion.Options options(String query) {
+        if (query == null || query.isBlank()) return Expansion.Options.NONE;
+        Map<String, List<String>> values = new HashMap<>();
+        for (String pair : query.split("&")) {
+            if (pair.isBlank()) continue;
+            int eq = pair.indexOf('=');
+            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8).strip();
+            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            values.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+        }
+        return Expansion.Options.parse(name -> {
+            List<String> v = values.get(name);
+            return v == null ? null : v.toArray(String[]::new);
+        });
     }
 }

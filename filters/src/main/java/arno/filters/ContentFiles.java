@@ -64,6 +64,7 @@ final class ContentFiles implements DocumentStore.View {
      * The names of the documents directly in {@code folder} ("/a/b/"), sorted: "c.atom", "c.xml",
      * and "c/" for each entry "c.atom" (its folder, which may be empty). Empty when there is no such folder.
      */
+    @Override
     public List<String> children(String folder) {
         List<String> out = new ArrayList<>();
         try {

@@ -37,6 +37,8 @@ class DemoSitesHttpTest {
     static Path journals;
     static ArnoServer server;
     static arno.store.Store store;
+    /** What the store test loaded, or null when serving files. */
+    static arno.store.atom.TreeLoader.Result loaded;
     static final HttpClient client = HttpClient.newHttpClient();
 
     @BeforeAll
@@ -60,12 +62,11 @@ class DemoSitesHttpTest {
         b.port = 0;
         Config config = b.build();
         if (fromStore) {
+            // Loaded as ./arno serve loads it: through the store service's write path (TreeLoader,
+            // AtomStore), which recomputes the managed links, assigns ids and adds the reciprocals.
             store = arno.store.Store.open(config.store());
-            try (arno.store.WriteTransaction w = store.write(); Stream<Path> files = Files.walk(source)) {
-                for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                    w.put("/" + source.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
-                }
-                w.commit();
+            try (arno.store.atom.AtomStore atom = arno.store.atom.AtomStore.open(store, arno.store.atom.AtomOptions.defaults())) {
+                loaded = arno.store.atom.TreeLoader.load(atom, source, "test", null);
             }
             // The content folder stays empty: every page is built from stored trees.
             Files.createDirectories(config.content());
@@ -78,6 +79,7 @@ class DemoSitesHttpTest {
         server.close();
         if (store != null) store.close();
         store = null;
+        loaded = null;
         FileUtils.deleteQuietly(data.toFile());
     }
 
