@@ -44,7 +44,7 @@
       <xsl:template match=".[?kind eq 'authors']" mode="j:main">
         <xsl:variable name="page" select="."/>
         <h1>Authors</h1>
-        <xsl:for-each-group select="?issues/atom:entry/atom:author" _collation="{$a:collation}"
+        <xsl:for-each-group select="?articles/atom:author" _collation="{$a:collation}"
             group-by="upper-case(substring(a:surname(atom:name), 1, 1))">
           <xsl:sort select="current-grouping-key()" _collation="{$a:collation}"/>
           <section class="letter" id="letter-{current-grouping-key()}">
@@ -83,17 +83,13 @@
 
   <xsl:mode name="authors" visibility="public"/>
 
-  <!-- Every issue feed of the journal: one small document per volume and per issue. -->
+  <!-- Every article of the journal: the journal's entry fetched to its articles (with-descendants=3). -->
   <xsl:template match="/" mode="authors">
     <xsl:variable name="page" select="j:model(req:request, 'authors', 'Authors')"/>
-    <xsl:variable name="dir" select="j:journal-uri($page)"/>
-    <xsl:variable name="issues" select="
-        for $v in j:doc($dir || 'journal.atom')/atom:feed/atom:entry,
-            $volume in resolve-uri($v/atom:link[@rel eq 'alternate']/@href, $dir),
-            $i in j:doc($volume)/atom:feed/atom:entry
-        return j:doc(resolve-uri($i/atom:link[@rel eq 'alternate']/@href, $volume))/atom:feed"/>
+    <xsl:variable name="journal" select="j:content(req:request)[j:kind(.) eq 'journal']"/>
     <xsl:call-template name="j:page">
-      <xsl:with-param name="page" select="map:put($page, 'issues', $issues)"/>
+      <xsl:with-param name="page" select="if (empty($journal)) then j:not-found(req:request, 'journal ' || $page?journal)
+          else map:put($page, 'articles', j:children(j:children(j:children($journal))))"/>
     </xsl:call-template>
   </xsl:template>
 </xsl:stylesheet>

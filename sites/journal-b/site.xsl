@@ -30,14 +30,13 @@
 
       <xsl:template match=".[?kind eq 'toc']" mode="j:main">
         <xsl:variable name="page" select="."/>
-        <h1>{?feed/atom:title}</h1>
+        <h1>{?issue/atom:title}</h1>
         <table class="toc-table">
           <thead>
             <tr><th scope="col">Pages</th><th scope="col">Article</th><th scope="col">Type</th></tr>
           </thead>
           <tbody>
-            <xsl:for-each select="?feed/atom:entry">
-              <xsl:sort select="xs:integer(prism:startingPage)"/>
+            <xsl:for-each select="?articles">
               <xsl:variable name="steps" select="$page?volume-id, $page?issue-id, j:entry-article(.)"/>
               <tr>
                 <td class="pages">{string(prism:startingPage)}–{string(prism:endingPage)}</td>

@@ -44,10 +44,19 @@
   page models grow with map:put, not map:merge, and one-off lookups use
   paths, not keys (a key is indexed again in every transformation).
 
-  Content is read only through content: URIs (doc('content:/journals/ja/...')),
-  which the server resolves to the content folder or, later, the store.
-  Route variables are checked against the generator's naming (v1, i1, a0001,
-  f1) before any URI is built from them, so no request can name other files.
+  Content comes in the store's resource model (an Atom entry per resource,
+  its variants, its children; see the store's README). The route's filters
+  fetch the page's entry: arno.filters.ContentPeek maps the request to the
+  resource (site parameter content-base + the route variables) and
+  arno.filters.ContentFetch appends it, expanded as the site parameter
+  content-expand[.ROUTE] says, as req:request/msg:attribute[@name='content'];
+  j:content() returns it. An issue comes with its articles
+  (with-descendants=1), an article or figure with its ancestors
+  (with-ancestors=yes). The rest (the JATS variant, an SVG) is read with
+  doc() on content: + the href the entry holds (j:variant), which the server
+  resolves to the store or to the content folder alike. Route variables are
+  also checked against the generator's naming (v1, i1, a0001, f1) before any
+  link is built from them.
 -->
 <xsl:package name="urn:arno:journal" package-version="1.0.0" version="3.0"
     expand-text="yes"
@@ -61,6 +70,8 @@
     xmlns:e="urn:arno:templates:error"
     xmlns:j="urn:arno:journal"
     xmlns:atom="http://www.w3.org/2005/Atom"
+    xmlns:arno="urn:arno:atom"
+    xmlns:msg="urn:arno:message"
     xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/"
     xmlns:xlink="http://www.w3.org/1999/xlink"
     xmlns:svg="http://www.w3.org/2000/svg"
@@ -129,17 +140,42 @@
   <!-- ===== content access ===== -->
 
   <!--
-    The content: URI of a journal's folder, e.g. content:/journals/ja/. The
-    journal comes from site.xml; a missing or odd value is a site error.
+    The entry the route's filters fetched (ContentPeek, then ContentFetch),
+    expanded as the route asked; empty when the resource does not exist or
+    the route fetched nothing.
   -->
-  <xsl:function name="j:journal-uri" as="xs:string" visibility="public">
-    <xsl:param name="page" as="map(*)"/>
-    <xsl:if test="not(matches($page?journal, '^[a-z][a-z0-9-]*$'))">
-      <xsl:sequence select="error(xs:QName('j:site'), 'Site ' || $page?request/req:site/@name
-          || ' needs the site parameter ''journal'' naming a journal folder such as ja, not '''
-          || $page?journal || '''')"/>
-    </xsl:if>
-    <xsl:sequence select="'content:/journals/' || $page?journal || '/'"/>
+  <xsl:function name="j:content" as="element(atom:entry)?" visibility="public">
+    <xsl:param name="request" as="element(req:request)"/>
+    <xsl:sequence select="$request/msg:attribute[@name eq 'content']/atom:entry"/>
+  </xsl:function>
+
+  <!-- An entry's kind: its category in the scheme urn:arno:kind (journal, volume, issue, article, figure, ...). -->
+  <xsl:function name="j:kind" as="xs:string" visibility="public">
+    <xsl:param name="entry" as="element(atom:entry)"/>
+    <xsl:sequence select="string($entry/atom:category[@scheme eq 'urn:arno:kind']/@term)"/>
+  </xsl:function>
+
+  <!-- The children entries were fetched with (with-descendants), each entry's in name order. -->
+  <xsl:function name="j:children" as="element(atom:entry)*" visibility="public">
+    <xsl:param name="entry" as="element(atom:entry)*"/>
+    <xsl:sequence select="$entry/atom:link[@rel eq 'down']/arno:inline/atom:entry"/>
+  </xsl:function>
+
+  <!-- The parent an entry was fetched with (with-ancestors). -->
+  <xsl:function name="j:parent" as="element(atom:entry)?" visibility="public">
+    <xsl:param name="entry" as="element(atom:entry)?"/>
+    <xsl:sequence select="$entry/atom:link[@rel eq 'up']/arno:inline/atom:entry"/>
+  </xsl:function>
+
+  <!--
+    The document of an entry's variant of a role (jats, image, table), read
+    through content: and the store path the entry holds; empty when the
+    entry has no such variant or it cannot be read.
+  -->
+  <xsl:function name="j:variant" as="document-node()?" visibility="public">
+    <xsl:param name="entry" as="element(atom:entry)?"/>
+    <xsl:param name="role" as="xs:string"/>
+    <xsl:sequence select="$entry/atom:link[@rel eq 'alternate'][@arno:role eq $role][1]/@href ! j:doc('content:' || .)"/>
   </xsl:function>
 
   <!--
@@ -186,10 +222,10 @@
   </xsl:function>
 
 
-  <!-- An issue feed entry's article folder, a0042, from its link to article.xml. -->
+  <!-- An entry's name, the last segment of its path (a0042), from its self link (/journals/ja/v1/i1/a0042.atom). -->
   <xsl:function name="j:entry-article" as="xs:string" visibility="public">
     <xsl:param name="entry" as="element(atom:entry)"/>
-    <xsl:sequence select="substring-before($entry/atom:link[@rel eq 'alternate'][@type eq 'application/xml']/@href, '/')"/>
+    <xsl:sequence select="substring-before(tokenize($entry/atom:link[@rel eq 'self']/@href, '/')[last()], '.atom')"/>
   </xsl:function>
 
   <xsl:function name="j:entry-authors" as="xs:string" visibility="public">
@@ -244,20 +280,25 @@
     <xsl:sequence select="'Volume ' || substring($volume, 2) || ', Issue ' || substring($issue, 2)"/>
   </xsl:function>
 
-  <!-- An article page model (abstract, full text, figure), or 404 when the article does not exist. -->
+  <!--
+    An article page model (abstract, full text, figure), or 404 when the
+    article does not exist. The article's entry is the fetched entry, or its
+    parent on a figure's page; its JATS is the entry's jats variant.
+  -->
   <xsl:function name="j:article-model" as="map(*)" visibility="public">
     <xsl:param name="request" as="element(req:request)"/>
     <xsl:param name="kind" as="xs:string"/>
     <xsl:param name="names" as="xs:string*"/>
     <xsl:variable name="page" select="j:model($request, $kind, '')"/>
     <xsl:variable name="ids" select="j:checked($request, $names)"/>
-    <xsl:variable name="dir" select="if (exists($ids)) then j:journal-uri($page) || string-join($ids[position() le 3], '/') || '/' else ()"/>
-    <xsl:variable name="article" select="if (exists($dir)) then j:doc($dir || 'article.xml')/article else ()"/>
+    <xsl:variable name="content" select="j:content($request)"/>
+    <xsl:variable name="entry" select="if (exists($ids)) then ($content, j:parent($content))[j:kind(.) eq 'article'][1] else ()"/>
+    <xsl:variable name="article" select="j:variant($entry, 'jats')/article"/>
     <xsl:sequence select="if (empty($article))
         then j:not-found($request, 'article ' || string-join($names[position() le 3] ! r:variable($request, .), '/'))
         else $page
           => map:put('title', normalize-space($article/front/article-meta/title-group/article-title))
-          => map:put('article', $article) => map:put('dir', $dir)
+          => map:put('article', $article) => map:put('entry', $entry)
           => map:put('volume-id', $ids[1]) => map:put('issue-id', $ids[2]) => map:put('article-id', $ids[3])
           => map:put('crumbs', j:crumb(j:issue-label($ids[1], $ids[2]), $ids[position() le 2]))"/>
   </xsl:function>
@@ -377,15 +418,15 @@
 
   <!-- ===== home: volumes and their issues, newest first ===== -->
 
+  <!-- The journal's entry, fetched with its volumes and their issues (with-descendants=2). -->
   <xsl:template match="/" mode="home">
     <xsl:variable name="page" select="j:model(req:request, 'home', 'Home')"/>
-    <xsl:variable name="dir" select="j:journal-uri($page)"/>
-    <xsl:variable name="feed" select="j:doc($dir || 'journal.atom')/atom:feed"/>
+    <xsl:variable name="journal" select="j:content(req:request)[j:kind(.) eq 'journal']"/>
     <xsl:call-template name="j:page">
-      <xsl:with-param name="page" select="if (empty($feed)) then j:not-found(req:request, 'journal ' || $page?journal)
+      <xsl:with-param name="page" select="if (empty($journal)) then j:not-found(req:request, 'journal ' || $page?journal)
           else $page
-            => map:put('title', string($feed/atom:title)) => map:put('feed', $feed)
-            => map:put('volumes', reverse($feed/atom:entry) ! j:doc(resolve-uri(atom:link[@rel eq 'alternate']/@href, $dir))/atom:feed)"/>
+            => map:put('title', string($journal/atom:title)) => map:put('entry', $journal)
+            => map:put('volumes', sort(j:children($journal), (), function($v) { -xs:integer($v/prism:volume) }))"/>
     </xsl:call-template>
   </xsl:template>
 
@@ -397,7 +438,8 @@
       <section class="volume" id="{$volume}">
         <h2>{atom:title}</h2>
         <ul class="issues">
-          <xsl:for-each select="atom:entry">
+          <xsl:for-each select="j:children(.)">
+            <xsl:sort select="xs:integer(prism:number)"/>
             <li>
               <a href="{j:href($page, ($volume, 'i' || prism:number))}">{atom:title}</a>
               <span class="meta"> · {string(atom:summary)}</span>
@@ -414,23 +456,26 @@
     <xsl:variable name="request" select="req:request"/>
     <xsl:variable name="page" select="j:model($request, 'toc', '')"/>
     <xsl:variable name="ids" select="j:checked($request, ('volume', 'issue'))"/>
-    <xsl:variable name="feed" select="if (exists($ids))
-        then j:doc(j:journal-uri($page) || $ids[1] || '/' || $ids[2] || '/issue.atom')/atom:feed else ()"/>
+    <xsl:variable name="issue" select="if (exists($ids)) then j:content($request)[j:kind(.) eq 'issue'] else ()"/>
     <xsl:call-template name="j:page">
-      <xsl:with-param name="page" select="if (empty($feed))
+      <xsl:with-param name="page" select="if (empty($issue))
           then j:not-found($request, 'issue ' || string-join(('volume', 'issue') ! r:variable($request, .), '/'))
           else $page
-            => map:put('title', j:issue-label($ids[1], $ids[2])) => map:put('feed', $feed)
+            => map:put('title', j:issue-label($ids[1], $ids[2])) => map:put('issue', $issue)
+            => map:put('articles', sort(j:children($issue), (), function($a) { xs:integer($a/prism:startingPage) }))
             => map:put('volume-id', $ids[1]) => map:put('issue-id', $ids[2])"/>
     </xsl:call-template>
   </xsl:template>
 
-  <!-- Grouped by article type, in the order the issue lists them. -->
+  <!--
+    The issue's entry, fetched with its articles (with-descendants=1), which
+    the model holds in page order: grouped by article type, in that order.
+  -->
   <xsl:template match=".[?kind eq 'toc']" mode="j:main">
     <xsl:variable name="page" select="."/>
-    <h1>{?feed/atom:title}</h1>
-    <p class="meta">{count(?feed/atom:entry)} articles</p>
-    <xsl:for-each-group select="?feed/atom:entry" group-by="j:entry-type(.)">
+    <h1>{?issue/atom:title}</h1>
+    <p class="meta">{count(?articles)} articles</p>
+    <xsl:for-each-group select="?articles" group-by="j:entry-type(.)">
       <h2 class="toc-type">{current-grouping-key()}</h2>
       <xsl:for-each select="current-group()">
         <xsl:call-template name="j:toc-item">
@@ -591,14 +636,16 @@
     <xsl:variable name="page" select="j:article-model($request, 'figure', ('volume', 'issue', 'article', 'figure'))"/>
     <xsl:variable name="id" select="r:variable($request, 'figure')"/>
     <!-- A path, not key(): a key is indexed again in every transformation, a whole-article walk for one lookup. -->
-    <xsl:variable name="figure" select="if ($page?kind eq 'not-found') then () else $page?article//fig[@id eq $id]"/>
+    <!-- The fetched entry is the figure's (with its article as parent); the figure itself is the JATS fig. -->
+    <xsl:variable name="entry" select="j:content($request)[j:kind(.) eq 'figure']"/>
+    <xsl:variable name="figure" select="if ($page?kind eq 'not-found' or empty($entry)) then () else $page?article//fig[@id eq $id]"/>
     <xsl:call-template name="j:page">
       <xsl:with-param name="page" select="if (empty($figure))
           then j:not-found($request, 'figure ' || $id || ' in article ' || r:variable($request, 'article'))
           else $page
             => map:put('title', $figure/label || ': ' || replace($figure/caption/title, '\.$', ''))
             => map:put('figure', $figure)
-            => map:put('svg', j:doc(resolve-uri($figure/graphic/@xlink:href, $page?dir))/svg:svg)
+            => map:put('svg', j:variant($entry, 'image')/svg:svg)
             => map:put('crumbs', ($page?crumbs, j:crumb($page?title, ($page?volume-id, $page?issue-id, $page?article-id))))"/>
     </xsl:call-template>
   </xsl:template>
@@ -653,8 +700,7 @@
     <xsl:variable name="request" select="req:request"/>
     <xsl:variable name="page" select="j:model($request, 'figure-image', '')"/>
     <xsl:variable name="ids" select="j:checked($request, ('volume', 'issue', 'article', 'figure'))"/>
-    <xsl:variable name="svg" select="if (exists($ids)) then j:doc(j:journal-uri($page)
-        || string-join($ids[position() le 3], '/') || '/figures/' || $ids[4] || '.svg')/svg:svg else ()"/>
+    <xsl:variable name="svg" select="if (exists($ids)) then j:variant(j:content($request)[j:kind(.) eq 'figure'], 'image')/svg:svg else ()"/>
     <xsl:choose>
       <xsl:when test="exists($svg)">
         <rsp:response status="200">

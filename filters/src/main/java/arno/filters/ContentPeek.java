@@ -2,6 +2,10 @@ package arno.filters;
 
 import arno.pipeline.RequestScope;
 import arno.pipeline.SaxStage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 import org.xml.sax.Attributes;
 import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
@@ -9,50 +13,77 @@ import org.xml.sax.helpers.AttributesImpl;
 import org.xml.sax.helpers.XMLFilterImpl;
 
 /**
- * A standard filter: tells the templates where the resource a request names is, before they
- * read it. Appends to req:request
+ * A standard filter, the resolver of the resource model: maps the request to the store resource
+ * it names and tells the next stages where that resource is and how to expand it, before anything
+ * reads it. Appends to req:request
  *
  * <pre>
- * &lt;msg:attribute name="content-peek" path="/journals/ja/v1/i1/issue.atom"&gt;store&lt;/msg:attribute&gt;
+ * &lt;msg:attribute name="content-peek" path="/journals/ja/v1/i1" kind="store" expand="with-descendants=1"/&gt;
  * </pre>
  *
- * whose text is {@code store} (the store holds it: a {@code content:} URI reads the stored tree),
- * {@code file} (a file under the content folder) or {@code none}. The path is the route variable
- * {@code path} if the route has one (e.g. {@code pattern="/{path*}"}), else the path inside the
- * site; the site parameter {@code content-base} (e.g. {@code /journals/ja}) is put in front.
+ * <ul>
+ * <li>{@code path}: the resource, the site parameter {@code content-base} (e.g. {@code /journals/ja};
+ * none is the root) followed by the values of the route's variables in the order of its pattern:
+ * route {@code /{volume}/{issue}} at {@code /v1/i1} names {@code /journals/ja/v1/i1}; a
+ * {@code {rest*}} variable gives its segments. Literal segments of the pattern (the {@code full} of
+ * {@code /{volume}/{issue}/{article}/full}) name no resource: that route shows the article.</li>
+ * <li>{@code kind}: {@code store} when the request's view of the store holds the entry
+ * {@code PATH.atom}, {@code file} when the content folder does (the same layout as files),
+ * {@code none} otherwise, and always when a segment is not an entry name
+ * ({@code [A-Za-z0-9][A-Za-z0-9_-]{0,99}}), so no request can name other documents or climb out.</li>
+ * <li>{@code expand}: how {@link ContentFetch} expands the entry, as query parameters of the store's
+ * API ({@code with-ancestors=yes}, {@code with-descendants=N|all}, {@code with-variants=ROLE}, joined
+ * with {@code &}): the site parameter {@code content-expand.ROUTE} for the route named ROUTE, else
+ * {@code content-expand}, else absent (the entry alone).</li>
+ * </ul>
+ *
  * Declared in site.xml as {@code <filter java="arno.filters.ContentPeek"/>}.
  *
- * <p>Streams: it remembers the parameter and the path as they pass and writes its element just
- * before the end tag of req:request, so the request is never held as a tree. Reads only whether
- * the resource exists ({@link RequestScope#locate}), through the request's own view of the store.
+ * <p>Streams: it remembers the parameters, the route and its variables as they pass (req:site and
+ * req:route come before the end of req:request) and writes its element just before the end tag of
+ * req:request, so the request is never held as a tree. Reads only whether the entry exists
+ * ({@link RequestScope#locate}), through the request's own view of the store.
  */
 public final class ContentPeek implements SaxStage {
     static final String REQ = "urn:arno:request";
     static final String MSG = "urn:arno:message";
+    /** The site parameter naming the resource the site's paths start from. */
+    static final String BASE = "content-base";
+    /** The site parameter giving the default expansion; {@code content-expand.ROUTE} overrides it per route. */
+    static final String EXPAND = "content-expand";
+    /** An entry name: what {@code arno.store.atom.ResourcePath} accepts as a segment. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,99}");
 
     @Override
     public ContentHandler open(RequestScope scope, ContentHandler next) {
         XMLFilterImpl f = new XMLFilterImpl() {
             private int depth;
             private String base = "";
-            private String sitePath = "/";
-            private String variable;
-            /** Collects the text of the element being read (a site param or a route variable), or null. */
+            /** The content-expand parameters by name (site params come before the route is known). */
+            private final java.util.Map<String, String> expands = new java.util.HashMap<>();
+            private String route;
+            private final List<String> variables = new ArrayList<>();
+            /** The text of the parameter or variable being read, or null. */
             private StringBuilder text;
-            private boolean inBase;
+            /** What {@link #text} is: a parameter name, or null for a route variable. */
+            private String param;
 
             @Override
             public void startElement(String uri, String local, String qName, Attributes atts) throws SAXException {
                 depth++;
-                if (depth == 2 && REQ.equals(uri) && local.equals("path")) {
-                    String v = atts.getValue("", "value");
-                    if (v != null) sitePath = v;
-                } else if (depth == 3 && REQ.equals(uri) && local.equals("param") && "content-base".equals(atts.getValue("", "name"))) {
-                    text = new StringBuilder();
-                    inBase = true;
-                } else if (depth == 3 && REQ.equals(uri) && local.equals("variable") && "path".equals(atts.getValue("", "name"))) {
-                    text = new StringBuilder();
-                    inBase = false;
+                if (REQ.equals(uri)) {
+                    if (depth == 2 && local.equals("route")) {
+                        route = atts.getValue("", "name");
+                    } else if (depth == 3 && local.equals("param")) {
+                        String name = atts.getValue("", "name");
+                        if (name != null && (name.equals(BASE) || name.startsWith(EXPAND))) {
+                            text = new StringBuilder();
+                            param = name;
+                        }
+                    } else if (depth == 3 && local.equals("variable")) {
+                        text = new StringBuilder();
+                        param = null;
+                    }
                 }
                 super.startElement(uri, local, qName, atts);
             }
@@ -66,8 +97,10 @@ public final class ContentPeek implements SaxStage {
             @Override
             public void endElement(String uri, String local, String qName) throws SAXException {
                 if (depth == 3 && text != null) {
-                    if (inBase) base = text.toString().strip();
-                    else variable = text.toString();
+                    String value = text.toString();
+                    if (param == null) variables.add(value);
+                    else if (param.equals(BASE)) base = value.strip();
+                    else expands.put(param, value.strip());
                     text = null;
                 }
                 if (--depth == 0) peek();
@@ -75,17 +108,27 @@ public final class ContentPeek implements SaxStage {
             }
 
             private void peek() throws SAXException {
-                String rest = variable != null ? "/" + variable : sitePath;
-                String path = (base.endsWith("/") ? base.substring(0, base.length() - 1) : base)
-                        + (rest.startsWith("/") ? rest : "/" + rest);
-                if (!path.startsWith("/")) path = "/" + path;
-                String where = scope.locate(path).name().toLowerCase(java.util.Locale.ROOT);
+                StringBuilder path = new StringBuilder();
+                boolean named = true;
+                List<String> segments = new ArrayList<>();
+                for (String s : base.split("/")) if (!s.isEmpty()) segments.add(s);
+                for (String v : variables) for (String s : v.split("/", -1)) segments.add(s);
+                for (String s : segments) {
+                    path.append('/').append(s);
+                    named &= NAME.matcher(s).matches();
+                }
+                String resource = path.toString();
+                String kind = named && !resource.isEmpty()
+                        ? scope.locate(resource + ".atom").name().toLowerCase(Locale.ROOT) : "none";
+                String how = route != null && expands.containsKey(EXPAND + "." + route)
+                        ? expands.get(EXPAND + "." + route) : expands.get(EXPAND);
                 AttributesImpl a = new AttributesImpl();
                 a.addAttribute("", "name", "name", "CDATA", "content-peek");
-                a.addAttribute("", "path", "path", "CDATA", path);
+                a.addAttribute("", "path", "path", "CDATA", resource.isEmpty() ? "/" : resource);
+                a.addAttribute("", "kind", "kind", "CDATA", kind);
+                if (how != null && !how.isEmpty()) a.addAttribute("", "expand", "expand", "CDATA", how);
                 super.startPrefixMapping("msg", MSG);
                 super.startElement(MSG, "attribute", "msg:attribute", a);
-                super.characters(where.toCharArray(), 0, where.length());
                 super.endElement(MSG, "attribute", "msg:attribute");
                 super.endPrefixMapping("msg");
             }

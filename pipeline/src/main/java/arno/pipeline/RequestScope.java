@@ -68,6 +68,17 @@ public final class RequestScope implements AutoCloseable {
         return resources.locate(this, path);
     }
 
+    /**
+     * The view of the store this request reads, or null if it has not read the store (no store, or
+     * nothing stored asked for yet: {@link #locate} and every {@code store:} or stored
+     * {@code content:} read open it). A Java stage that found content in the store with
+     * {@link #locate} reads it here, from the same version as every other stage. Valid until the
+     * request ends; do not close it.
+     */
+    public arno.xml.DocumentStore.View storeView() {
+        return view;
+    }
+
     TreeInfo document(String uri) {
         return documents.get(uri);
     }

@@ -24,6 +24,11 @@ final class ArticleWriter {
   private final Prose prose;
   private final Rnd r;
   private int refCount;
+  /** Each table of the article as written into it: its caption title and its table-wrap element. */
+  private final List<Table> tables = new ArrayList<>();
+
+  /** A table of the article: the title of its caption and its {@code table-wrap} as XML. */
+  record Table(String title, String xml) {}
 
   ArticleWriter(Article article, Prose prose) {
     this.a = article;
@@ -219,16 +224,23 @@ final class ArticleWriter {
         .append("</label>\n<caption>");
     el(b, "title", a.figureTitles().get(n - 1) + ".");
     b.append("<p>").append(esc(prose.sentence(r))).append(' ').append(esc(prose.sentence(r)))
-        .append("</p></caption>\n<graphic xlink:href=\"figures/f").append(n)
+        .append("</p></caption>\n<graphic xlink:href=\"").append(a.id()).append("/f").append(n)
         .append(".svg\" mimetype=\"image\" mime-subtype=\"svg+xml\"/>\n</fig>\n");
   }
 
+  /** The tables {@link #xml()} wrote, in order (empty before it runs). */
+  List<Table> tables() {
+    return List.copyOf(tables);
+  }
+
   private void table(StringBuilder b, int n) {
+    int start = b.length();
     int cols = r.between(3, 6);
     int rows = r.between(4, 12);
     b.append("<table-wrap id=\"t").append(n).append("\" position=\"float\">\n<label>Table ").append(n)
         .append("</label>\n<caption>");
-    el(b, "title", Prose.cap(prose.nounPhrase(r)) + " by site.");
+    String title = Prose.cap(prose.nounPhrase(r)) + " by site.";
+    el(b, "title", title);
     b.append("</caption>\n<table frame=\"hsides\" rules=\"groups\">\n<thead><tr><th>Site</th>");
     String[] units = new String[cols];
     for (int c = 1; c < cols; c++) {
@@ -247,6 +259,7 @@ final class ArticleWriter {
     }
     b.append("</tbody>\n</table>\n<table-wrap-foot><fn><p>Values are means ± standard deviation; ")
         .append(esc(prose.sentence(r))).append("</p></fn></table-wrap-foot>\n</table-wrap>\n");
+    tables.add(new Table(title, b.substring(start)));
   }
 
   private String back() {

@@ -9,15 +9,24 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Atom (RFC 4287) metadata for every level of the hierarchy, with PRISM elements for the
- * bibliographic fields as publishers' feeds carry them. Every link is relative to the document
- * that holds it, so a content tree can be moved or served under any base URI.
+ * The Atom entries (RFC 4287) of the demo hierarchy, one per resource, in the store's layout
+ * (see {@link Generator}): the entry of the resource at path {@code P} is the file {@code P.atom}.
+ *
+ * <p>Each entry carries what a client would send to the store (title, dates, authors, its kind
+ * as {@code category scheme="urn:arno:kind"}, typed links to other entries with {@code arno:role},
+ * and the bibliographic fields as the PRISM elements publishers' feeds carry), plus the links the
+ * store would manage itself ({@code self}, {@code up} and one {@code alternate} per variant, with
+ * its {@code arno:role}), written as the store writes them so that the same pages work over the
+ * files as over the store. A loader ignores those managed links and the store recomputes them.
+ * Every href is an absolute store path ({@code /journals/ja/v1.atom}).
  */
 final class AtomWriter {
   static final String ATOM = "http://www.w3.org/2005/Atom";
   static final String PRISM = "http://prismstandard.org/namespaces/basic/2.0/";
+  static final String ARNO = "urn:arno:atom";
+  static final String KIND_SCHEME = "urn:arno:kind";
   private static final String HEADER = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  private static final String NS = " xmlns=\"" + ATOM + "\" xmlns:prism=\"" + PRISM + "\"";
+  private static final String NS = " xmlns=\"" + ATOM + "\" xmlns:arno=\"" + ARNO + "\" xmlns:prism=\"" + PRISM + "\"";
 
   private AtomWriter() {}
 
@@ -42,88 +51,104 @@ final class AtomWriter {
     }
   }
 
+  static String journalPath(Journal j) {
+    return "/journals/" + j.id();
+  }
+
+  static String volumePath(Journal j, int volume) {
+    return journalPath(j) + "/v" + volume;
+  }
+
+  static String issuePath(Journal j, int volume, int issue) {
+    return volumePath(j, volume) + "/i" + issue;
+  }
+
+  static String articlePath(Article a) {
+    return issuePath(a.journal(), a.volume(), a.issue()) + "/" + a.id();
+  }
+
   private static String stamp(LocalDate d) {
     return d + "T00:00:00Z";
   }
 
-  static String journal(Journal j, List<Volume> volumes) {
-    StringBuilder b = new StringBuilder(4_000).append(HEADER).append("<feed").append(NS).append(">\n");
-    b.append("<id>urn:arno:content:").append(j.id()).append("</id>\n");
-    el(b, "title", j.title()).append('\n');
-    el(b, "subtitle", j.abbreviation()).append('\n');
-    b.append("<updated>").append(stamp(volumes.get(volumes.size() - 1).updated())).append("</updated>\n");
+  /** The opening of an entry at {@code path}: id, title, updated, kind, self and up links. */
+  private static StringBuilder open(StringBuilder b, String id, String title, LocalDate updated, String kind, String path) {
+    b.append(HEADER).append("<entry").append(NS).append(">\n<id>").append(esc(id)).append("</id>\n");
+    el(b, "title", title).append('\n');
+    b.append("<updated>").append(stamp(updated)).append("</updated>\n");
+    b.append("<category scheme=\"").append(KIND_SCHEME).append("\" term=\"").append(kind).append("\"/>\n");
+    b.append("<link rel=\"self\" href=\"").append(path).append(".atom\"/>\n");
+    int slash = path.lastIndexOf('/');
+    if (slash > 0) {
+      b.append("<link rel=\"up\" href=\"").append(path, 0, slash).append(".atom\"/>\n");
+    }
+    return b;
+  }
+
+  private static void variant(StringBuilder b, String role, String type, String href) {
+    b.append("<link rel=\"alternate\" arno:role=\"").append(role).append("\" type=\"").append(type)
+        .append("\" href=\"").append(href).append("\"/>\n");
+  }
+
+  private static void related(StringBuilder b, String role, String href, String title) {
+    b.append("<link rel=\"related\" arno:role=\"").append(role).append("\" href=\"").append(href).append('"');
+    if (title != null) {
+      b.append(" title=\"").append(esc(title)).append('"');
+    }
+    b.append("/>\n");
+  }
+
+  private static void publisher(StringBuilder b, Journal j) {
     b.append("<author>");
     el(b, "name", j.publisher());
-    b.append("</author>\n<link rel=\"self\" type=\"application/atom+xml\" href=\"journal.atom\"/>\n");
+    b.append("</author>\n");
+  }
+
+  /** The top-level entry {@code /journals}: what the journals hang from. */
+  static String journals(String publisher, LocalDate updated) {
+    StringBuilder b = new StringBuilder(600);
+    open(b, "urn:arno:content:journals", "Journals", updated, "journals", "/journals");
+    b.append("<author>");
+    el(b, "name", publisher);
+    b.append("</author>\n");
+    return b.append("</entry>\n").toString();
+  }
+
+  static String journal(Journal j, List<Volume> volumes) {
+    StringBuilder b = new StringBuilder(1_000);
+    open(b, "urn:arno:content:" + j.id(), j.title(), volumes.get(volumes.size() - 1).updated(), "journal", journalPath(j));
+    publisher(b, j);
     el(b, "prism:publicationName", j.title()).append('\n');
     b.append("<prism:eIssn>").append(j.issn()).append("</prism:eIssn>\n");
-    for (Volume v : volumes) {
-      b.append("<entry>\n<id>urn:arno:content:").append(j.id()).append(":v").append(v.number()).append("</id>\n");
-      el(b, "title", v.title()).append('\n');
-      b.append("<updated>").append(stamp(v.updated())).append("</updated>\n")
-          .append("<link rel=\"alternate\" type=\"application/atom+xml\" href=\"v").append(v.number())
-          .append("/volume.atom\"/>\n<prism:volume>").append(v.number()).append("</prism:volume>\n")
-          .append("<prism:coverDisplayDate>").append(v.year()).append("</prism:coverDisplayDate>\n")
-          .append("</entry>\n");
-    }
-    return b.append("</feed>\n").toString();
+    return b.append("</entry>\n").toString();
   }
 
   static String volume(Journal j, Volume v) {
-    StringBuilder b = new StringBuilder(3_000).append(HEADER).append("<feed").append(NS).append(">\n");
-    b.append("<id>urn:arno:content:").append(j.id()).append(":v").append(v.number()).append("</id>\n");
-    el(b, "title", v.title()).append('\n');
-    b.append("<updated>").append(stamp(v.updated())).append("</updated>\n<author>");
-    el(b, "name", j.publisher());
-    b.append("</author>\n<link rel=\"self\" type=\"application/atom+xml\" href=\"volume.atom\"/>\n")
-        .append("<link rel=\"up\" type=\"application/atom+xml\" href=\"../journal.atom\"/>\n")
-        .append("<prism:volume>").append(v.number()).append("</prism:volume>\n");
-    for (Issue i : v.issues()) {
-      b.append("<entry>\n<id>urn:arno:content:").append(j.id()).append(":v").append(v.number())
-          .append(":i").append(i.number()).append("</id>\n");
-      el(b, "title", i.title()).append('\n');
-      b.append("<updated>").append(stamp(i.updated())).append("</updated>\n")
-          .append("<link rel=\"alternate\" type=\"application/atom+xml\" href=\"i").append(i.number())
-          .append("/issue.atom\"/>\n<summary>").append(i.articles().size())
-          .append(i.articles().size() == 1 ? " article" : " articles").append("</summary>\n")
-          .append("<prism:number>").append(i.number()).append("</prism:number>\n")
-          .append("<prism:coverDate>").append(i.date()).append("</prism:coverDate>\n</entry>\n");
-    }
-    return b.append("</feed>\n").toString();
+    StringBuilder b = new StringBuilder(800);
+    open(b, "urn:arno:content:" + j.id() + ":v" + v.number(), v.title(), v.updated(), "volume", volumePath(j, v.number()));
+    publisher(b, j);
+    b.append("<prism:volume>").append(v.number()).append("</prism:volume>\n")
+        .append("<prism:coverDisplayDate>").append(v.year()).append("</prism:coverDisplayDate>\n");
+    return b.append("</entry>\n").toString();
   }
 
   static String issue(Journal j, Issue i) {
-    StringBuilder b = new StringBuilder(2_000 + 2_000 * i.articles().size())
-        .append(HEADER).append("<feed").append(NS).append(">\n");
-    b.append("<id>urn:arno:content:").append(j.id()).append(":v").append(i.volume()).append(":i")
-        .append(i.number()).append("</id>\n");
-    el(b, "title", i.title()).append('\n');
-    b.append("<updated>").append(stamp(i.updated())).append("</updated>\n<author>");
-    el(b, "name", j.publisher());
-    b.append("</author>\n<link rel=\"self\" type=\"application/atom+xml\" href=\"issue.atom\"/>\n")
-        .append("<link rel=\"up\" type=\"application/atom+xml\" href=\"../volume.atom\"/>\n")
-        .append("<prism:volume>").append(i.volume()).append("</prism:volume>\n<prism:number>")
-        .append(i.number()).append("</prism:number>\n<prism:coverDate>").append(i.date())
-        .append("</prism:coverDate>\n");
-    for (Article a : i.articles()) {
-      entry(b, a, a.id() + "/", false);
-    }
-    return b.append("</feed>\n").toString();
+    StringBuilder b = new StringBuilder(900);
+    open(b, "urn:arno:content:" + j.id() + ":v" + i.volume() + ":i" + i.number(), i.title(), i.updated(), "issue",
+        issuePath(j, i.volume(), i.number()));
+    publisher(b, j);
+    b.append("<summary>").append(i.articles().size()).append(i.articles().size() == 1 ? " article" : " articles")
+        .append("</summary>\n<prism:volume>").append(i.volume()).append("</prism:volume>\n<prism:number>")
+        .append(i.number()).append("</prism:number>\n<prism:coverDate>").append(i.date()).append("</prism:coverDate>\n");
+    return b.append("</entry>\n").toString();
   }
 
-  static String entry(Article a) {
-    StringBuilder b = new StringBuilder(2_500).append(HEADER);
-    entry(b, a, "", true);
-    return b.toString();
-  }
-
-  /** One article's entry; {@code dir} is the article folder relative to the holding document. */
-  private static void entry(StringBuilder b, Article a, String dir, boolean standalone) {
-    b.append("<entry").append(standalone ? NS : "").append(">\n")
-        .append("<id>info:doi/").append(a.doi()).append("</id>\n");
-    el(b, "title", a.title()).append('\n');
-    b.append("<published>").append(stamp(a.published())).append("</published>\n<updated>")
-        .append(stamp(a.published())).append("</updated>\n");
+  /** The article's entry: its metadata, its JATS variant, and typed links to its figures and tables. */
+  static String article(Article a, List<ArticleWriter.Table> tables) {
+    String path = articlePath(a);
+    StringBuilder b = new StringBuilder(3_000);
+    open(b, "info:doi/" + a.doi(), a.title(), a.published(), "article", path);
+    b.append("<published>").append(stamp(a.published())).append("</published>\n");
     for (Article.Author au : a.authors()) {
       b.append("<author>");
       el(b, "name", au.given() + " " + au.surname());
@@ -138,23 +163,44 @@ final class AtomWriter {
       b.append("<category scheme=\"urn:arno:keyword\" term=\"").append(esc(k)).append("\"/>\n");
     }
     el(b, "summary", a.abstractText()).append('\n');
-    if (standalone) {
-      b.append("<link rel=\"self\" type=\"application/atom+xml;type=entry\" href=\"entry.atom\"/>\n")
-          .append("<link rel=\"up\" type=\"application/atom+xml\" href=\"../issue.atom\"/>\n");
-    } else {
-      b.append("<link rel=\"related\" type=\"application/atom+xml;type=entry\" href=\"").append(dir)
-          .append("entry.atom\"/>\n");
-    }
-    b.append("<link rel=\"alternate\" type=\"application/xml\" href=\"").append(dir).append("article.xml\"/>\n");
+    variant(b, "jats", "application/xml", path + ".xml");
     for (int f = 1; f <= a.figureTitles().size(); f++) {
-      b.append("<link rel=\"enclosure\" type=\"image/svg+xml\" href=\"").append(dir).append("figures/f")
-          .append(f).append(".svg\" title=\"Figure ").append(f).append(". ")
-          .append(esc(a.figureTitles().get(f - 1))).append("\"/>\n");
+      related(b, "figure", path + "/f" + f + ".atom", figureTitle(a, f));
+    }
+    for (int t = 1; t <= tables.size(); t++) {
+      related(b, "table", path + "/t" + t + ".atom", tableTitle(tables, t));
     }
     b.append("<prism:doi>").append(a.doi()).append("</prism:doi>\n<prism:volume>").append(a.volume())
         .append("</prism:volume>\n<prism:number>").append(a.issue()).append("</prism:number>\n")
         .append("<prism:startingPage>").append(a.fpage()).append("</prism:startingPage>\n")
-        .append("<prism:endingPage>").append(a.lpage()).append("</prism:endingPage>\n")
-        .append("</entry>\n");
+        .append("<prism:endingPage>").append(a.lpage()).append("</prism:endingPage>\n");
+    return b.append("</entry>\n").toString();
+  }
+
+  static String figureTitle(Article a, int f) {
+    return "Figure " + f + ". " + a.figureTitles().get(f - 1);
+  }
+
+  static String tableTitle(List<ArticleWriter.Table> tables, int t) {
+    String title = tables.get(t - 1).title();
+    return "Table " + t + ". " + title.substring(0, title.length() - 1);
+  }
+
+  /** A figure's entry, with its image variant (SVG). */
+  static String figure(Article a, int f) {
+    String path = articlePath(a) + "/f" + f;
+    StringBuilder b = new StringBuilder(700);
+    open(b, "info:doi/" + a.doi() + "#f" + f, figureTitle(a, f), a.published(), "figure", path);
+    variant(b, "image", "image/svg+xml", path + ".svg");
+    return b.append("</entry>\n").toString();
+  }
+
+  /** A table's entry, with its table variant (the JATS table-wrap). */
+  static String table(Article a, List<ArticleWriter.Table> tables, int t) {
+    String path = articlePath(a) + "/t" + t;
+    StringBuilder b = new StringBuilder(700);
+    open(b, "info:doi/" + a.doi() + "#t" + t, tableTitle(tables, t), a.published(), "table", path);
+    variant(b, "table", "application/xml", path + ".xml");
+    return b.append("</entry>\n").toString();
   }
 }

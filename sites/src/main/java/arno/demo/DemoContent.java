@@ -15,7 +15,7 @@ public final class DemoContent implements Demo {
 
     @Override
     public boolean hasContent(Path content) {
-        return Files.exists(content.resolve("journals"));
+        return Files.exists(content.resolve("journals")) || Files.exists(content.resolve("journals.atom"));
     }
 
     @Override

@@ -13,22 +13,28 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 
 /**
- * The demo content generator: a deterministic journal hierarchy of JATS-like articles with Atom
- * metadata at every level.
+ * The demo content generator: a deterministic journal hierarchy of JATS-like articles, written in
+ * the store's resource layout (an entry {@code P.atom}, its variants {@code P.EXT}, its children
+ * under {@code P/}), so that the same folder is served as files and loaded into the store by the
+ * store's own write path.
  *
  * <pre>
- * DIR/journals/ja/journal.atom                 feed: one entry per volume
- * DIR/journals/ja/v1/volume.atom               feed: one entry per issue
- * DIR/journals/ja/v1/i1/issue.atom             feed: one entry per article
- * DIR/journals/ja/v1/i1/a0001/entry.atom       the article's entry
- * DIR/journals/ja/v1/i1/a0001/article.xml      the article, 30-100 KB
- * DIR/journals/ja/v1/i1/a0001/figures/f1.svg   one small chart per figure
+ * DIR/journals.atom                          the top-level entry          kind journals
+ * DIR/journals/ja.atom                       a journal                    kind journal
+ * DIR/journals/ja/v1.atom                    a volume                     kind volume
+ * DIR/journals/ja/v1/i1.atom                 an issue                     kind issue
+ * DIR/journals/ja/v1/i1/a0001.atom           an article                   kind article
+ * DIR/journals/ja/v1/i1/a0001.xml              its JATS variant, 30-100 KB
+ * DIR/journals/ja/v1/i1/a0001/f1.atom        a figure                     kind figure
+ * DIR/journals/ja/v1/i1/a0001/f1.svg           its image variant, a small chart
+ * DIR/journals/ja/v1/i1/a0001/t1.atom        a table                      kind table
+ * DIR/journals/ja/v1/i1/a0001/t1.xml           its table variant (the JATS table-wrap)
  * </pre>
  *
  * <p>Articles alternate between the journals {@code ja} and {@code jb}. A journal with n articles
  * gets about 1.5 sqrt(n) issues (so issues grow slowly with n, as real ones do) grouped into
  * volumes of four ({@code ja}) or three ({@code jb}) issues, one volume a year, paginated
- * continuously through a volume.
+ * continuously through a volume. What each entry carries is described in {@link AtomWriter}.
  *
  * <p>Determinism: all randomness comes from {@link Rnd} streams keyed by (seed, journal, article
  * number), text is built without locale-dependent formatting, and files are written with LF
@@ -43,8 +49,8 @@ public final class Generator {
 
   /**
    * Writes the content tree for {@code articles} articles under {@code out}, which must not
-   * already hold a {@code journals} folder (so that no stale file from an earlier, larger run
-   * survives next to the new tree).
+   * already hold a {@code journals} folder or entry (so that no stale file from an earlier, larger
+   * run survives next to the new tree).
    */
   public static void generate(Path out, int articles, long seed) throws IOException {
     generate(out, articles, seed, n -> {});
@@ -56,27 +62,33 @@ public final class Generator {
       throw new IllegalArgumentException("articles must be at least 1, not " + articles);
     }
     Path root = out.resolve("journals");
-    if (Files.exists(root)) {
-      throw new IOException(root + " already exists; generate into an empty folder");
+    for (Path p : List.of(root, out.resolve("journals.atom"))) {
+      if (Files.exists(p)) {
+        throw new IOException(p + " already exists; generate into an empty folder");
+      }
     }
     AtomicInteger done = new AtomicInteger();
     AtomicLong bytes = new AtomicLong();
     Journal[] journals = {Journal.A, Journal.B};
+    LocalDate updated = LocalDate.MIN;
     for (int ji = 0; ji < journals.length; ji++) {
       int count = articles / 2 + (ji == 0 ? articles % 2 : 0);
       if (count > 0) {
-        journal(root, journals[ji], count, seed, done, bytes, progress);
+        LocalDate u = journal(out, journals[ji], count, seed, done, bytes, progress);
+        updated = u.isAfter(updated) ? u : updated;
       }
     }
+    bytes.addAndGet(write(out.resolve("journals.atom"), AtomWriter.journals(journals[0].publisher(), updated)));
     return bytes.get();
   }
 
-  private static void journal(Path root, Journal j, int count, long seed, AtomicInteger done,
+  /** Writes one journal's entries under {@code out}; returns the journal's updated date. */
+  private static LocalDate journal(Path out, Journal j, int count, long seed, AtomicInteger done,
       AtomicLong bytes, IntConsumer progress) throws IOException {
     Prose prose = new Prose(j);
     int issues = Math.max(1, Math.min(count, (int) Math.round(1.5 * Math.sqrt(count))));
     int perVolume = j.issuesPerVolume();
-    Path dir = root.resolve(j.id());
+
     List<AtomWriter.Volume> volumes = new ArrayList<>();
     List<AtomWriter.Issue> volumeIssues = new ArrayList<>();
     int number = 0;
@@ -95,32 +107,46 @@ public final class Generator {
         fpage = a.lpage() + 1;
         metas.add(a);
       }
-      Path issueDir = dir.resolve("v" + volume).resolve("i" + issueNo);
       metas.parallelStream().forEach(a -> {
-        long written = writeArticle(issueDir.resolve(a.id()), a, prose);
+        long written = writeArticle(out, a, prose);
         bytes.addAndGet(written);
         progress.accept(done.incrementAndGet());
       });
       AtomWriter.Issue issue = new AtomWriter.Issue(volume, issueNo, date, List.copyOf(metas));
-      bytes.addAndGet(write(issueDir.resolve("issue.atom"), AtomWriter.issue(j, issue)));
+      bytes.addAndGet(write(file(out, AtomWriter.issuePath(j, volume, issueNo), "atom"), AtomWriter.issue(j, issue)));
       volumeIssues.add(issue);
       if (issueNo == perVolume || k == issues - 1) {
         AtomWriter.Volume v = new AtomWriter.Volume(volume, date.getYear(), List.copyOf(volumeIssues));
-        bytes.addAndGet(write(dir.resolve("v" + volume).resolve("volume.atom"), AtomWriter.volume(j, v)));
+        bytes.addAndGet(write(file(out, AtomWriter.volumePath(j, volume), "atom"), AtomWriter.volume(j, v)));
         volumes.add(v);
         volumeIssues.clear();
       }
     }
-    bytes.addAndGet(write(dir.resolve("journal.atom"), AtomWriter.journal(j, volumes)));
+    bytes.addAndGet(write(file(out, AtomWriter.journalPath(j), "atom"), AtomWriter.journal(j, volumes)));
+    return volumes.get(volumes.size() - 1).updated();
   }
 
-  private static long writeArticle(Path dir, Article a, Prose prose) {
+  /** The file of the document {@code path.ext} under {@code out}. */
+  private static Path file(Path out, String path, String ext) {
+    return out.resolve(path.substring(1) + "." + ext);
+  }
+
+  /** An article's entry and JATS, and the entries and variants of its figures and tables. */
+  private static long writeArticle(Path out, Article a, Prose prose) {
     try {
+      String path = AtomWriter.articlePath(a);
       ArticleWriter w = new ArticleWriter(a, prose);
-      long n = write(dir.resolve("article.xml"), w.xml());
-      n += write(dir.resolve("entry.atom"), AtomWriter.entry(a));
+      long n = write(file(out, path, "xml"), w.xml());
+      List<ArticleWriter.Table> tables = w.tables();
+      n += write(file(out, path, "atom"), AtomWriter.article(a, tables));
       for (int f = 1; f <= a.figureTitles().size(); f++) {
-        n += write(dir.resolve("figures").resolve("f" + f + ".svg"), w.svg(f));
+        n += write(file(out, path + "/f" + f, "atom"), AtomWriter.figure(a, f));
+        n += write(file(out, path + "/f" + f, "svg"), w.svg(f));
+      }
+      for (int t = 1; t <= tables.size(); t++) {
+        n += write(file(out, path + "/t" + t, "atom"), AtomWriter.table(a, tables, t));
+        n += write(file(out, path + "/t" + t, "xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + tables.get(t - 1).xml());
       }
       return n;
     } catch (IOException e) {

@@ -48,6 +48,34 @@ class GeneratorTest {
     return files(content).stream().filter(p -> p.toString().endsWith(suffix)).toList();
   }
 
+  /** The articles' JATS variants: {@code …/v1/i1/a0001.xml}. */
+  private static List<Path> articles() throws IOException {
+    return files(content).stream().filter(p -> p.getFileName().toString().matches("a\\d+\\.xml")).toList();
+  }
+
+  /** The article entries: {@code …/v1/i1/a0001.atom}. */
+  private static List<Path> articleEntries() throws IOException {
+    return files(content).stream().filter(p -> p.getFileName().toString().matches("a\\d+\\.atom")).toList();
+  }
+
+  /** The entries named {@code prefix}N.atom directly in {@code dir}, in the order of N. */
+  private static List<Path> numbered(Path dir, String prefix) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> p.getFileName().toString().matches(prefix + "\\d+\\.atom"))
+          .sorted(java.util.Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().replaceAll("\\D", ""))))
+          .toList();
+    }
+  }
+
+  /** The file a stored href ({@code /journals/ja/v1.atom}) names in the content folder. */
+  private static Path stored(String href) {
+    return content.resolve(href.substring(1));
+  }
+
+  private static String eval(String expression, XdmNode context) throws Exception {
+    return xpath().evaluate(expression, context).itemAt(0).getStringValue();
+  }
+
   private static XdmNode parse(Path p) throws Exception {
     return SAXON.newDocumentBuilder().build(new StreamSource(p.toFile()));
   }
@@ -57,6 +85,7 @@ class GeneratorTest {
     x.declareNamespace("atom", AtomWriter.ATOM);
     x.declareNamespace("prism", AtomWriter.PRISM);
     x.declareNamespace("xlink", "http://www.w3.org/1999/xlink");
+    x.declareNamespace("arno", AtomWriter.ARNO);
     return x;
   }
 
@@ -79,13 +108,13 @@ class GeneratorTest {
   void anotherSeedGivesOtherArticles() throws IOException {
     Path other = tmp.resolve("other-seed");
     Generator.generate(other, 2, SEED + 1);
-    Path article = Path.of("journals/ja/v1/i1/a0001/article.xml");
+    Path article = Path.of("journals/ja/v1/i1/a0001.xml");
     assertThat(Files.readString(other.resolve(article))).isNotEqualTo(Files.readString(content.resolve(article)));
   }
 
   @Test
   void articlesAreThirtyToOneHundredKilobytes() throws IOException {
-    List<Path> articles = files("article.xml");
+    List<Path> articles = articles();
     assertThat(articles).hasSize(ARTICLES);
     for (Path a : articles) {
       assertThat(Files.size(a)).as("%s", a).isBetween(30L * 1024, 100L * 1000);
@@ -106,42 +135,106 @@ class GeneratorTest {
 
   @Test
   void journalsSplitTheArticlesIntoVolumesAndIssues() throws Exception {
-    XPathCompiler x = xpath();
     int total = 0;
     for (String j : List.of("ja", "jb")) {
-      XdmNode journal = parse(content.resolve("journals/" + j + "/journal.atom"));
-      int volumes = x.evaluate("count(/atom:feed/atom:entry)", journal).itemAt(0).getStringValue().transform(Integer::parseInt);
-      assertThat(volumes).as(j).isGreaterThanOrEqualTo(2);
-      for (int v = 1; v <= volumes; v++) {
-        XdmNode volume = parse(content.resolve("journals/" + j + "/v" + v + "/volume.atom"));
-        for (XdmItem issueLink : x.evaluate("/atom:feed/atom:entry/atom:link[@rel='alternate']/@href", volume)) {
-          XdmNode issue = parse(content.resolve("journals/" + j + "/v" + v).resolve(issueLink.getStringValue()));
-          int entries = Integer.parseInt(x.evaluate("count(/atom:feed/atom:entry)", issue).itemAt(0).getStringValue());
-          assertThat(entries).isPositive();
-          total += entries;
+      Path journal = content.resolve("journals/" + j);
+      List<Path> volumes = numbered(journal, "v");
+      assertThat(volumes).as(j).hasSizeGreaterThanOrEqualTo(2);
+      for (int v = 1; v <= volumes.size(); v++) {
+        assertThat(volumes.get(v - 1).getFileName()).hasToString("v" + v + ".atom");
+        assertThat(eval("string(/atom:entry/prism:volume)", parse(volumes.get(v - 1)))).isEqualTo(Integer.toString(v));
+        Path volumeDir = journal.resolve("v" + v);
+        List<Path> issues = numbered(volumeDir, "i");
+        assertThat(issues).isNotEmpty();
+        for (Path issue : issues) {
+          List<Path> entries = numbered(volumeDir.resolve(issue.getFileName().toString().replace(".atom", "")), "a");
+          assertThat(entries).isNotEmpty();
+          assertThat(eval("string(/atom:entry/atom:summary)", parse(issue)))
+              .isEqualTo(entries.size() + (entries.size() == 1 ? " article" : " articles"));
+          total += entries.size();
           // pages run on without gaps or overlaps inside an issue
-          assertThat(x.evaluate("every $e in /atom:feed/atom:entry[position() gt 1] satisfies "
-              + "xs:integer($e/prism:startingPage) eq xs:integer($e/preceding-sibling::atom:entry[1]/prism:endingPage) + 1",
-              issue).itemAt(0).getStringValue()).isEqualTo("true");
+          for (int k = 1; k < entries.size(); k++) {
+            assertThat(Integer.parseInt(eval("string(/atom:entry/prism:startingPage)", parse(entries.get(k)))))
+                .as("%s", entries.get(k))
+                .isEqualTo(Integer.parseInt(eval("string(/atom:entry/prism:endingPage)", parse(entries.get(k - 1)))) + 1);
+          }
         }
       }
     }
     assertThat(total).isEqualTo(ARTICLES);
-    assertThat(files("article.xml")).filteredOn(p -> p.toString().contains("/ja/")).hasSize((ARTICLES + 1) / 2);
+    assertThat(articles()).filteredOn(p -> p.toString().contains("/ja/")).hasSize((ARTICLES + 1) / 2);
   }
 
+  /**
+   * The store's layout: every entry says its kind (by depth: journals, journal, volume, issue,
+   * article, then figure or table), links to itself and to its parent by store path, and every
+   * variant it names sits beside it as P.EXT with the role the introspection gives that kind.
+   */
   @Test
-  void everyAtomLinkResolvesToAFile() throws Exception {
-    XPathCompiler x = xpath();
-    int links = 0;
-    for (Path atom : files(".atom")) {
-      for (XdmItem href : x.evaluate("//atom:link/@href", parse(atom))) {
-        assertThat(atom.resolveSibling(href.getStringValue()).normalize())
-            .as("link %s in %s", href.getStringValue(), content.relativize(atom)).isRegularFile();
-        links++;
+  void entriesFollowTheStoreLayout() throws Exception {
+    String[] kinds = {"journals", "journal", "volume", "issue", "article"};
+    List<Path> entries = files(".atom");
+    assertThat(entries).hasSizeGreaterThan(ARTICLES * 3);
+    for (Path e : entries) {
+      String path = "/" + content.relativize(e).toString().replace('\\', '/').replaceAll("\\.atom$", "");
+      assertThat(path).matches("(/[A-Za-z0-9][A-Za-z0-9_-]{0,99})+");
+      int depth = path.split("/").length - 1;
+      XdmNode entry = parse(e);
+      String kind = eval("string(/atom:entry/atom:category[@scheme = 'urn:arno:kind']/@term)", entry);
+      String name = path.substring(path.lastIndexOf('/') + 1);
+      assertThat(kind).as(path).isEqualTo(depth <= 5 ? kinds[depth - 1] : name.startsWith("f") ? "figure" : "table");
+      assertThat(eval("string(/atom:entry/atom:link[@rel = 'self']/@href)", entry)).isEqualTo(path + ".atom");
+      assertThat(eval("string(/atom:entry/atom:link[@rel = 'up']/@href)", entry))
+          .isEqualTo(depth == 1 ? "" : path.substring(0, path.lastIndexOf('/')) + ".atom");
+      assertThat(eval("exists(/atom:entry/atom:title[normalize-space()]) and exists(/atom:entry/atom:updated)", entry))
+          .isEqualTo("true");
+      String variants = switch (kind) {
+        case "article" -> "jats application/xml xml";
+        case "figure" -> "image image/svg+xml svg";
+        case "table" -> "table application/xml xml";
+        default -> "";
+      };
+      assertThat(eval("string-join(/atom:entry/atom:link[@rel = 'alternate'] ! (@arno:role, @type, substring-after(@href, '"
+          + path + ".')), ' ')", entry)).as(path).isEqualTo(variants);
+    }
+  }
+
+  /**
+   * An article's typed links name each of its figures (role figure) and tables (role table) once,
+   * in order; a figure's image is the SVG its JATS graphic shows; a table's variant is the
+   * table-wrap of the article, node for node.
+   */
+  @Test
+  void articlesLinkTheirFiguresAndTables() throws Exception {
+    for (Path e : articleEntries()) {
+      XdmNode entry = parse(e);
+      Path jats = e.resolveSibling(e.getFileName().toString().replace(".atom", ".xml"));
+      XdmNode article = parse(jats);
+      String path = "/" + content.relativize(e).toString().replace('\\', '/').replace(".atom", "");
+      assertThat(xpath().evaluate("/atom:entry/atom:link[@arno:role = 'figure']/@href/string()", entry).stream()
+          .map(XdmItem::getStringValue).toList())
+          .containsExactlyElementsOf(xpath().evaluate("//fig/@id/string()", article).stream()
+              .map(i -> path + "/" + i.getStringValue() + ".atom").toList());
+      assertThat(xpath().evaluate("/atom:entry/atom:link[@arno:role = 'table']/@href/string()", entry).stream()
+          .map(XdmItem::getStringValue).toList())
+          .containsExactlyElementsOf(xpath().evaluate("//table-wrap/@id/string()", article).stream()
+              .map(i -> path + "/" + i.getStringValue() + ".atom").toList());
+      for (XdmItem g : xpath().evaluate("//fig/graphic/@xlink:href", article)) {
+        String id = g.getStringValue().replaceAll(".*/|\\.svg$", "");
+        XdmNode figure = parse(stored(path + "/" + id + ".atom"));
+        assertThat(stored(eval("string(/atom:entry/atom:link[@arno:role = 'image']/@href)", figure)))
+            .isEqualTo(jats.resolveSibling(g.getStringValue()));
+      }
+      var compare = xpath();
+      compare.declareVariable(new net.sf.saxon.s9api.QName("article"));
+      for (XdmItem t : xpath().evaluate("//table-wrap/@id/string()", article)) {
+        XdmNode table = parse(stored(path + "/" + t.getStringValue() + ".xml"));
+        var deep = compare.compile("deep-equal(/table-wrap, $article//table-wrap[@id = '" + t.getStringValue() + "'])").load();
+        deep.setContextItem(table);
+        deep.setVariable(new net.sf.saxon.s9api.QName("article"), article);
+        assertThat(deep.effectiveBooleanValue()).as("%s %s", path, t.getStringValue()).isTrue();
       }
     }
-    assertThat(links).isGreaterThan(ARTICLES * 4);
   }
 
   private static final String[][] JATS_PARTS = {
@@ -161,7 +254,7 @@ class GeneratorTest {
   @Test
   void articlesCarryTheJatsStructureAndTheirInternalLinksResolve() throws Exception {
     XPathCompiler x = xpath();
-    for (Path a : files("article.xml")) {
+    for (Path a : articles()) {
       XdmNode doc = parse(a);
       String missing = x.evaluate("string-join((//xref[not(@rid = //*/@id)]/@rid), ' ')", doc).itemAt(0).getStringValue();
       assertThat(missing).as("dangling xref in %s", a).isEmpty();
@@ -178,9 +271,9 @@ class GeneratorTest {
   @Test
   void entriesRepeatTheArticleMetadata() throws Exception {
     XPathCompiler x = xpath();
-    for (Path e : files("entry.atom")) {
+    for (Path e : articleEntries()) {
       XdmNode entry = parse(e);
-      XdmNode article = parse(e.resolveSibling("article.xml"));
+      XdmNode article = parse(e.resolveSibling(e.getFileName().toString().replace(".atom", ".xml")));
       x.declareVariable(new net.sf.saxon.s9api.QName("article"));
       var sel = x.compile("$article//article-meta/article-id[@pub-id-type='doi'] = /atom:entry/prism:doi"
           + " and $article//article-title = /atom:entry/atom:title"
@@ -224,7 +317,8 @@ class GeneratorTest {
     try (var s = Files.list(dir.resolve("journals"))) {
       s.forEach(p -> journals.add(p.getFileName().toString()));
     }
-    assertThat(journals).containsExactlyInAnyOrder("ja", "jb");
+    assertThat(journals).containsExactlyInAnyOrder("ja", "ja.atom", "jb", "jb.atom");
+    assertThat(dir.resolve("journals.atom")).isRegularFile();
     // a second run into the same folder is refused in one line and changes nothing
     assertThat(cli(1, "generate", "--articles", "3", "--out", dir.toString())).contains("already holds demo content");
   }

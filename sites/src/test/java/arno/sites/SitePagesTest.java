@@ -67,22 +67,49 @@ class SitePagesTest {
   }
 
   /** The first article of the first issue of the first volume. */
-  static String firstArticle(String site) throws SaxonApiException {
-    return "/v1/i1/" + s(content("journals/" + journal(site) + "/v1/i1/issue.atom"),
-        "substring-before((/atom:feed/atom:entry)[1]/atom:link[@rel='alternate'][@type='application/xml']/@href, '/')");
+  static String firstArticle(String site) throws Exception {
+    return "/v1/i1/" + numbered("journals/" + journal(site) + "/v1/i1", "a").get(0);
+  }
+
+  /**
+   * The names of the entries {@code prefix}N.atom in the content folder {@code dir}, in the order
+   * of N: the store layout's children of a resource (v1, v2, … or a0001, a0002, …).
+   */
+  static List<String> numbered(String dir, String prefix) throws Exception {
+    try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(content.resolve(dir))) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> n.matches(prefix + "\\d+\\.atom"))
+          .map(n -> n.substring(0, n.length() - 5))
+          .sorted(java.util.Comparator.comparingInt(n -> Integer.parseInt(n.substring(prefix.length()))))
+          .toList();
+    }
+  }
+
+  /**
+   * The children {@code prefix}N of the resource {@code dir} as one atom:feed of their entries in
+   * the order of N (articles: page order), built here from the entry files, so the expectations
+   * read as they did over the feeds of the old layout.
+   */
+  static XdmNode feed(String dir, String prefix) throws Exception {
+    StringBuilder b = new StringBuilder("<feed xmlns='http://www.w3.org/2005/Atom'>");
+    for (String name : numbered(dir, prefix)) {
+      b.append(java.nio.file.Files.readString(content.resolve(dir + "/" + name + ".atom")).replaceFirst("^<\\?xml[^>]*>", ""));
+    }
+    return h.saxon.newDocumentBuilder().build(new javax.xml.transform.stream.StreamSource(
+        new java.io.StringReader(b.append("</feed>").toString())));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"journal-a", "journal-b"})
   void homeListsEveryVolumeNewestFirstWithItsIssues(String site) throws Exception {
     XdmNode home = page(site, "/", 200);
-    XdmNode feed = content("journals/" + journal(site) + "/journal.atom");
-    assertThat(s(home, "string(//h1)")).isEqualTo(s(feed, "string(/atom:feed/atom:title)"));
+    XdmNode journal = content("journals/" + journal(site) + ".atom");
+    XdmNode feed = feed("journals/" + journal(site), "v");
+    assertThat(s(home, "string(//h1)")).isEqualTo(s(journal, "string(/atom:entry/atom:title)"));
     assertThat(all(home, "//section[@class='volume']/h2/string()"))
         .containsExactlyElementsOf(all(feed, "reverse(/atom:feed/atom:entry/atom:title/string())"));
     int issues = 0;
-    for (String v : all(feed, "/atom:feed/atom:entry/atom:link/@href/substring-before(., '/')")) {
-      issues += Integer.parseInt(s(content("journals/" + journal(site) + "/" + v + "/volume.atom"), "string(count(//atom:entry))"));
+    for (String v : numbered("journals/" + journal(site), "v")) {
+      issues += numbered("journals/" + journal(site) + "/" + v, "i").size();
     }
     assertThat(all(home, "//ul[@class='issues']/li/a/@href")).hasSize(issues)
         .allMatch(href -> href.matches("/" + site + "/v\\d+/i\\d+"));
@@ -96,7 +123,7 @@ class SitePagesTest {
       String path = href.substring(site.length() + 1);
       XdmNode toc = page(site, path, 200);
       List<String> articles = all(toc, "//main//a[matches(@href, '/a\\d+$')]/@href");
-      XdmNode feed = content("journals/" + journal(site) + path + "/issue.atom");
+      XdmNode feed = feed("journals/" + journal(site) + path, "a");
       assertThat(articles).hasSize(Integer.parseInt(s(feed, "string(count(/atom:feed/atom:entry))")));
       page(site, articles.get(0).substring(site.length() + 1), 200);
     }
@@ -105,7 +132,7 @@ class SitePagesTest {
   @Test
   void sharedTocGroupsArticlesByType() throws Exception {
     XdmNode toc = page("journal-a", "/v1/i1", 200);
-    XdmNode feed = content("journals/ja/v1/i1/issue.atom");
+    XdmNode feed = feed("journals/ja/v1/i1", "a");
     assertThat(all(toc, "//h2[@class='toc-type']/string()"))
         .containsExactlyElementsOf(all(feed, "distinct-values(//atom:category[@scheme='urn:arno:article-type']/@label)"));
     assertThat(all(toc, "//article[@class='toc-item']/h3/a/string()"))
@@ -116,7 +143,7 @@ class SitePagesTest {
   @Test
   void journalBOverridesTheTocWithOneTableInPageOrder() throws Exception {
     XdmNode toc = page("journal-b", "/v1/i1", 200);
-    XdmNode feed = content("journals/jb/v1/i1/issue.atom");
+    XdmNode feed = feed("journals/jb/v1/i1", "a");
     assertThat(all(toc, "//table[@class='toc-table']/tbody/tr/td[2]/a/string()"))
         .containsExactlyElementsOf(all(feed, "sort(//atom:entry, (), function($e) { xs:integer($e/prism:startingPage) })/atom:title/string()"));
     assertThat(all(toc, "//table[@class='toc-table']/tbody/tr/td[2]/details/p[1]/string()"))
@@ -129,7 +156,7 @@ class SitePagesTest {
   void abstractPageShowsTheFrontMatter(String site) throws Exception {
     String path = firstArticle(site);
     XdmNode page = page(site, path, 200);
-    XdmNode article = content("journals/" + journal(site) + path + "/article.xml");
+    XdmNode article = content("journals/" + journal(site) + path + ".xml");
     assertThat(s(page, "string(//h1)")).isEqualTo(s(article, "normalize-space(//article-meta//article-title)"));
     assertThat(all(page, "//p[@class='authors']/span[@class='author']/normalize-space(text()[1])"))
         .containsExactlyElementsOf(all(article, "//contrib/name/concat(given-names, ' ', surname)"));
@@ -149,7 +176,7 @@ class SitePagesTest {
   void fullTextRendersTheWholeArticleAndEveryInPageLinkHasATarget(String site) throws Exception {
     String path = firstArticle(site);
     XdmNode page = page(site, path + "/full", 200);
-    XdmNode article = content("journals/" + journal(site) + path + "/article.xml");
+    XdmNode article = content("journals/" + journal(site) + path + ".xml");
     assertThat(all(page, "//main//section[@id][starts-with(@id, 'sec')]/@id")).containsExactlyElementsOf(all(article, "//sec/@id"));
     assertThat(all(page, "//nav[@class='outline']//a/@href"))
         .containsExactlyElementsOf(all(article, "(/article/body/sec/@id ! ('#' || .), '#references')"));
@@ -174,15 +201,13 @@ class SitePagesTest {
   @ParameterizedTest
   @ValueSource(strings = {"journal-a", "journal-b"})
   void fullTextHeaderAndReferencesReadAsTheSourceSays(String site) throws Exception {
-    XdmNode feed = content("journals/" + journal(site) + "/journal.atom");
     int articles = 0;
-    for (String v : all(feed, "//atom:entry/atom:link/@href/substring-before(., '/')")) {
-      for (String i : all(content("journals/" + journal(site) + "/" + v + "/volume.atom"), "//atom:entry/atom:link/@href/substring-before(., '/')")) {
-        for (String a : all(content("journals/" + journal(site) + "/" + v + "/" + i + "/issue.atom"),
-            "//atom:entry/atom:link[@rel='alternate'][@type='application/xml']/@href/substring-before(., '/')")) {
+    for (String v : numbered("journals/" + journal(site), "v")) {
+      for (String i : numbered("journals/" + journal(site) + "/" + v, "i")) {
+        for (String a : numbered("journals/" + journal(site) + "/" + v + "/" + i, "a")) {
           String path = "/" + v + "/" + i + "/" + a;
           XdmNode page = page(site, path + "/full", 200);
-          XdmNode article = content("journals/" + journal(site) + path + "/article.xml");
+          XdmNode article = content("journals/" + journal(site) + path + ".xml");
           assertThat(all(page, "//section[@id='references']/ol/li/string()")).as(path).containsExactlyElementsOf(all(article,
               "//ref/element-citation ! ("
                   + "string-join(person-group/name ! (surname || ' ' || given-names), ', ')"
@@ -216,12 +241,12 @@ class SitePagesTest {
   @ValueSource(strings = {"journal-a", "journal-b"})
   void figurePageShowsTheImageAndWhereItIsCited(String site) throws Exception {
     String path = firstArticle(site);
-    XdmNode article = content("journals/" + journal(site) + path + "/article.xml");
+    XdmNode article = content("journals/" + journal(site) + path + ".xml");
     for (String id : all(article, "//fig/@id/string()")) {
       XdmNode page = page(site, path + "/figures/" + id, 200);
       assertThat(s(page, "string(//figure/@id)")).isEqualTo(id);
       assertThat(s(page, "string(//figure/svg:svg/svg:title)"))
-          .isEqualTo(s(content("journals/" + journal(site) + path + "/figures/" + id + ".svg"), "string(/svg:svg/svg:title)"));
+          .isEqualTo(s(content("journals/" + journal(site) + path + "/" + id + ".svg"), "string(/svg:svg/svg:title)"));
       assertThat(s(page, "normalize-space(//figcaption/b)")).isEqualTo(s(article, "normalize-space(//fig[@id='" + id + "']/caption/title)"));
       assertThat(s(page, "string(count(//section[@class='cited-in']/blockquote))"))
           .isEqualTo(s(article, "string(count(//xref[@rid='" + id + "']/ancestor::p[1] / .))"));
@@ -287,9 +312,9 @@ class SitePagesTest {
     List<String> names = all(page, "//h3[@class='author']/string()");
     assertThat(names).doesNotHaveDuplicates();
     int entries = 0;
-    for (String v : all(content("journals/ja/journal.atom"), "//atom:entry/atom:link/@href/substring-before(., '/')")) {
-      for (String i : all(content("journals/ja/" + v + "/volume.atom"), "//atom:entry/atom:link/@href/substring-before(., '/')")) {
-        XdmNode feed = content("journals/ja/" + v + "/" + i + "/issue.atom");
+    for (String v : numbered("journals/ja", "v")) {
+      for (String i : numbered("journals/ja/" + v, "i")) {
+        XdmNode feed = feed("journals/ja/" + v + "/" + i, "a");
         entries += Integer.parseInt(s(feed, "string(count(//atom:entry/atom:author))"));
         for (String name : all(feed, "//atom:entry/atom:author/atom:name/string()")) {
           String[] w = name.split(" ");
