@@ -210,7 +210,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (c.contentFrom() == Config.ContentFrom.STORE && Files.isDirectory(c.store())) return;
         Demo demo = Demo.find().orElse(null);
         if (demo == null) {
-            if (!Files.isDirectory(c.content()) && c.contentFrom() == Config.ContentFrom.FILES) {
+            if (!Files.isDirectory(c.content())) {
                 err.println("arno: no content in " + c.content() + ", and no demo content: " + Demo.MISSING);
             }
             return;

@@ -109,6 +109,8 @@ class ServeCommandTest {
                             account.group(1).getBytes(StandardCharsets.UTF_8)));
                 }
                 responses.add(client.send(batch.build(), HttpResponse.BodyHandlers.ofString()));
+                responses.add(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/store/")).build(),
+                        HttpResponse.BodyHandlers.ofString()));
             } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -117,11 +119,15 @@ class ServeCommandTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         String printed = err.toString(StandardCharsets.UTF_8);
         assertThat(status).as(printed).isZero();
-        assertThat(responses).hasSize(2);
+        assertThat(responses).hasSize(3);
         assertThat(responses.get(0).statusCode()).isEqualTo(200);
         assertThat(responses.get(0).body()).isEqualTo("served t");
         // The batch service is mounted, and the development account printed at start-up opens it.
         assertThat(responses.get(1).statusCode()).as(responses.get(1).body()).isEqualTo(200);
+        // The store API is mounted, on the store serve opened (created: content comes from the store by default).
+        assertThat(responses.get(2).statusCode()).as(responses.get(2).body()).isEqualTo(200);
+        assertThat(responses.get(2).headers().firstValue("Content-Type").orElse("")).startsWith("application/atomsvc+xml");
+        assertThat(data.resolve("store")).isDirectory();
         assertThat(printed).contains("arno: batch service account for this data folder: ")
                 .contains("(kept in " + data.resolve("batch/users") + ")")
                 .containsPattern("arno: serving on http://127\\.0\\.0\\.1:[0-9]+/")
