@@ -59,7 +59,7 @@ public final class RequestScope implements AutoCloseable {
     public enum Content { STORE, FILE, NONE }
 
     /**
-     * Where the content at {@code path} ("/journals/ja/journal.atom", as in a {@code content:} URI)
+     * Where the content at {@code path} ("/journals/ja.atom", as in a {@code content:} URI)
      * is for this request: the store's view of this request first (content loaded into the store
      * wins, as it does for {@code content:} URIs), then the content folder. A path that leaves the
      * content folder is {@link Content#NONE}. Reads nothing but existence.

@@ -22,7 +22,7 @@ public interface DocumentStore {
         /** The version this view sees. */
         long version();
 
-        /** Whether a document is stored at {@code path} ("/journals/ja/journal.atom"). */
+        /** Whether a document is stored at {@code path} ("/journals/ja.atom"). */
         boolean exists(String path);
 
         /**

@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
         description = {"Runs XQuery 3.1 over the store in DATA/store and prints the result: indented XML, one item per "
                 + "line, unless the query declares its own output (declare option output:method 'text', say).",
                 "The stored document --context is the context item; any stored document is doc('store:/URI')."},
-        footer = {"", "Examples:", "  ./arno query --data data --context /journals/ja/journal.atom 'count(//*:entry)'",
+        footer = {"", "Examples:", "  ./arno query --data data --context /journals/ja.atom 'string(//*:title)'",
                 "  ./arno query --data data -f report.xq", "",
                 "Exit status: 0 done, 1 failed (the query's error with line and column), 2 wrong usage."})
 public final class QueryCommand implements Callable<Integer> {

@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "store", mixinStandardHelpOptions = true,
         description = "The persistent XML store in DATA/store: load XML files into it, export a document, check it.",
         subcommands = {StoreCommand.Load.class, StoreCommand.Export.class, StoreCommand.Check.class},
-        footer = {"", "Examples:", "  ./arno store load content/journals --prefix /journals --data data",
-                "  ./arno store export /journals/ja/journal.atom --data data",
+        footer = {"", "Examples:", "  ./arno store load --resources data/content --data data",
+                "  ./arno store export /journals/ja.atom --data data",
                 "  ./arno store check --data data", "",
                 "Exit status: 0 done, 1 failed, 2 wrong usage."})
 public final class StoreCommand implements Runnable {
@@ -117,7 +117,7 @@ public final class StoreCommand implements Runnable {
                     "Every --batch documents (or 256 MB) are committed together; a document that cannot be stored is "
                     + "reported with its file, line and column and the others are loaded (exit status 1 if any failed)."},
             footer = {"", "Example:", "  ./arno store load content/journals --prefix /journals --data data",
-                    "  stores content/journals/ja/journal.atom as /journals/ja/journal.atom"})
+                    "  stores content/journals/ja.atom as /journals/ja.atom"})
     static final class Load implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -177,7 +177,7 @@ public final class StoreCommand implements Runnable {
 
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = "Writes a stored document as XML, equal in infoset to what was loaded, to standard output or --out FILE.",
-            footer = {"", "Example:", "  ./arno store export /journals/ja/journal.atom --out journal.atom --data data"})
+            footer = {"", "Example:", "  ./arno store export /journals/ja.atom --out ja.atom --data data"})
     static final class Export implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -185,7 +185,7 @@ public final class StoreCommand implements Runnable {
         @Mixin
         Opening store;
 
-        @Parameters(paramLabel = "URI", description = "the stored document, e.g. /journals/ja/journal.atom")
+        @Parameters(paramLabel = "URI", description = "the stored document, e.g. /journals/ja.atom")
         String uri;
 
         @Option(names = "--out", paramLabel = "FILE", description = "write to FILE (UTF-8) instead of standard output")
