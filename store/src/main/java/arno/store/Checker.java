@@ -264,13 +264,8 @@ final class Checker {
             return;
         }
         for (int i = 0; i < h.chunks(); i++) {
-            UnsafeBuffer c;
-            try {
-                c = snapshot.chunk(docId, i);
-            } catch (StoreException ex) {
-                problem(uri, ex.getMessage());
-                return;
-            }
+            UnsafeBuffer c = chunk(uri, docId, i);
+            if (c == null) return;
             long start = (long) i << Format.CHUNK_SHIFT;
             long data = Math.min(Format.CHUNK_SIZE, Math.max(0, h.length() - start));
             long min = data + Math.min(Format.OVERLAP, Math.max(0, h.length() - start - data));
@@ -293,6 +288,16 @@ final class Checker {
         }
     }
 
+    /** Chunk {@code i} of the document, or null once a missing chunk is reported. */
+    private UnsafeBuffer chunk(String uri, long docId, int i) {
+        try {
+            return snapshot.chunk(docId, i);
+        } catch (StoreException ex) {
+            problem(uri, ex.getMessage());
+            return null;
+        }
+    }
+
     /** Exactly its bytes: full chunks, then the rest; no nodes, no names, no side tables. */
     private void checkBinary(String uri, long docId, DocHeader h) {
         long expected = (h.length() + Format.CHUNK_SIZE - 1) >>> Format.CHUNK_SHIFT;
@@ -304,13 +309,8 @@ final class Checker {
             problem(uri, "binary header has nodes, names or tree flags");
         }
         for (int i = 0; i < h.chunks(); i++) {
-            UnsafeBuffer c;
-            try {
-                c = snapshot.chunk(docId, i);
-            } catch (StoreException ex) {
-                problem(uri, ex.getMessage());
-                return;
-            }
+            UnsafeBuffer c = chunk(uri, docId, i);
+            if (c == null) return;
             long want = Math.min(Format.CHUNK_SIZE, h.length() - ((long) i << Format.CHUNK_SHIFT));
             if (c.capacity() != want) {
                 problem(uri, "binary chunk " + i + " has " + c.capacity() + " bytes, not " + want);
