@@ -4,6 +4,7 @@ import arno.batch.BatchOptions;
 import arno.batch.BatchService;
 import arno.server.ArnoServer;
 import arno.server.Demo;
+import arno.server.LocalLoad;
 import arno.server.config.Config;
 import arno.server.RunFile;
 import arno.store.Snapshot;
@@ -16,8 +17,10 @@ import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -118,6 +121,7 @@ public final class ServeCommand implements Callable<Integer> {
         AtomStore atom = null;
         ArnoServer server = null;
         BatchService batch = null;
+        RunFile runFile = null;
         CountDownLatch stopped = new CountDownLatch(1);
         try {
             if (fromStore) {
@@ -133,6 +137,10 @@ public final class ServeCommand implements Callable<Integer> {
                 server.mount("store", STORE_MOUNT + "/*", new StoreServlet(atom, batch.accounts(),
                         c.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
                         atom.options().maxBodyBytes()));
+                // ./arno store load beside this server loads through it (LocalLoad); the run file is how it finds us.
+                runFile = RunFile.create(localUrl(c, server.port()));
+                server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token()));
+                runFile.write(c.data());
             }
             if (!c.production()) {
                 String account = batch.createDevelopmentAccount();
@@ -147,7 +155,9 @@ public final class ServeCommand implements Callable<Integer> {
             waitUntilStopped(server.port(), stopped, err);
             return 0;
         } finally {
-            // The server first (no new requests, the batch servlet included), then the batch service, then the store.
+            // The run file first (no new command finds us), the server (no new requests, the batch servlet included),
+            // then the batch service, then the store.
+            if (runFile != null) runFile.remove(c.data());
             stop(err, server, batch, atom, store);
             stopped.countDown();
         }
@@ -260,6 +270,19 @@ public final class ServeCommand implements Callable<Integer> {
         err.printf(java.util.Locale.ROOT, "arno: loaded %d entries and %d variants in %.1f s (store version %d)%n",
                 r.entries(), r.variants(), (System.nanoTime() - t0) / 1e9, r.version());
         err.flush();
+    }
+
+    /** How a command on this machine reaches the server: loopback unless it listens on one address only. */
+    private static URI localUrl(Config c, int port) {
+        String host = c.bind();
+        try {
+            InetAddress a = InetAddress.getByName(host);
+            if (a.isAnyLocalAddress() || a.isLoopbackAddress()) host = "127.0.0.1";
+            else if (a instanceof java.net.Inet6Address) host = "[" + a.getHostAddress() + "]";
+        } catch (java.net.UnknownHostException e) {
+            // the server listens on it, so it resolves; keep the name if not
+        }
+        return URI.create("http://" + host + ":" + port);
     }
 
     /** Where the store API is mounted. */

@@ -1,5 +1,7 @@
 package arno.server.cli;
 
+import arno.server.LocalLoad;
+import arno.server.RunFile;
 import arno.server.config.Config;
 import arno.store.Snapshot;
 import arno.store.Store;
@@ -18,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -115,7 +118,9 @@ public final class StoreCommand implements Runnable {
             description = {"Stores XML files (*.xml, *.atom, *.svg, *.xhtml). A folder's files get their path relative "
                     + "to it as URI, a file given directly its name, all under --prefix. Creates the store if there is none.",
                     "Every --batch documents (or 256 MB) are committed together; a document that cannot be stored is "
-                    + "reported with its file, line and column and the others are loaded (exit status 1 if any failed)."},
+                    + "reported with its file, line and column and the others are loaded (exit status 1 if any failed).",
+                    "While ./arno serve holds the store, the load runs in the server (found through DATA/arno-server),"
+                    + " which keeps serving; its progress is shown here, and Ctrl-C stops it."},
             footer = {"", "Example:", "  ./arno store load content/journals --prefix /journals --data data",
                     "  stores content/journals/ja.atom as /journals/ja.atom"})
     static final class Load implements Callable<Integer> {
@@ -151,24 +156,42 @@ public final class StoreCommand implements Runnable {
             } catch (ArnoException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            if (resources) return loadResources();
+            if (resources && (paths.size() != 1 || !Files.isDirectory(paths.get(0)) || !prefix.isEmpty())) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--resources loads one folder laid out as the store, at the root (no --prefix)");
+            }
             // Before the store is opened: a mistyped path creates nothing.
-            List<StoreTasks.Input> inputs = StoreTasks.inputs(paths, prefix);
+            List<StoreTasks.Input> inputs = resources ? List.of() : StoreTasks.inputs(paths, prefix);
+            Config c = store.config();
+            Optional<RunFile> server = RunFile.find(c.data());
+            if (server.isPresent()) return throughServer(server.get());
+            if (resources) return loadResources(c);
             try (Store s = store.open()) {
                 StoreTasks.Loaded loaded = StoreTasks.load(s, inputs, batch, spec.commandLine().getErr(), interactive());
                 return loaded.failed() == 0 ? 0 : 1;
             }
         }
 
-        private int loadResources() {
-            if (paths.size() != 1 || !Files.isDirectory(paths.get(0)) || !prefix.isEmpty()) {
-                throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--resources loads one folder laid out as the store, at the root (no --prefix)");
-            }
-            Config c = store.config();
+        /**
+         * A server holds the store: it loads the files for us ({@link LocalLoad}), with the same
+         * code as below, and its display comes back here. Why through the server and not beside it:
+         * see {@link RunFile}.
+         */
+        private int throughServer(RunFile server) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("arno: the server (pid " + server.pid() + ") holds the store; loading through it");
+            err.flush();
+            return LocalLoad.request(server, new LocalLoad.Request(paths, resources, prefix, batch, user(), interactive()), err);
+        }
+
+        private static String user() {
+            return System.getProperty("user.name", "arno");
+        }
+
+        private int loadResources(Config c) {
             try (Store s = Store.open(c.store(), Opening.options(c));
                     AtomStore atom = AtomStore.open(s, ServeCommand.atomOptions(c))) {
-                StoreTasks.loadResources(atom, paths.get(0), System.getProperty("user.name", "arno"),
+                StoreTasks.loadResources(atom, paths.get(0), user(),
                         spec.commandLine().getErr(), interactive());
                 return 0;
             }

@@ -1,0 +1,191 @@
+package arno.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import arno.server.LocalLoad;
+import arno.server.Main;
+import arno.server.RunFile;
+import arno.store.Snapshot;
+import arno.store.Store;
+import arno.store.StoreOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntConsumer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./arno store load} while {@code ./arno serve} holds the store: the command finds the
+ * server through the run file and the server loads the files (its writer, its group commits),
+ * serving all the while; what the load stores is then read back over the store API and, after
+ * the server has stopped, straight from the store.
+ */
+class StoreLoadWhileServingTest {
+    private static String home;
+
+    @TempDir
+    Path tmp;
+    Path data;
+    Path sites;
+    Path content;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    static void installation() {
+        home = System.getProperty("arno.home");
+        System.setProperty("arno.home", Path.of("..").toAbsolutePath().normalize().toString());
+    }
+
+    @AfterAll
+    static void restore() {
+        if (home == null) System.clearProperty("arno.home");
+        else System.setProperty("arno.home", home);
+    }
+
+    @BeforeEach
+    void folders() throws IOException {
+        data = tmp.resolve("data");
+        sites = Files.createDirectories(tmp.resolve("sites"));
+        content = tmp.resolve("content");
+        write("/journals.atom", entry("journals", "Journals"));
+        write("/journals/jx.atom", entry("journal", "Journal X"));
+        for (int v = 1; v <= 3; v++) {
+            write("/journals/jx/v" + v + ".atom", entry("volume", "Volume " + v));
+            write("/journals/jx/v" + v + "/i1.atom", entry("issue", "Issue " + v + ".1"));
+            for (int a = 1; a <= 5; a++) {
+                String p = "/journals/jx/v" + v + "/i1/a" + a;
+                write(p + ".atom", entry("article", "Article " + v + "." + a));
+                write(p + ".xml", "<article><front><article-title>Article " + v + "." + a + "</article-title></front></article>");
+            }
+        }
+    }
+
+    @AfterEach
+    void noHook() {
+        ServeCommand.whileServing = null;
+    }
+
+    private void write(String path, String text) throws IOException {
+        Path f = content.resolve(path.substring(1));
+        Files.createDirectories(f.getParent());
+        Files.writeString(f, text, StandardCharsets.UTF_8);
+    }
+
+    private static String entry(String kind, String title) {
+        return "<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>" + title + "</title>"
+                + "<category scheme=\"urn:arno:kind\" term=\"" + kind + "\"/></entry>";
+    }
+
+    /** Runs {@code serve} on an ephemeral port with {@code during} while it serves; returns what it printed. */
+    private String serving(IntConsumer during) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ServeCommand.whileServing = during;
+        int status = Main.run(new String[] {"serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString()},
+                new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String printed = err.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(printed).isZero();
+        return printed;
+    }
+
+    private HttpResponse<String> get(int port, String path) {
+        try {
+            return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void loadsResourcesThroughTheRunningServer() {
+        List<Cli> loads = new ArrayList<>();
+        List<HttpResponse<String>> reads = new ArrayList<>();
+        serving(port -> {
+            assertThat(RunFile.find(data)).as("the run file while serving").isPresent();
+            loads.add(Cli.run("store", "load", "--resources", content.toString(), "--data", data.toString()));
+            reads.add(get(port, "/store/journals/jx/v2/i1/a3.atom"));
+            reads.add(get(port, "/store/journals/jx/v2/i1/a3.xml"));
+            reads.add(get(port, "/store/journals/jx/v2/i1/"));
+        });
+        Cli load = loads.get(0);
+        assertThat(load.status()).as(load.err()).isZero();
+        assertThat(load.err()).contains("holds the store; loading through it")
+                .containsPattern("loaded .* in [0-9.]+ s: 23 entries, 15 variants")
+                .doesNotContain(LocalLoad.END.substring(0, 1));
+        assertThat(reads.get(0).statusCode()).as(reads.get(0).body()).isEqualTo(200);
+        assertThat(reads.get(0).body()).contains("Article 2.3").contains("rel=\"alternate\"");
+        assertThat(reads.get(1).body()).contains("<article-title>Article 2.3</article-title>");
+        assertThat(reads.get(2).body()).contains("Article 2.1").contains("Article 2.5");
+        // Stopped: the run file is gone, and what the server loaded is in the store for good.
+        assertThat(RunFile.find(data)).isEmpty();
+        assertThat(data.resolve(RunFile.NAME)).doesNotExist();
+        try (Store s = Store.openExisting(data.resolve("store"), StoreOptions.defaults()); Snapshot snap = s.read()) {
+            assertThat(snap.exists("/journals/jx/v3/i1/a5.atom")).isTrue();
+            assertThat(snap.exists("/journals/jx/v3/i1/a5.xml")).isTrue();
+        }
+    }
+
+    @Test
+    void loadsPlainDocumentsThroughTheRunningServerAndReportsTheBadOnes() throws IOException {
+        Path docs = Files.createDirectories(tmp.resolve("docs"));
+        Files.writeString(docs.resolve("good.xml"), "<good/>");
+        Files.writeString(docs.resolve("bad.xml"), "<bad>\n  <unclosed>\n</bad>");
+        List<Cli> loads = new ArrayList<>();
+        List<HttpResponse<String>> pages = new ArrayList<>();
+        serving(port -> {
+            loads.add(Cli.run("store", "load", docs.toString(), "--prefix", "/reports", "--data", data.toString()));
+            pages.add(get(port, "/store/"));
+        });
+        Cli load = loads.get(0);
+        assertThat(load.status()).as(load.err()).isEqualTo(1);
+        assertThat(load.err()).contains("bad.xml").contains("line 3").contains("1 failed");
+        assertThat(pages.get(0).statusCode()).as("still serving").isEqualTo(200);
+        try (Store s = Store.openExisting(data.resolve("store"), StoreOptions.defaults()); Snapshot snap = s.read()) {
+            assertThat(snap.exists("/reports/good.xml")).isTrue();
+            assertThat(snap.exists("/reports/bad.xml")).isFalse();
+        }
+    }
+
+    @Test
+    void refusesAWrongTokenAndAGet() {
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        serving(port -> {
+            try {
+                URI uri = URI.create("http://127.0.0.1:" + port + LocalLoad.PATH);
+                answers.add(client.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer not-the-token")
+                        .POST(HttpRequest.BodyPublishers.ofString("path=/etc")).build(), HttpResponse.BodyHandlers.ofString()));
+                answers.add(client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(answers.get(0).statusCode()).isEqualTo(401);
+        assertThat(answers.get(0).body()).contains("unauthorized").contains(RunFile.NAME);
+        assertThat(answers.get(1).statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void aStaleRunFileFromAKilledServerIsIgnored() throws IOException {
+        // A server killed with -9 leaves its file; its pid is dead, so the command opens the store itself.
+        Files.createDirectories(data);
+        Files.writeString(data.resolve(RunFile.NAME), "pid=" + Long.MAX_VALUE + "\nurl=http://127.0.0.1:9\ntoken=x\n");
+        Cli load = Cli.run("store", "load", "--resources", content.toString(), "--data", data.toString());
+        assertThat(load.status()).as(load.err()).isZero();
+        assertThat(load.err()).doesNotContain("loading through it").contains("23 entries, 15 variants");
+    }
+}
