@@ -41,8 +41,9 @@ root="$(pwd)/$out/run-$n"
 rm -rf "$root"
 mkdir -p "$root/in"
 # Saxon's -s:DIR reads one folder: link every article into one, named after its place.
-find "$content/journals" -name article.xml | while read -r f; do
-  name="${f#"$content/journals/"}"; name="${name%/article.xml}"; ln "$f" "$root/in/${name//\//-}.xml"
+# Articles' JATS variants lie at journals/J/vV/iI/aNNNN.xml (tables' XML one level deeper).
+find "$content/journals" -mindepth 4 -maxdepth 4 -name 'a[0-9]*.xml' | while read -r f; do
+  name="${f#"$content/journals/"}"; name="${name%.xml}"; ln "$f" "$root/in/${name//\//-}.xml"
 done
 echo "   $(ls "$root/in" | wc -l) articles, $(du -sh --apparent-size "$root/in" | cut -f1); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 

@@ -60,15 +60,22 @@ public final class PerfServer {
         return b.build();
     }
 
+    /** An article's JATS variant in the store's layout: journals/J/vV/iI/aNNNN.xml. */
+    private static final java.util.regex.Pattern ARTICLE = java.util.regex.Pattern.compile("a[0-9]+\\.xml");
+
     /** /journal-a/v1/i2/a0003/full for every article of journal ja, and journal-b's for jb. */
-    static List<String> fullTextPaths(Path content) throws IOException {
+    public static List<String> fullTextPaths(Path content) throws IOException {
         List<String> paths = new ArrayList<>();
         try (Stream<Path> s = Files.walk(content.resolve("journals"))) {
-            for (Path article : (Iterable<Path>) s.filter(p -> p.getFileName().toString().equals("article.xml")).sorted()::iterator) {
-                Path rel = content.resolve("journals").relativize(article.getParent());
+            for (Path article : (Iterable<Path>) s.filter(p -> ARTICLE.matcher(p.getFileName().toString()).matches())
+                    .sorted()::iterator) {
+                Path rel = content.resolve("journals").relativize(article);
+                if (rel.getNameCount() != 4) continue; // a table's or figure's XML lies deeper
                 String journal = rel.getName(0).toString();
                 String site = journal.equals("ja") ? "/journal-a" : "/journal-b";
-                paths.add(site + "/" + rel.subpath(1, rel.getNameCount()).toString().replace('\\', '/') + "/full");
+                String name = rel.getFileName().toString();
+                paths.add(site + "/" + rel.getName(1) + "/" + rel.getName(2) + "/" + name.substring(0, name.length() - 4)
+                        + "/full");
             }
         }
         return paths;

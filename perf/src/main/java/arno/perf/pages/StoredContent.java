@@ -1,11 +1,11 @@
 package arno.perf.pages;
 
 import arno.store.Store;
-import arno.store.WriteTransaction;
+import arno.store.atom.AtomOptions;
+import arno.store.atom.AtomStore;
+import arno.store.atom.TreeLoader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 /**
  * With {@code -Darno.store=true}, the page benchmarks serve their content from
@@ -18,14 +18,14 @@ final class StoredContent {
         return Boolean.getBoolean("arno.store");
     }
 
-    /** A new store in {@code dir} holding every file under {@code content} at its relative path. */
+    /**
+     * A new store in {@code dir} holding the content folder (laid out as the store's resources),
+     * loaded through the store service as {@code ./arno serve} loads the demo.
+     */
     static Store load(Path content, Path dir) throws IOException {
         Store store = Store.open(dir);
-        try (WriteTransaction w = store.write(); Stream<Path> files = Files.walk(content)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                w.put("/" + content.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f));
-            }
-            w.commit();
+        try (AtomStore atom = AtomStore.open(store, AtomOptions.defaults().hrefPrefix("/store"))) {
+            TreeLoader.load(atom, content, "perf", null);
         }
         return store;
     }
