@@ -18,6 +18,8 @@ public final class Atom {
 
     /** The category scheme whose term is an entry's kind. */
     public static final String KIND_SCHEME = "urn:arno:kind";
+    /** The category scheme whose term says what a change-feed entry did: put or delete. */
+    public static final String CHANGE_SCHEME = "urn:arno:change";
 
     /** Where introspection documents live: {@code /_model/KIND.xml}. */
     public static final String MODEL_FOLDER = "/_model/";

@@ -96,6 +96,7 @@ final class Feeds {
             x.element(Atom.NS, "id", "urn:arno:change:" + c.version() + ":" + c.seq());
             x.element(Atom.NS, "title", kind + " " + c.uri());
             x.element(Atom.NS, "updated", time(c.time()));
+            x.element(Atom.NS, "category", null, "scheme", Atom.CHANGE_SCHEME, "term", kind);
             x.element(Atom.ARNO_NS, ARNO + ":version", Long.toString(c.version()));
             String type = c.mediaType() != null && c.mediaType().contains("/") ? c.mediaType() : null;
             x.element(Atom.NS, "link", null, "rel", Atom.REL_RELATED, "href", Hrefs.url(mount, c.uri()), "type", type);

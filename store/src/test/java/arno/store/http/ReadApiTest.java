@@ -272,6 +272,15 @@ class ReadApiTest {
             titles.add(m.group(3) + " " + m.group(4));
         }
         assertThat(titles).contains("put /journals.atom", "put /journals/ja/v1/a1.pdf", "put /journals/ja/v1/a5.atom");
+        // what each change did, as a category a follower reads (one per entry, the same word as its title's)
+        Matcher kinds = Pattern.compile("<title>([a-z]+) [^<]+</title><updated>[^<]+</updated>"
+                + "<category scheme=\"urn:arno:change\" term=\"([a-z]+)\"/>").matcher(r.body());
+        int categorised = 0;
+        while (kinds.find()) {
+            assertThat(kinds.group(2)).isEqualTo(kinds.group(1));
+            categorised++;
+        }
+        assertThat(categorised).isEqualTo(titles.size());
         assertThat(r.body()).contains("href=\"/store/journals/ja/v1/a1.pdf\" type=\"application/pdf\"");
 
         // paged two at a time, the pages add up to the same list, across commits and inside one
