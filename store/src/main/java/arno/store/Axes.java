@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import java.util.Optional;
 
+import net.sf.saxon.expr.LastPositionFinder;
 import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.pattern.AnyNodeTest;
 import net.sf.saxon.pattern.NameTest;
@@ -76,9 +77,10 @@ final class Axes {
      * The elements of some names within a range, in document order: a merge of the names' lists in
      * the structural index (one list per name code; usually one), each read lazily from the range's
      * start, run by run, so a name with millions of occurrences is never held in memory. Only the
-     * matches are decoded into nodes.
+     * matches are decoded into nodes. When the names are the whole test, the length is known from
+     * the lists alone ({@link #getLength}), so {@code count(//name)} decodes no record.
      */
-    static final class Indexed extends Rec implements AxisIterator {
+    static final class Indexed extends Rec implements AxisIterator, LastPositionFinder {
         private final int[] codes;
         private final long from;
         private final long limit;
@@ -135,6 +137,27 @@ final class Axes {
                 }
             }
             return null;
+        }
+
+        @Override
+        public boolean supportsGetLength() {
+            return extra == null;
+        }
+
+        /** The number of nodes the whole iteration gives (whatever has been read so far). */
+        @Override
+        public int getLength() {
+            if (extra != null) {
+                throw new UnsupportedOperationException("the length of a name step with a further test is not known");
+            }
+            long n = 0;
+            for (int code : codes) {
+                NameIndex.Positions l = new NameIndex.Positions(t, NameIndex.ELEMENTS, code, from);
+                for (long p = l.next(); p >= 0 && p < limit; p = l.next()) {
+                    n++;
+                }
+            }
+            return (int) Math.min(n, Integer.MAX_VALUE);
         }
     }
 

@@ -536,7 +536,14 @@ final class StoredNode implements NodeInfo {
             return null;
         }
         tree.checkOpen();
-        int fp = tree.getConfiguration().getNamePool().getFingerprint(uri, local);
+        StoredTree.AttributeName last = tree.lastAttributeName;
+        int fp;
+        if (last != null && last.uri() == uri && last.local() == local) {
+            fp = last.fingerprint();
+        } else {
+            fp = tree.getConfiguration().getNamePool().getFingerprint(uri, local);
+            tree.lastAttributeName = new StoredTree.AttributeName(uri, local, fp);
+        }
         if (fp == -1) {
             return null;
         }

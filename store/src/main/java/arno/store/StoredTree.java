@@ -53,6 +53,17 @@ final class StoredTree extends GenericTreeInfo {
     private final UnsafeBuffer[] chunks;
     private volatile NamespaceMap[] nsMaps;
     private volatile UnsafeBuffer bigs;
+    /**
+     * The last attribute name asked for by {@code getAttributeValue(uri, local)} and its
+     * fingerprint. Saxon's {@code @name} step asks a non-TinyTree node by URI and local name, the
+     * same two objects for every node it visits, so an identity check saves a NamePool lookup per
+     * node. Immutable, so a racy read sees a whole entry or the previous one.
+     */
+    record AttributeName(NamespaceUri uri, String local, int fingerprint) {
+    }
+
+    AttributeName lastAttributeName;
+
     /** Fingerprint → the document's name codes with that fingerprint (one per prefix used), as asked. */
     private final java.util.concurrent.ConcurrentHashMap<Integer, int[]> codesOf =
             new java.util.concurrent.ConcurrentHashMap<>();

@@ -23,6 +23,7 @@ import org.lmdbjava.Cursor;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.Txn;
 
+import net.sf.saxon.expr.LastPositionFinder;
 import net.sf.saxon.om.AxisInfo;
 import net.sf.saxon.om.NamespaceUri;
 import net.sf.saxon.om.NodeInfo;
@@ -247,6 +248,21 @@ class StructuralIndexTest {
                 prefixes.add(n.getPrefix());
             }
             assertThat(prefixes).contains("p", "r");
+            // count() asks for the length: from the lists alone, equal to what iteration gives
+            for (NodeInfo context : List.of(root, root.iterateAxis(AxisInfo.DESCENDANT, a).next())) {
+                for (NameTest t : List.of(a, x)) {
+                    int n = 0;
+                    AxisIterator all = context.iterateAxis(AxisInfo.DESCENDANT, t);
+                    while (all.next() != null) {
+                        n++;
+                    }
+                    LastPositionFinder f = (LastPositionFinder) context.iterateAxis(AxisInfo.DESCENDANT, t);
+                    assertThat(f.supportsGetLength()).isTrue();
+                    assertThat(f.getLength()).as("%s from %s", t, context).isEqualTo(n);
+                }
+            }
+            assertThat(((LastPositionFinder) root.iterateAxis(AxisInfo.DESCENDANT,
+                    new CombinedNodeTest(a, Token.INTERSECT, NodeKindTest.ELEMENT))).supportsGetLength()).isFalse();
             Axes.indexMinBytes = 1 << 30;
             assertThat(root.iterateAxis(AxisInfo.DESCENDANT, a)).isInstanceOf(Axes.Scan.class);
         }
