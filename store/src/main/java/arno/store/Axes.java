@@ -2,24 +2,163 @@ package arno.store;
 
 import java.util.Arrays;
 
+import java.util.Optional;
+
+import net.sf.saxon.expr.LastPositionFinder;
 import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.pattern.AnyNodeTest;
 import net.sf.saxon.pattern.NameTest;
 import net.sf.saxon.pattern.NodeKindTest;
 import net.sf.saxon.pattern.NodePredicate;
+import net.sf.saxon.pattern.NodeTest;
 import net.sf.saxon.tree.iter.AxisIterator;
+import net.sf.saxon.tree.iter.EmptyIterator;
 import net.sf.saxon.type.Type;
+import net.sf.saxon.type.UType;
+import net.sf.saxon.z.IntComplementSet;
+import net.sf.saxon.z.IntIterator;
+import net.sf.saxon.z.IntSet;
+import net.sf.saxon.z.IntUniversalSet;
 
 /**
  * The axis iterators over stored records. The structural ones are O(1) per step:
  * {@link Siblings} hops from record to next sibling by the size field; {@link Scan} walks a
  * contiguous range (a subtree for descendant, the rest of the document for following), where
  * document order is byte order. Name and kind tests run on the decoded header, so records that do
- * not match allocate nothing.
+ * not match allocate nothing. Under an element name test, descendant and following read the
+ * name's list in the structural index instead ({@link Indexed}) and visit only the matches.
  */
 final class Axes {
 
+    /**
+     * Ranges shorter than this are scanned even under a name test: decoding a few dozen records
+     * costs less than a B+tree seek. Tests set it to 0 to send every name test through the index.
+     */
+    static int indexMinBytes = 2048;
+
+    /** More names than this in one test (a long union) are scanned, not merged from the index. */
+    static final int MAX_INDEXED_NAMES = 16;
+
     private Axes() {
+    }
+
+    /**
+     * The elements in [from, limit) that {@code predicate} accepts, read from the structural index,
+     * or null when the predicate is not an element name test (then the caller scans). A name test
+     * is any node test that only elements can match and that tells its names through
+     * {@link NodeTest#getRequiredNodeNames()}: {@code NameTest}, a union of them
+     * ({@code //(a|b)}), an intersection with a name part. Anything beyond the names (a type, the
+     * other side of an intersection) is checked on the node.
+     */
+    static AxisIterator byName(StoredTree tree, long from, long limit, NodePredicate predicate) {
+        if (limit - from < indexMinBytes || !(predicate instanceof NodeTest test)
+                || !UType.ELEMENT.subsumes(test.getUType())) {
+            return null;
+        }
+        Optional<IntSet> names = test.getRequiredNodeNames();
+        if (names.isEmpty() || names.get() instanceof IntUniversalSet || names.get() instanceof IntComplementSet
+                || names.get().size() > MAX_INDEXED_NAMES) {
+            return null;
+        }
+        int[] codes = new int[0];
+        for (IntIterator it = names.get().iterator(); it.hasNext(); ) {
+            int[] c = tree.codes(it.next());
+            int n = codes.length;
+            codes = Arrays.copyOf(codes, n + c.length);
+            System.arraycopy(c, 0, codes, n, c.length);
+        }
+        if (codes.length == 0) {
+            return EmptyIterator.ofNodes();
+        }
+        return new Indexed(tree, codes, from, limit, test instanceof NameTest ? null : test);
+    }
+
+    /**
+     * The elements of some names within a range, in document order: a merge of the names' lists in
+     * the structural index (one list per name code; usually one), each read lazily from the range's
+     * start, run by run, so a name with millions of occurrences is never held in memory. Only the
+     * matches are decoded into nodes. When the names are the whole test, the length is known from
+     * the lists alone ({@link #getLength}), so {@code count(//name)} decodes no record.
+     */
+    static final class Indexed extends Rec implements AxisIterator, LastPositionFinder {
+        private final int[] codes;
+        private final long from;
+        private final long limit;
+        private final NodePredicate extra;
+        private NameIndex.Positions[] lists;
+        private long[] heads;
+        private boolean done;
+
+        Indexed(StoredTree tree, int[] codes, long from, long limit, NodePredicate extra) {
+            super(tree);
+            this.codes = codes;
+            this.from = from;
+            this.limit = limit;
+            this.extra = extra;
+        }
+
+        @Override
+        public NodeInfo next() {
+            if (lists == null) {
+                if (done) {
+                    return null;
+                }
+                lists = new NameIndex.Positions[codes.length];
+                heads = new long[codes.length];
+                for (int i = 0; i < codes.length; i++) {
+                    lists[i] = new NameIndex.Positions(t, NameIndex.ELEMENTS, codes[i], from);
+                    heads[i] = lists[i].next();
+                }
+            }
+            while (!done) {
+                int best = -1;
+                long p = Long.MAX_VALUE;
+                for (int i = 0; i < heads.length; i++) {
+                    long h = heads[i];
+                    if (h >= 0 && h < p) {
+                        p = h;
+                        best = i;
+                    }
+                }
+                if (best < 0 || p >= limit) {
+                    done = true;
+                    lists = null;
+                    return null;
+                }
+                heads[best] = lists[best].next();
+                read(p);
+                if (kind != Format.ELEMENT || code != codes[best]) {
+                    throw t.corrupt(p, "the name index lists a record that is not an element named "
+                            + t.names[codes[best]].getDisplayName());
+                }
+                StoredNode n = new StoredNode(t, this);
+                if (extra == null || extra.test(n)) {
+                    return n;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public boolean supportsGetLength() {
+            return extra == null;
+        }
+
+        /** The number of nodes the whole iteration gives (whatever has been read so far). */
+        @Override
+        public int getLength() {
+            if (extra != null) {
+                throw new UnsupportedOperationException("the length of a name step with a further test is not known");
+            }
+            long n = 0;
+            for (int code : codes) {
+                NameIndex.Positions l = new NameIndex.Positions(t, NameIndex.ELEMENTS, code, from);
+                for (long p = l.next(); p >= 0 && p < limit; p = l.next()) {
+                    n++;
+                }
+            }
+            return (int) Math.min(n, Integer.MAX_VALUE);
+        }
     }
 
     /**

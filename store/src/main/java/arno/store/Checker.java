@@ -19,7 +19,8 @@ import org.lmdbjava.Dbi;
  * with the expected length; the record stream decodes from start to end with each parent offset
  * pointing at the open parent, each size matching where the subtree really ends, ENDs balanced,
  * name codes inside the namebase, namespace indexes inside the document's table and attribute
- * entries filling their header exactly. A binary document has exactly its bytes in full 1 MiB
+ * entries filling their header exactly; and its structural index ({@link NameIndex}) lists exactly
+ * the positions the walk finds, name by name ({@link IndexCheck}). A binary document has exactly its bytes in full 1 MiB
  * chunks and a last partial one. Then: no docs entry belongs to a document no path names, and the
  * meta counters lie above every id and version in use. The two reference databases mirror each
  * other and name stored sources. Every version has a commit time, never earlier than the one
@@ -332,6 +333,7 @@ final class Checker {
         long nodes = 0;
         int nsCount = -1;
         long p = 0;
+        IndexCheck index = new IndexCheck(uri, t);
         r.read(0);
         if (r.kind != Format.DOCUMENT) {
             problem(uri, "does not start with a document record");
@@ -376,6 +378,7 @@ final class Checker {
                 return;
             }
             if (r.kind == Format.ELEMENT) {
+                index.expect(NameIndex.ELEMENTS, r.code, p);
                 if (r.ns >= 0) {
                     if (nsCount < 0) {
                         nsCount = t.namespaceCount();
@@ -394,6 +397,7 @@ final class Checker {
                         problem(uri, "attribute at " + q + " uses name code " + a.code);
                         return;
                     }
+                    index.expect(NameIndex.ATTRIBUTES, a.code, p);
                     q = a.next;
                 }
                 if (q != attrEnd) {
@@ -419,6 +423,98 @@ final class Checker {
         }
         if (nodes != h.nodes()) {
             problem(uri, "decoded " + nodes + " nodes, the header says " + h.nodes());
+        }
+        index.finish();
+    }
+
+    /**
+     * The structural index against the walk, in constant memory whatever the document's size: one
+     * reader per (kind, name) list, and as the walk meets each element (each attribute) the list of
+     * its name must give exactly that position next. At the end every list must be used up, and
+     * the index may hold no list for a name the walk never met. So every list equals the walk's,
+     * position by position; the first difference of a document is reported.
+     */
+    private final class IndexCheck {
+        private final String uri;
+        private final StoredTree t;
+        private final NameIndex.Positions[][] lists = new NameIndex.Positions[2][];
+        private boolean failed;
+
+        IndexCheck(String uri, StoredTree t) {
+            this.uri = uri;
+            this.t = t;
+            int n = t.header.nameCodes();
+            lists[0] = new NameIndex.Positions[n];
+            lists[1] = new NameIndex.Positions[n];
+        }
+
+        private String what(byte kind, int code) {
+            return "structural index of " + (kind == NameIndex.ELEMENTS ? "elements '" : "attributes '")
+                    + t.names[code].getDisplayName() + "': ";
+        }
+
+        void expect(byte kind, int code, long pos) {
+            if (failed) {
+                return;
+            }
+            NameIndex.Positions l = lists[kind][code];
+            if (l == null) {
+                l = new NameIndex.Positions(t, kind, code, 0);
+                lists[kind][code] = l;
+            }
+            long got = next(l);
+            if (!failed && got != pos) {
+                fail(what(kind, code) + (got < 0 ? "ends" : "lists " + got) + " where the document has "
+                        + (kind == NameIndex.ELEMENTS ? "the element" : "an element with the attribute") + " at " + pos);
+            }
+        }
+
+        private long next(NameIndex.Positions l) {
+            try {
+                return l.next();
+            } catch (StoreException e) {
+                fail(e.getMessage());
+                return -1;
+            }
+        }
+
+        private void fail(String what) {
+            failed = true;
+            problem(uri, what);
+        }
+
+        void finish() {
+            for (byte kind = 0; kind < 2 && !failed; kind++) {
+                for (int code = 0; code < lists[kind].length && !failed; code++) {
+                    NameIndex.Positions l = lists[kind][code];
+                    long extra = l == null ? -1 : next(l);
+                    if (!failed && extra >= 0) {
+                        fail(what(kind, code) + "lists " + extra + ", which the document does not have");
+                    }
+                }
+            }
+            if (failed) {
+                return;
+            }
+            Keys k = new Keys();
+            try (Cursor<DirectBuffer> c = store.engine.docs.openCursor(snapshot.txn())) {
+                boolean more = c.get(k.doc(t.docId, Keys.NAMES), org.lmdbjava.GetOp.MDB_SET_RANGE);
+                while (more && c.key().capacity() >= 9 && c.key().getLong(0, Keys.BE) == t.docId
+                        && c.key().getByte(8) == Keys.NAMES) {
+                    DirectBuffer key = c.key();
+                    int kind = key.capacity() == Keys.NAME_KEY ? key.getByte(9) : -1;
+                    int code = key.capacity() == Keys.NAME_KEY ? key.getInt(10, Keys.BE) : -1;
+                    if (kind < 0 || kind > 1 || code < 0 || code >= lists[kind].length) {
+                        fail("structural index has a malformed key or a name code beyond the document's");
+                        return;
+                    }
+                    if (lists[kind][code] == null) {
+                        fail(what((byte) kind, code) + "a list for a name the document does not use");
+                        return;
+                    }
+                    more = c.next();
+                }
+            }
         }
     }
 }

@@ -31,7 +31,8 @@ import net.sf.saxon.value.Whitespace;
 /**
  * A Saxon {@link Receiver} that encodes one document into the {@link Format} record stream and
  * writes it into a write transaction as the events arrive, so a document of any size loads in
- * bounded memory (two chunks, the open-element stack, and one text node at a time).
+ * bounded memory (two chunks, the open-element stack, one text node at a time, and the structural
+ * index's open runs, bounded by {@link NameIndex.Builder#spillBytes}).
  *
  * <p>Two events of lookahead keep the format free of back-patching except for sizes: an element's
  * header is written when the next event shows whether it has children, and adjacent character
@@ -46,6 +47,7 @@ final class DocumentWriter implements Receiver {
     private final String uri;
     private final long version;
     private final ChunkSink sink;
+    private final NameIndex.Builder index;
     private final Keys keys = new Keys();
     private PipelineConfiguration pipe;
     private String systemId;
@@ -92,6 +94,7 @@ final class DocumentWriter implements Receiver {
         this.uri = uri;
         this.version = version;
         this.sink = new ChunkSink(engine.docs, txn, docId);
+        this.index = new NameIndex.Builder(engine, txn, docId);
     }
 
     void xmlBytes(long n) {
@@ -274,6 +277,7 @@ final class DocumentWriter implements Receiver {
         NodeName name = pendingName;
         int code = names.code(name.getPrefix(), name.getNamespaceUri().toString(), name.getLocalPart());
         int ns = namespaceIndex(pendingNamespaces);
+        index.add(NameIndex.ELEMENTS, code, start);
         AttributeMap atts = pendingAttributes;
         boolean hasAtts = atts != null && atts.size() > 0;
         if (hasAtts) {
@@ -310,6 +314,7 @@ final class DocumentWriter implements Receiver {
         for (AttributeInfo a : atts) {
             NodeName n = a.getNodeName();
             int code = names.code(n.getPrefix(), n.getNamespaceUri().toString(), n.getLocalPart());
+            index.add(NameIndex.ATTRIBUTES, code, elementStart);
             int flags = 0;
             if (a.isId()) {
                 flags |= Format.A_ID;
@@ -441,6 +446,7 @@ final class DocumentWriter implements Receiver {
         closeParent();
         long length = sink.position();
         int chunks = sink.finish();
+        index.finish();
         int flags = 0;
         if (bigCount > 0) {
             putBigs();

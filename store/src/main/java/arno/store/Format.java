@@ -1,8 +1,8 @@
 package arno.store;
 
 /**
- * The binary layout of a stored document, version 2 (version 1 had no binary documents, media
- * types, references or commit times).
+ * The binary layout of a stored document, version 3 (version 2 had no structural index, see
+ * {@link NameIndex}; version 1 had no binary documents, media types, references or commit times).
  *
  * <h2>Records</h2>
  * A document is one byte stream of records in document order (pre-order), so that a node's
@@ -46,7 +46,7 @@ package arno.store;
 final class Format {
 
     /** The format version written in the store's meta database; other versions are refused. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     static final int CHUNK_SHIFT = 20;
     static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;

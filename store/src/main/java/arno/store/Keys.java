@@ -22,6 +22,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  *          docId(8) BIGS                                   → sorted (pos(8), size(8)) of large subtrees
  *          docId(8) NSMAPS                                 → the document's namespace maps
  *          docId(8) IDS id (UTF-8)                         → element position(8), first occurrence
+ *          docId(8) NAMES kind(1) code(4) last(8)          → a run of the name's positions, see {@link NameIndex}
  * changes  version(8) seq(4)                               → kind(1) docId(8) mediaTypeLength(1) mediaType uri
  * commits  version(8)                                      → epoch millis(8)
  * refs     target \0 fit(source)                           → source (UTF-8)
@@ -46,6 +47,10 @@ final class Keys {
     static final byte BIGS = 2;
     static final byte NSMAPS = 3;
     static final byte IDS = 4;
+    /** The structural index, see {@link NameIndex}. */
+    static final byte NAMES = 5;
+    /** Length of a {@link #name} key. */
+    static final int NAME_KEY = 22;
 
     /** LMDB's default maximum key size. */
     static final int MAX_KEY = 511;
@@ -152,6 +157,17 @@ final class Keys {
         key.putByte(8, CHUNK);
         key.putInt(9, index, BE);
         view.wrap(key, 0, 13);
+        return view;
+    }
+
+    /** A run of a structural index list, keyed by the run's last position (see {@link NameIndex}). */
+    DirectBuffer name(long docId, byte kind, int code, long last) {
+        key.putLong(0, docId, BE);
+        key.putByte(8, NAMES);
+        key.putByte(9, kind);
+        key.putInt(10, code, BE);
+        key.putLong(14, last, BE);
+        view.wrap(key, 0, NAME_KEY);
         return view;
     }
 

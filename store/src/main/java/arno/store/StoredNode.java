@@ -436,7 +436,8 @@ final class StoredNode implements NodeInfo {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Scan(tree, first(), end, Axes.Test.of(predicate, tree));
+                AxisIterator indexed = Axes.byName(tree, first(), end, predicate);
+                return indexed != null ? indexed : new Axes.Scan(tree, first(), end, Axes.Test.of(predicate, tree));
             }
             case AxisInfo.DESCENDANT_OR_SELF -> {
                 AxisIterator d = iterateAxis(AxisInfo.DESCENDANT, predicate);
@@ -477,7 +478,9 @@ final class StoredNode implements NodeInfo {
                     return EmptyIterator.ofNodes();
                 }
                 long from = kind == Type.ATTRIBUTE ? getParent().first() : end;
-                return new Axes.Scan(tree, from, tree.header.length(), Axes.Test.of(predicate, tree));
+                AxisIterator indexed = Axes.byName(tree, from, tree.header.length(), predicate);
+                return indexed != null ? indexed
+                        : new Axes.Scan(tree, from, tree.header.length(), Axes.Test.of(predicate, tree));
             }
             case AxisInfo.PRECEDING -> {
                 if (kind == Type.DOCUMENT) {
@@ -533,7 +536,14 @@ final class StoredNode implements NodeInfo {
             return null;
         }
         tree.checkOpen();
-        int fp = tree.getConfiguration().getNamePool().getFingerprint(uri, local);
+        StoredTree.AttributeName last = tree.lastAttributeName;
+        int fp;
+        if (last != null && last.uri() == uri && last.local() == local) {
+            fp = last.fingerprint();
+        } else {
+            fp = tree.getConfiguration().getNamePool().getFingerprint(uri, local);
+            tree.lastAttributeName = new StoredTree.AttributeName(uri, local, fp);
+        }
         if (fp == -1) {
             return null;
         }

@@ -53,6 +53,20 @@ final class StoredTree extends GenericTreeInfo {
     private final UnsafeBuffer[] chunks;
     private volatile NamespaceMap[] nsMaps;
     private volatile UnsafeBuffer bigs;
+    /**
+     * The last attribute name asked for by {@code getAttributeValue(uri, local)} and its
+     * fingerprint. Saxon's {@code @name} step asks a non-TinyTree node by URI and local name, the
+     * same two objects for every node it visits, so an identity check saves a NamePool lookup per
+     * node. Immutable, so a racy read sees a whole entry or the previous one.
+     */
+    record AttributeName(NamespaceUri uri, String local, int fingerprint) {
+    }
+
+    AttributeName lastAttributeName;
+
+    /** Fingerprint → the document's name codes with that fingerprint (one per prefix used), as asked. */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, int[]> codesOf =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     StoredTree(Snapshot snapshot, DocHeader header, Configuration config, Namebase.Table table) {
         super(config);
@@ -120,6 +134,32 @@ final class StoredTree extends GenericTreeInfo {
             }
         }
         throw corrupt(pos, "no BIGS entry for a large subtree");
+    }
+
+    /**
+     * The name codes of this document whose fingerprint is {@code fp}: usually one, more when the
+     * same name is written with several prefixes. Computed once per fingerprint by a pass over the
+     * codes the document may use, so that a name test asked per context node (as in {@code //a//b})
+     * costs a map lookup.
+     */
+    int[] codes(int fp) {
+        int[] c = codesOf.get(fp);
+        if (c == null) {
+            int n = Math.min(header.nameCodes(), fingerprints.length);
+            int[] found = new int[1];
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                if (fingerprints[i] == fp) {
+                    if (k == found.length) {
+                        found = java.util.Arrays.copyOf(found, k * 2);
+                    }
+                    found[k++] = i;
+                }
+            }
+            c = java.util.Arrays.copyOf(found, k);
+            codesOf.putIfAbsent(fp, c);
+        }
+        return c;
     }
 
     NamespaceMap namespaces(int index) {

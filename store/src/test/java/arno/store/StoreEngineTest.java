@@ -234,18 +234,19 @@ class StoreEngineTest {
     }
 
     @Test
-    void aStoreOfTheFormatBeforeBinariesAndReferencesIsRefused() {
-        assertThat(Format.VERSION).isEqualTo(2);
+    void aStoreOfTheFormatBeforeTheStructuralIndexIsRefused() {
+        assertThat(Format.VERSION).isEqualTo(3);
         try (Store store = TestStores.open(dir)) {
             try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
-                store.engine.putLong(txn, new Keys(), "format", 1);
+                store.engine.putLong(txn, new Keys(), "format", 2);
                 txn.commit();
             }
         }
         assertThatThrownBy(() -> TestStores.open(dir))
                 .isInstanceOf(StoreException.class)
-                .hasMessageContaining("has format version 1; this Arno reads format version 2. Export its documents"
-                        + " with the Arno that wrote them and load them into a new store");
+                .hasMessageContaining("has format version 2; this Arno reads format version 3. Export its documents"
+                        + " with the Arno that wrote them and load them into a new store")
+                .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.STORE_FORMAT));
     }
 
     @Test

@@ -1,0 +1,262 @@
+package arno.store;
+
+import java.util.Arrays;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.lmdbjava.Cursor;
+import org.lmdbjava.GetOp;
+import org.lmdbjava.LmdbException;
+import org.lmdbjava.Txn;
+
+/**
+ * The per-document structural index: for each name, the positions of the elements of that name
+ * ({@link #ELEMENTS}) and of the elements carrying an attribute of that name ({@link #ATTRIBUTES}),
+ * in document order. It is what makes {@code //name} an index read, as TinyTree's per-name node
+ * lists make it in memory: {@code iterateAxis(DESCENDANT, NameTest)} reads the name's list from the
+ * context node's position to its end ({@link Axes.Indexed}) and materialises only those nodes.
+ *
+ * <h2>Layout</h2>
+ * Each (kind, name code) list is cut into runs kept in the {@code docs} database beside the
+ * document's chunks, so that deleting or replacing the document removes them in the same sweep:
+ * <pre>
+ * key    docId(8) NAMES kind(1) code(4) last(8)      big-endian: LMDB's order is (kind, code, position)
+ * value  first position, then the gaps to each next one, as unsigned LEB128 varints
+ * </pre>
+ * Keying a run by its <em>last</em> position lets one {@code MDB_SET_RANGE} seek on
+ * (kind, code, from) land on the first run that can hold a position at or after {@code from}: a
+ * subtree's part of a list is found in one B+tree descent, then read run by run. A run holds at most
+ * {@link #RUN_BYTES} bytes (an element every few bytes of markup makes gaps of one or two bytes, so
+ * 2,000 positions or more), which keeps it inside one LMDB page and makes decoding a list, not the
+ * B+tree, the cost of {@code count(//name)}.
+ *
+ * <h2>Building in constant memory</h2>
+ * Positions arrive in document order, so each list is already sorted as it is produced: the
+ * {@link Builder} appends a name's gaps to that name's open run and writes the run out as soon as it
+ * is full. So that a document with many names cannot hold many nearly full runs, all open runs are
+ * written out (as shorter runs) whenever together they exceed {@link Builder#spillBytes} (1 MiB).
+ * Memory is then bounded by that budget plus one small record per name, whatever the document's size.
+ *
+ * <h2>Old stores</h2>
+ * A store of format 2 has no index; format 3 stores always have one for every XML document, so the
+ * read path never needs a fallback: opening a format 2 store is refused as {@code store-format} (as
+ * every format change so far), and its documents are moved by export and load.
+ */
+final class NameIndex {
+
+    static final byte ELEMENTS = 0;
+    static final byte ATTRIBUTES = 1;
+
+    /** Most bytes of varints in one run: with the 22-byte key, one run fits in an LMDB leaf page. */
+    static final int RUN_BYTES = 1900;
+
+    private NameIndex() {
+    }
+
+    /**
+     * The run of (kind, code) holding the first position at or after {@code from}: wraps its value
+     * into {@code into} and returns its last position, or -1 when the list has no such position.
+     * The view is valid while the snapshot is open (for a write transaction's view: until its next
+     * write). Synchronized on the snapshot, as all its reads are: one LMDB transaction is used by one
+     * thread at a time.
+     */
+    static long seek(Snapshot s, long docId, byte kind, int code, long from, UnsafeBuffer into) {
+        Keys k = new Keys();
+        synchronized (s) {
+            s.checkOpen();
+            try (Cursor<DirectBuffer> c = s.store().engine.docs.openCursor(s.txn())) {
+                if (!c.get(k.name(docId, kind, code, from), GetOp.MDB_SET_RANGE)) {
+                    return -1;
+                }
+                DirectBuffer key = c.key();
+                if (key.capacity() != Keys.NAME_KEY || key.getLong(0, Keys.BE) != docId
+                        || key.getByte(8) != Keys.NAMES || key.getByte(9) != kind || key.getInt(10, Keys.BE) != code) {
+                    return -1;
+                }
+                DirectBuffer v = c.val();
+                into.wrap(v.addressOffset(), v.capacity());
+                return key.getLong(14, Keys.BE);
+            } catch (LmdbException e) {
+                throw Engine.translate(e, s.store().directory() + " (document " + docId + ")");
+            }
+        }
+    }
+
+    /**
+     * One list read forward from a position: {@link #next} returns its positions in order, each
+     * once, then -1. Checks as it goes that positions rise and that each run ends on the position
+     * its key names, so a damaged run fails as {@code store-corrupt} rather than giving wrong nodes.
+     */
+    static final class Positions {
+        private final StoredTree tree;
+        private final byte kind;
+        private final int code;
+        private final UnsafeBuffer run = new UnsafeBuffer(0, 0);
+        private int offset;
+        private long runLast;
+        private long previous;
+        private long from;
+        private boolean inRun;
+        private boolean continuing;
+        private boolean done;
+
+        Positions(StoredTree tree, byte kind, int code, long from) {
+            this.tree = tree;
+            this.kind = kind;
+            this.code = code;
+            this.from = from;
+            this.previous = -1;
+        }
+
+        long next() {
+            while (!done) {
+                if (!inRun) {
+                    runLast = seek(tree.snapshot, tree.docId, kind, code, from, run);
+                    if (runLast < 0) {
+                        done = true;
+                        return -1;
+                    }
+                    if (run.capacity() == 0) {
+                        throw damaged("an empty run ending at " + runLast);
+                    }
+                    offset = 0;
+                    previous = -1;
+                    inRun = true;
+                }
+                if (offset >= run.capacity()) {
+                    if (previous != runLast) {
+                        throw damaged("a run ends at " + previous + " but its key says " + runLast);
+                    }
+                    inRun = false;
+                    from = runLast + 1;
+                    continue;
+                }
+                long v = varint();
+                long p = previous < 0 ? v : previous + v;
+                if (previous >= 0 && v == 0 || p > runLast || continuing && p < from) {
+                    throw damaged("positions out of order in the run ending at " + runLast);
+                }
+                previous = p;
+                if (p >= from) {
+                    continuing = true;
+                    return p;
+                }
+            }
+            return -1;
+        }
+
+        private long varint() {
+            long v = 0;
+            int shift = 0;
+            byte x;
+            do {
+                if (offset >= run.capacity() || shift > 56) {
+                    throw damaged("a varint runs past the end of its run");
+                }
+                x = run.getByte(offset++);
+                v |= (long) (x & 0x7F) << shift;
+                shift += 7;
+            } while (x < 0);
+            return v;
+        }
+
+        private StoreException damaged(String what) {
+            return tree.corrupt(-1, "name index of " + (kind == ELEMENTS ? "elements" : "attributes") + " '"
+                    + tree.names[code].getDisplayName() + "': " + what);
+        }
+    }
+
+    /**
+     * Builds a document's index while it loads (see the class comment): {@link #add} in document
+     * order per list, then {@link #finish}.
+     */
+    static final class Builder {
+
+        /** Open runs are all written out when together they exceed this; tests lower it to force spilling. */
+        static int spillBytes = 1 << 20;
+
+        private final Engine engine;
+        private final Txn<DirectBuffer> txn;
+        private final long docId;
+        private final Keys keys = new Keys();
+        private final int budget;
+        private Run[][] runs = {new Run[64], new Run[64]};
+        private long buffered;
+
+        Builder(Engine engine, Txn<DirectBuffer> txn, long docId) {
+            this.engine = engine;
+            this.txn = txn;
+            this.docId = docId;
+            this.budget = spillBytes;
+        }
+
+        /** One open run: its bytes so far and its last position. */
+        private static final class Run {
+            byte[] bytes;
+            int length;
+            long last = -1;
+        }
+
+        void add(byte kind, int code, long pos) {
+            Run[] rs = runs[kind];
+            if (code >= rs.length) {
+                rs = Arrays.copyOf(rs, Math.max(code + 1, rs.length * 2));
+                runs[kind] = rs;
+            }
+            Run r = rs[code];
+            if (r == null) {
+                r = new Run();
+                rs[code] = r;
+            }
+            if (r.length + 10 > RUN_BYTES) {
+                flush(kind, code, r);
+            }
+            if (r.bytes == null) {
+                r.bytes = new byte[64];
+            } else if (r.length + 10 > r.bytes.length) {
+                r.bytes = Arrays.copyOf(r.bytes, Math.min(RUN_BYTES + 10, r.bytes.length * 2));
+            }
+            int before = r.length;
+            long v = r.length == 0 ? pos : pos - r.last;
+            while ((v & ~0x7FL) != 0) {
+                r.bytes[r.length++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            r.bytes[r.length++] = (byte) v;
+            r.last = pos;
+            buffered += r.length - before;
+            if (buffered > budget) {
+                spill();
+            }
+        }
+
+        /** Writes every open run (and lets their buffers go): the memory bound. */
+        private void spill() {
+            for (byte kind = 0; kind < 2; kind++) {
+                Run[] rs = runs[kind];
+                for (int code = 0; code < rs.length; code++) {
+                    Run r = rs[code];
+                    if (r != null && r.length > 0) {
+                        flush(kind, code, r);
+                        r.bytes = null;
+                    }
+                }
+            }
+        }
+
+        private void flush(byte kind, int code, Run r) {
+            MutableDirectBuffer v = (MutableDirectBuffer) engine.docs.reserve(txn, keys.name(docId, kind, code, r.last),
+                    r.length);
+            v.putBytes(0, r.bytes, 0, r.length);
+            buffered -= r.length;
+            r.length = 0;
+        }
+
+        /** Writes what is left. */
+        void finish() {
+            spill();
+            runs = null;
+        }
+    }
+}
