@@ -151,6 +151,7 @@ class StoreTargetsTest {
         String status = server.awaitFinished(job);
         assertThat(TestServer.status(status)).as(server.get(job + "/report").body()).isEqualTo("completed");
         String report = server.get(job + "/report").body();
+        String html = server.get(job + "/report?format=html").body();
 
         for (int i = 1; i <= 3; i++) {
             ResourcePath a = issue.child("a000" + i);
@@ -179,6 +180,7 @@ class StoreTargetsTest {
             xml(report).valueByXPath(t + "/@output").isEqualTo("store:" + xhtml);
             xml(report).valueByXPath(t + "/@store-version").isEqualTo(String.valueOf(variant.version()));
             xml(report).valueByXPath(t + "/b:result-document/@href").isEqualTo("store:" + a.entryDocument());
+            assertThat(html).contains("store:" + xhtml + " (store version " + variant.version() + ")");
         }
     }
 
