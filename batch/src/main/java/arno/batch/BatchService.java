@@ -60,6 +60,9 @@ import org.apache.commons.io.FileUtils;
  * only through the {@link arno.xml.XmlPolicy}; {@link Access} installs the
  * same on the Saxon configuration, so what stylesheets read at compile time
  * and at run time is held to it too. Every request needs an account.
+ * {@code store:} inputs and outputs go through the server's store service
+ * ({@link BatchOptions#store()}; refused when there is none): outputs need the
+ * account's write role and are committed per input in one transaction.
  *
  * <p>Use: {@link #start}, mount {@link #servlet()} at {@code /batch/*},
  * {@link #close} on shutdown. The HTTP API is described in batch/README.md.

@@ -132,11 +132,12 @@ final class Transformation {
 
             Destination destination;
             XdmDestination svrl = null;
-            Pending principal = null;
             if (job.kind == Batch.Kind.SCHEMATRON) {
                 destination = svrl = new XdmDestination();
             } else if (input.output() != null) {
-                principal = temporaryFor(input.output());
+                Pending principal = temporaryFor(input.output());
+                // first in the list (result documents come after), and discarded with them on failure
+                pending.add(principal);
                 if (input.output().isFile()) {
                     destination = transformer.newSerializer(principal.temporary().toFile());
                 } else {
@@ -166,7 +167,8 @@ final class Transformation {
             if (svrl != null) {
                 XdmNode result = svrl.getXdmNode();
                 if (input.output() != null) {
-                    principal = temporaryFor(input.output());
+                    Pending principal = temporaryFor(input.output());
+                    pending.add(0, principal);
                     try (OutputStream out = Files.newOutputStream(principal.temporary())) {
                         processor.newSerializer(out).serializeNode(result);
                     }
@@ -177,7 +179,6 @@ final class Transformation {
                 principalOut.close();
                 principalOut = null;
             }
-            if (principal != null) pending.add(0, principal);
             // Nothing reads the store any more: the view need not pin its pages while the outputs commit.
             scope.close();
             storeVersion = commitStore(pending);

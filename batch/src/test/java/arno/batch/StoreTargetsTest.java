@@ -201,7 +201,7 @@ class StoreTargetsTest {
         assertThat(info(issue.child("c0001").variantDocument("xhtml"))).isNotNull();
     }
 
-    @Test void aTransformationThatFailsAfterWritingResultDocumentsStoresNothing() {
+    @Test void aTransformationThatFailsAfterWritingResultDocumentsStoresNothing() throws Exception {
         ResourcePath issue = issue("b0001", "b0002");
         ResourcePath b1 = issue.child("b0001");
         long entryVersion = info(b1.entryDocument()).version();
@@ -222,6 +222,13 @@ class StoreTargetsTest {
         assertThat(info(issue.child("b0002").variantDocument("xhtml"))).isNull();
         assertThat(info(b1.entryDocument()).version()).isEqualTo(entryVersion);
         xml(export(b1.entryDocument())).valueByXPath("/a:entry/a:title").isEqualTo("Article b0001");
+        // and no temporary output is left in the job's folder
+        Path scratch = server.work.resolve("jobs").resolve(job.substring(job.lastIndexOf('/') + 1)).resolve("tmp");
+        if (Files.exists(scratch)) {
+            try (var files = Files.list(scratch)) {
+                assertThat(files.map(f -> f.getFileName().toString())).noneMatch(n -> n.startsWith("put-"));
+            }
+        }
     }
 
     @Test void outputsTheModelRefusesFailTheirInputNamingTheUriAndTheRule() {
