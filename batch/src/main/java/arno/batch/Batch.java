@@ -40,10 +40,22 @@ final class Batch {
     /** One transformation to run; {@code index} counts from 1 in document order. */
     record Input(long index, Target source, Target output, int line) {}
 
-    /** What a batch URI names once resolved ({@link Targets}): a confined file, or an http(s) URL. */
-    record Target(URI uri, Path file) {
+    /**
+     * What a batch URI names once resolved ({@link Targets}): a confined file, an http(s) URL, or a
+     * document of the server's store ({@code store:/journals/ja/v1/i1/a0001.xml}; {@code store} is its
+     * path in the store, {@code /journals/ja/v1/i1/a0001.xml}).
+     */
+    record Target(URI uri, Path file, String store) {
+        Target(URI uri, Path file) {
+            this(uri, file, null);
+        }
+
         boolean isFile() {
             return file != null;
+        }
+
+        boolean isStore() {
+            return store != null;
         }
     }
 

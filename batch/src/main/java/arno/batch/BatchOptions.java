@@ -1,5 +1,6 @@
 package arno.batch;
 
+import arno.store.atom.AtomStore;
 import arno.xml.ErrorCode;
 import arno.xml.Outbound;
 import arno.xml.XmlPolicy;
@@ -38,10 +39,13 @@ import java.util.Objects;
  *                       ({@code Location}, links) when a request's {@code Host} names one; with none, or for any
  *                       other {@code Host}, URLs are relative ({@code /batch/jobs/ID})
  * @param clock          the time written in reports and status (tests fix it)
+ * @param store          the server's store service, through which {@code store:} inputs are read and
+ *                       {@code store:} outputs written; null (the default) when the server has none, and then
+ *                       a batch naming a {@code store:} URI is refused
  */
 public record BatchOptions(Path workDirectory, List<Path> roots, int workers, int queueBound, int runningJobs,
                            Path usersFile, long maxBatchBytes, XmlPolicy xmlPolicy, Outbound.Policy outbound,
-                           List<String> hosts, Clock clock) {
+                           List<String> hosts, Clock clock, AtomStore store) {
 
     public BatchOptions {
         Objects.requireNonNull(workDirectory, "workDirectory");
@@ -66,6 +70,12 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
         return new Builder(workDirectory);
     }
 
+    /** These options with {@code store} as the store service (a server opens its store after checking its options). */
+    public BatchOptions withStore(AtomStore store) {
+        return new BatchOptions(workDirectory, roots, workers, queueBound, runningJobs, usersFile, maxBatchBytes,
+                xmlPolicy, outbound, hosts, clock, store);
+    }
+
     /** Defaults for everything; {@link #build} validates. */
     /** Transformations run at once by default: one per core, since a transformation is CPU work. */
     public static final int DEFAULT_WORKERS = Runtime.getRuntime().availableProcessors();
@@ -84,6 +94,7 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
         private Outbound.Policy outbound = Outbound.Policy.DEFAULT;
         private List<String> hosts = List.of();
         private Clock clock = Clock.systemUTC();
+        private AtomStore store;
 
         private Builder(Path workDirectory) {
             this.workDirectory = workDirectory;
@@ -139,11 +150,16 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
             return this;
         }
 
+        public Builder store(AtomStore store) {
+            this.store = store;
+            return this;
+        }
+
         public BatchOptions build() {
             Objects.requireNonNull(workDirectory, "workDirectory");
             return new BatchOptions(workDirectory, roots, workers, queueBound, runningJobs,
                     usersFile != null ? usersFile : workDirectory.resolve("users"), maxBatchBytes, xmlPolicy, outbound,
-                    hosts, clock);
+                    hosts, clock, store);
         }
     }
 }

@@ -6,6 +6,7 @@ import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.FileRoots;
 import arno.xml.Outbound;
+import arno.xml.Where;
 import jakarta.servlet.http.HttpServlet;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,6 +60,9 @@ import org.apache.commons.io.FileUtils;
  * only through the {@link arno.xml.XmlPolicy}; {@link Access} installs the
  * same on the Saxon configuration, so what stylesheets read at compile time
  * and at run time is held to it too. Every request needs an account.
+ * {@code store:} inputs and outputs go through the server's store service
+ * ({@link BatchOptions#store()}; refused when there is none): outputs need the
+ * account's write role and are committed per input in one transaction.
  *
  * <p>Use: {@link #start}, mount {@link #servlet()} at {@code /batch/*},
  * {@link #close} on shutdown. The HTTP API is described in batch/README.md.
@@ -81,10 +85,11 @@ public final class BatchService implements AutoCloseable {
         Files.createDirectories(jobsDir);
         FileRoots roots = FileRoots.of(options.roots());
         Outbound outbound = new Outbound(options.outbound());
-        Targets targets = new Targets(roots, outbound);
+        Targets targets = new Targets(roots, outbound, options.store() != null);
         Processor processor = new Processor(false);
         Access access = new Access(roots, FileRoots.none(), outbound, options.xmlPolicy());
-        access.install(processor.getUnderlyingConfiguration());
+        // Access, with store: read from the running transformation's view of the store on top.
+        new StoreReads(access, processor.getUnderlyingConfiguration()).install();
         // Access turns external functions off, and Saxon then refuses xsl:result-document at compile
         // time, a documented batch feature. Saxon-HE has no reflexive Java calls, so this allows only
         // xsl:result-document (confined by Transformation) and system-property() of JVM properties.
@@ -98,7 +103,7 @@ public final class BatchService implements AutoCloseable {
                 });
         this.engine = new Engine(processor, new BatchParser(processor, targets, options.xmlPolicy()),
                 new StylesheetCache(processor, targets, options.xmlPolicy(), access), targets, options.xmlPolicy(),
-                options.clock(), pool, options.workers());
+                options.clock(), pool, options.workers(), options.store());
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
         this.users = new Accounts(options.usersFile());
     }
@@ -234,10 +239,12 @@ public final class BatchService implements AutoCloseable {
      * stylesheet, and queues it. Returns once the job is durable.
      *
      * @param contentLocation the batch's own URI, the base of its relative references (may be null)
+     * @param user            the submitting account: a batch with {@code store:} outputs needs its write role
+     *                        (its writes are recorded as this account)
      * @throws ArnoException for a batch that is refused (nothing is kept)
      * @throws FailedAtOnce when the stylesheet does not compile (the failed job is kept)
      */
-    Job submit(InputStream body, String contentLocation, String user) {
+    Job submit(InputStream body, String contentLocation, Accounts.Account user) {
         if (scheduler.isClosed()) throw ErrorCode.SHUTTING_DOWN.error("the batch service is shutting down; submit again when it is back");
         if (scheduler.isFull()) throw queueFull();
         URI base = base(contentLocation);
@@ -258,13 +265,18 @@ public final class BatchService implements AutoCloseable {
 
                     @Override public void input(Batch.Input input) {
                         count[0]++;
+                        if (input.output() != null && input.output().isStore() && !user.has(Accounts.Role.WRITE)) {
+                            throw ErrorCode.FORBIDDEN.error("the account " + user.name() + " lacks the write role that"
+                                    + " writing to the store needs (output " + input.output().uri() + "); an administrator"
+                                    + " can add it in the accounts file").at(Where.at(base.toString(), input.line(), -1));
+                        }
                     }
                 });
             }
             Batch.Header h = header[0];
             int parallelism = h.parallelism() == null ? options.workers() : Math.min(h.parallelism(), options.workers());
             Job job = new Job(id, dir, sequence.incrementAndGet(), h.name(), h.priority(), parallelism,
-                    h.code().kind(), h.code().label(), base.toString(), count[0], now, user, Job.Status.QUEUED);
+                    h.code().kind(), h.code().label(), base.toString(), count[0], now, user.name(), Job.Status.QUEUED);
             Job.Durable.force(batchFile);
             try {
                 StylesheetCache.Compiled compiled = engine.cache().get(h.code());

@@ -56,7 +56,7 @@ final class BatchServlet extends HttpServlet {
         resp.setHeader("Cache-Control", "no-store");
         try {
             // One check per request: the password hash is slow on purpose.
-            String user = path.equals("/schema") ? null : authenticate(req, resp, method);
+            Accounts.Account user = path.equals("/schema") ? null : authenticate(req, resp, method);
             if (path.equals("/") || path.equals("/jobs") || path.equals("/jobs/")) {
                 switch (method) {
                     case "GET", "HEAD" -> list(req, resp);
@@ -109,10 +109,10 @@ final class BatchServlet extends HttpServlet {
     }
 
     /**
-     * The account name of the request (HTTP Basic), else 401 with the challenge; 403 when the account
+     * The account of the request (HTTP Basic), else 401 with the challenge; 403 when the account
      * lacks the role: {@code read} for GET and HEAD, {@code write} for submitting and cancelling.
      */
-    private String authenticate(HttpServletRequest req, HttpServletResponse resp, String method) {
+    private Accounts.Account authenticate(HttpServletRequest req, HttpServletResponse resp, String method) {
         Accounts.Account user = service.authenticate(req.getHeader("Authorization"));
         if (user == null) {
             resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-batch\", charset=\"UTF-8\"");
@@ -125,10 +125,10 @@ final class BatchServlet extends HttpServlet {
             throw ErrorCode.FORBIDDEN.error("the account " + user.name() + " lacks the " + needed.token()
                     + " role that " + method + " needs here; an administrator can add it in the accounts file");
         }
-        return user.name();
+        return user;
     }
 
-    private void submit(HttpServletRequest req, HttpServletResponse resp, String user) throws IOException {
+    private void submit(HttpServletRequest req, HttpServletResponse resp, Accounts.Account user) throws IOException {
         String type = req.getContentType();
         if (type != null) {
             String media = type.split(";")[0].strip().toLowerCase(Locale.ROOT);

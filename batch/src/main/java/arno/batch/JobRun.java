@@ -155,7 +155,7 @@ final class JobRun implements Runnable {
             Map<QName, XdmValue> parameters = new LinkedHashMap<>();
             for (Batch.Param p : header.params()) parameters.put(p.name(), p.value());
             transformation = new Transformation(engine.processor(), compiled.executable(), parameters, job,
-                    header.base(), engine.targets(), engine.policy(), engine.clock(), ruleStats);
+                    header.base(), engine.targets(), engine.policy(), engine.clock(), ruleStats, engine.store());
         } catch (ArnoException e) {
             job.failure = e.describe();
             report.append(element(x -> problem(x, e)));

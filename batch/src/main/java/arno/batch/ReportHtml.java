@@ -246,12 +246,18 @@ final class ReportHtml {
         }
     }
 
+    /** The output, with the store version its store outputs were committed at. */
+    private static String output(String output, String storeVersion) {
+        if (output == null) return null;
+        return storeVersion == null ? output : output + " (store version " + storeVersion + ")";
+    }
+
     /** One transformation: attributes in cells, children in the details cell. Leaves r at its end tag. */
     private static void row(XMLStreamReader r, XmlWriter h, boolean ok) throws XMLStreamException {
         h.start("tr").attr("class", ok ? "ok" : "failed")
                 .element("td", r.getAttributeValue(null, "index"))
                 .element("td", r.getAttributeValue(null, "input"))
-                .element("td", r.getAttributeValue(null, "output"))
+                .element("td", output(r.getAttributeValue(null, "output"), r.getAttributeValue(null, "store-version")))
                 .element("td", r.getAttributeValue(null, "status")
                         + ("true".equals(r.getAttributeValue(null, "after-cancel")) ? " (after cancel)" : ""))
                 .element("td", r.getAttributeValue(null, "start"))

@@ -1,5 +1,6 @@
 package arno.batch;
 
+import arno.store.atom.ResourcePath;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.FileRoots;
@@ -7,19 +8,25 @@ import arno.xml.Outbound;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Resolves the URIs a batch names (stylesheet, inputs, outputs, result documents) and checks
  * them against the service's one policy: files must lie under the {@link FileRoots}, URLs must
- * pass the {@link Outbound} policy, and nothing else is accepted. Immutable and thread-safe.
+ * pass the {@link Outbound} policy, {@code store:} URIs must name a document of the server's store
+ * (an output: a resource document, {@code PATH.atom} or {@code PATH.EXT}), and nothing else is
+ * accepted. Immutable and thread-safe.
  */
 final class Targets {
     private final FileRoots roots;
     private final Outbound outbound;
+    private final boolean store;
 
-    Targets(FileRoots roots, Outbound outbound) {
+    /** {@code store}: whether the server has a store, so that {@code store:} URIs may be named. */
+    Targets(FileRoots roots, Outbound outbound, boolean store) {
         this.roots = roots;
         this.outbound = outbound;
+        this.store = store;
     }
 
     FileRoots roots() {
@@ -64,10 +71,47 @@ final class Targets {
                 Path file = confine(uri, what);
                 return new Batch.Target(file.toUri(), file);
             }
+            case "store" -> {
+                return new Batch.Target(uri, null, storePath(uri, what));
+            }
             default -> throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri
-                    + ": only file (under the allowed folders), http and https URIs are supported");
+                    + ": only file (under the allowed folders), http, https and store URIs are supported");
         }
     }
+
+    /**
+     * The store path a {@code store:} URI names ({@code store:/journals/ja.atom} gives
+     * {@code /journals/ja.atom}), checked: the server has a store, {@code what} may be in it (code is
+     * not), the path names a document, and an output names a resource document.
+     */
+    private String storePath(URI uri, String what) {
+        if (!store) {
+            throw ErrorCode.NO_STORE.error(what + " " + uri + ": this server has no store, so no store: URI can be read"
+                    + " or written; name files or URLs, or submit to a server that serves from its store");
+        }
+        if (CODE.contains(what)) {
+            throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri + ": stylesheets and schemas are read from files"
+                    + " or URLs, not from the store");
+        }
+        String path = uri.getPath();
+        boolean document = uri.getRawAuthority() == null && uri.getQuery() == null && uri.getFragment() == null
+                && path != null && path.startsWith("/") && !path.endsWith("/") && !path.contains("//")
+                && !path.contains("/./") && !path.contains("/../") && !path.endsWith("/.") && !path.endsWith("/..");
+        if (!document) {
+            throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri + " names no store document: write store:/PATH,"
+                    + " e.g. store:/journals/ja/v1/i1/a0001.xml");
+        }
+        if (OUTPUTS.contains(what) && ResourcePath.document(path) == null) {
+            throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri + " is not a resource document of the store: an"
+                    + " output is an entry PATH.atom or a variant PATH.EXT of one, e.g. store:/journals/ja/v1/i1/a0001.xhtml");
+        }
+        return path;
+    }
+
+    /** What is written: outputs must be resource documents, written through the store service. */
+    private static final Set<String> OUTPUTS = Set.of("output", "xsl:result-document");
+    /** What is compiled: never read from the store. */
+    private static final Set<String> CODE = Set.of("stylesheet", "schematron", "module");
 
     /** The file a {@code file:} URI names, confined to the roots; the error says how to allow folders. */
     Path confine(URI fileUri, String what) {

@@ -1,5 +1,7 @@
 package arno.batch;
 
+import arno.store.atom.AtomStore;
+import arno.store.atom.Put;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.ErrorXml;
@@ -49,6 +51,17 @@ import org.xml.sax.SAXParseException;
  * half-written files and a rerun (after a restart) simply replaces them.
  * Outputs that are http(s) URLs are PUT once complete.
  *
+ * <p>The store. An input {@code store:/…} is the stored tree itself, navigated in place (never
+ * serialized and parsed again): its document node is the global context item and the initial match
+ * selection. It, and whatever the stylesheet reads with {@code doc('store:…')} or
+ * {@code collection('store:…')}, come from one read view per transformation ({@link StoreReads.Scope}),
+ * closed when the transformation ends. Outputs {@code store:/…} (principal result and result documents)
+ * are written to temporary files like the others, then committed through the store service in ONE
+ * transaction ({@link AtomStore#putAll}), and only when the transformation succeeded: before the
+ * files are moved, so a refusal by the store (no entry for a variant, a variant its kind does not
+ * declare) fails the input with nothing of it written anywhere. The report entry names the commit's
+ * version ({@code store-version}).
+ *
  * <p>What the stylesheet reads ({@code doc()}, {@code collection()}, {@code unparsed-text()}, ...)
  * is confined by {@link arno.xml.Access} on the processor's configuration; inputs are parsed by
  * the XML policy's readers; every error is an {@link ArnoException}, written as {@code err:error}.
@@ -67,12 +80,14 @@ final class Transformation {
     private final Clock clock;
     private final RuleStats ruleStats;
     private final Path scratch;
+    /** The store service, or null when the server has none. */
+    private final AtomStore store;
 
     /** What one input came to, for the counters. */
     record Outcome(boolean ok, long messages) {}
 
     Transformation(Processor processor, XsltExecutable executable, Map<QName, XdmValue> parameters, Job job,
-                   URI base, Targets targets, XmlPolicy policy, Clock clock, RuleStats ruleStats) {
+                   URI base, Targets targets, XmlPolicy policy, Clock clock, RuleStats ruleStats, AtomStore store) {
         this.processor = processor;
         this.executable = executable;
         this.parameters = parameters;
@@ -83,6 +98,7 @@ final class Transformation {
         this.clock = clock;
         this.ruleStats = ruleStats;
         this.scratch = job.dir.resolve("tmp");
+        this.store = store;
     }
 
     /** One pending output: written to {@code temporary}, moved or PUT to {@code target} on success. */
@@ -95,7 +111,10 @@ final class Transformation {
         XmlWriter xml = new XmlWriter(body);
         List<Pending> pending = new ArrayList<>();
         long[] messages = {0};
+        long storeVersion = -1;
         boolean ok = false;
+        StoreReads.Scope scope = StoreReads.Scope.open(store);
+        OutputStream principalOut = null;
         try {
             Xslt30Transformer transformer = executable.load30();
             transformer.setStylesheetParameters(parameters);
@@ -113,33 +132,56 @@ final class Transformation {
 
             Destination destination;
             XdmDestination svrl = null;
-            Pending principal = null;
             if (job.kind == Batch.Kind.SCHEMATRON) {
                 destination = svrl = new XdmDestination();
             } else if (input.output() != null) {
-                principal = temporaryFor(input.output());
-                destination = transformer.newSerializer(principal.temporary().toFile());
+                Pending principal = temporaryFor(input.output());
+                // first in the list (result documents come after), and discarded with them on failure
+                pending.add(principal);
+                if (input.output().isFile()) {
+                    destination = transformer.newSerializer(principal.temporary().toFile());
+                } else {
+                    // A stream, not the file: Saxon would resolve result documents' relative hrefs against
+                    // the temporary file in the job's folder instead of the base output URI (the output).
+                    principalOut = new java.io.BufferedOutputStream(Files.newOutputStream(principal.temporary()), 1 << 16);
+                    destination = transformer.newSerializer(principalOut);
+                }
             } else {
                 destination = new NullDestination();
             }
-            try (InputStream in = open(input.source())) {
-                InputSource source = new InputSource(in);
-                source.setSystemId(input.source().uri().toString());
-                // The thread's policy reader: workers parse thousands of inputs, and a reader costs more to
-                // build than a small input to parse. One whose parse failed is not reused.
-                transformer.transform(new SAXSource(policy.borrowReader(), source), destination);
+            if (input.source().isStore()) {
+                // The stored tree itself: nothing is serialized or parsed.
+                XdmNode document = new XdmNode(scope.document(input.source().store(), input.source().uri().toString(),
+                        processor.getUnderlyingConfiguration(), "input").getRootNode());
+                transformer.setGlobalContextItem(document);
+                transformer.applyTemplates(document, destination);
+            } else {
+                try (InputStream in = open(input.source())) {
+                    InputSource source = new InputSource(in);
+                    source.setSystemId(input.source().uri().toString());
+                    // The thread's policy reader: workers parse thousands of inputs, and a reader costs more to
+                    // build than a small input to parse. One whose parse failed is not reused.
+                    transformer.transform(new SAXSource(policy.borrowReader(), source), destination);
+                }
             }
             if (svrl != null) {
                 XdmNode result = svrl.getXdmNode();
                 if (input.output() != null) {
-                    principal = temporaryFor(input.output());
+                    Pending principal = temporaryFor(input.output());
+                    pending.add(0, principal);
                     try (OutputStream out = Files.newOutputStream(principal.temporary())) {
                         processor.newSerializer(out).serializeNode(result);
                     }
                 }
                 svrl(xml, input, result);
             }
-            if (principal != null) pending.add(0, principal);
+            if (principalOut != null) {
+                principalOut.close();
+                principalOut = null;
+            }
+            // Nothing reads the store any more: the view need not pin its pages while the outputs commit.
+            scope.close();
+            storeVersion = commitStore(pending);
             commit(pending);
             ok = true;
         } catch (SaxonApiException e) {
@@ -150,6 +192,14 @@ final class Transformation {
             ArnoException arno = ArnoException.find(e);
             error(xml, arno != null ? arno : ErrorCode.TRANSFORMATION_ERROR.error(e, e.toString()));
         } finally {
+            scope.close();
+            if (principalOut != null) {
+                try {
+                    principalOut.close();
+                } catch (IOException ignored) {
+                    // the input failed already; its temporary file is discarded below
+                }
+            }
             if (!ok) {
                 discard(pending);
             }
@@ -158,7 +208,7 @@ final class Transformation {
         Instant stop = clock.instant();
         try {
             xml.flush();
-            byte[] headBytes = entryHead(input, ok, start, stop, nanos, cancelled.getAsBoolean());
+            byte[] headBytes = entryHead(input, ok, start, stop, nanos, cancelled.getAsBoolean(), storeVersion);
             report.append(headBytes, body, "</transformation>\n".getBytes(StandardCharsets.UTF_8));
         } finally {
             try {
@@ -170,7 +220,8 @@ final class Transformation {
         return new Outcome(ok, messages[0]);
     }
 
-    private byte[] entryHead(Batch.Input input, boolean ok, Instant start, Instant stop, long nanos, boolean afterCancel) {
+    private byte[] entryHead(Batch.Input input, boolean ok, Instant start, Instant stop, long nanos, boolean afterCancel,
+                             long storeVersion) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(256);
         XmlWriter head = new XmlWriter(bytes);
         head.start("transformation").attr("index", input.index()).attr("input", input.source().uri())
@@ -179,6 +230,7 @@ final class Transformation {
                 .attr("start", start).attr("stop", stop)
                 .attr("duration-ms", String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e6))
                 .attr("after-cancel", afterCancel ? "true" : null)
+                .attr("store-version", storeVersion >= 0 ? storeVersion : null)
                 .text("\n").flush();
         return bytes.toByteArray();
     }
@@ -219,6 +271,31 @@ final class Transformation {
         } catch (IOException e) {
             throw ErrorCode.OUTPUT_FAILED.error(e, "result document " + uri + " cannot be written: " + e);
         }
+    }
+
+    /**
+     * Commits the store outputs among {@code pending} in one transaction, as the job's account, and
+     * takes them out of the list; returns the commit's version, or -1 when there were none.
+     */
+    private long commitStore(List<Pending> pending) {
+        List<Put> puts = new ArrayList<>();
+        for (Pending p : pending) {
+            // the media type is the one the entry's kind declares for the extension
+            if (p.target().isStore()) puts.add(Put.of(p.target().store(), null, p.temporary()));
+        }
+        if (puts.isEmpty()) return -1;
+        List<AtomStore.Written> written = store.putAll(puts, job.user);
+        for (Pending p : List.copyOf(pending)) {
+            if (p.target().isStore()) {
+                pending.remove(p);
+                try {
+                    Files.deleteIfExists(p.temporary());
+                } catch (IOException ignored) {
+                    // in the job's tmp folder, removed with the job
+                }
+            }
+        }
+        return written.get(0).version();
     }
 
     private void commit(List<Pending> pending) throws IOException {

@@ -130,7 +130,8 @@ public final class ServeCommand implements Callable<Integer> {
                 loadDemo(c, atom, err);
             }
             server = ArnoServer.start(c, store);
-            batch = BatchService.start(batchOptions);
+            // The store is open first: batches read store: inputs from it and write store: outputs through it.
+            batch = BatchService.start(atom == null ? batchOptions : batchOptions.withStore(atom));
             server.mount("batch", "/batch/*", batch.servlet());
             if (atom != null) {
                 // One accounts file for every service: writing to the store needs the write role.

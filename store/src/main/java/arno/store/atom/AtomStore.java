@@ -505,4 +505,29 @@ public final class AtomStore implements AutoCloseable {
     public void close() {
         writer.close();
     }
+
+    // ---------------------------------------------------------------- several documents, one transaction
+
+    /**
+     * Stores every put in ONE transaction, all or nothing (how batch outputs to {@code store:} are
+     * written; see {@link Puts}): entries ({@code PATH.atom}) are created or replaced, variants
+     * ({@code PATH.EXT}) stored unconditionally, each under the rules of the single writes. The
+     * first refusal (no entry for a variant, an extension or media type the kind does not declare,
+     * malformed XML) is thrown with its code, and nothing of the call is stored. The answers are in
+     * the order of {@code puts}, all at the one commit's version.
+     */
+    public List<Written> putAll(List<Put> puts, String user) {
+        return Puts.putAll(this, puts, writer::submit, new Puts.Steps() {
+            @Override
+            public Writer.Applied entry(Tx tx, ResourcePath path, Entry entry) {
+                return tx.view().exists(path.entryDocument()) ? replace(tx, path, -1, entry, user)
+                        : create(tx, path.parent(), null, null, path.name(), entry, user);
+            }
+
+            @Override
+            public Writer.Applied variant(Tx tx, ResourcePath path, String extension, String mediaType, Body body) {
+                return putVariant(tx, path, extension, mediaType, -1, body, user);
+            }
+        });
+    }
 }

@@ -1,0 +1,164 @@
+package arno.batch;
+
+import arno.store.DocumentInfo;
+import arno.store.Snapshot;
+import arno.store.atom.AtomStore;
+import arno.xml.Access;
+import arno.xml.ArnoException;
+import arno.xml.DocumentStore;
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+import java.io.Reader;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.transform.Source;
+import net.sf.saxon.Configuration;
+import net.sf.saxon.expr.XPathContext;
+import net.sf.saxon.lib.CollectionFinder;
+import net.sf.saxon.lib.ResourceCollection;
+import net.sf.saxon.lib.ResourceRequest;
+import net.sf.saxon.lib.ResourceResolver;
+import net.sf.saxon.lib.UnparsedTextURIResolver;
+import net.sf.saxon.om.TreeInfo;
+import net.sf.saxon.trans.XPathException;
+
+/**
+ * What a batch stylesheet reads: {@link Access} (the one policy for files, URLs and parsing) with
+ * {@code store:} on top. {@code doc('store:/journals/ja.atom')} is the stored tree, navigated in
+ * place; {@code collection('store:/journals/ja/')} every stored XML document whose path starts with
+ * {@code /journals/ja/}, in path order. Both come from the read view of the transformation running
+ * on the calling thread ({@link Scope}), so a transformation sees one version of the store, from its
+ * input to its last {@code doc()}, and no view outlives it (a view pins the store's old pages, so
+ * none is held for a whole job). Outside a transformation (a parameter's {@code select}, compiling)
+ * {@code store:} is not readable. Installed once on the service's Configuration; thread-safe.
+ */
+final class StoreReads implements ResourceResolver, CollectionFinder, UnparsedTextURIResolver {
+    private static final ThreadLocal<Scope> CURRENT = new ThreadLocal<>();
+
+    private final Access access;
+    private final Configuration config;
+
+    StoreReads(Access access, Configuration config) {
+        this.access = access;
+        this.config = config;
+    }
+
+    /** Makes the configuration read through this object (and {@link Access} beneath it). */
+    void install() {
+        access.install(config, this, this, this);
+    }
+
+    /**
+     * The store as one transformation sees it: a read view opened at the first use (the input, or the
+     * first {@code doc('store:…')}) and closed with the scope. Bound to the thread that opened it, which
+     * is the thread that runs the transformation (Saxon-HE runs a transformation on its caller's thread).
+     */
+    static final class Scope implements AutoCloseable {
+        private final AtomStore store;
+        private final Scope outer;
+        private Snapshot view;
+        private boolean closed;
+
+        private Scope(AtomStore store, Scope outer) {
+            this.store = store;
+            this.outer = outer;
+        }
+
+        /** Opens the scope of the transformation about to run on this thread; {@code store} null: the server has none. */
+        static Scope open(AtomStore store) {
+            Scope s = new Scope(store, CURRENT.get());
+            CURRENT.set(s);
+            return s;
+        }
+
+        /** The view, opened now if it was not; NO_STORE when the server has no store. */
+        Snapshot view(String uri) {
+            if (store == null) {
+                throw ErrorCode.NO_STORE.error(uri + " cannot be read: this server has no store").at(Where.at(uri));
+            }
+            if (closed) throw new IllegalStateException("the store scope of this transformation has ended");
+            if (view == null) view = store.store().read();
+            return view;
+        }
+
+        /** The version of the view, or -1 when none was opened. */
+        long version() {
+            return view == null ? -1 : view.version();
+        }
+
+        /**
+         * The stored XML document at {@code path} ({@code /journals/ja.atom}) as a tree of {@code config};
+         * NOT_FOUND naming {@code uri} (its {@code store:} URI) when none is stored there.
+         */
+        TreeInfo document(String path, String uri, Configuration config, String what) {
+            Snapshot v = view(uri);
+            if (!v.exists(path)) {
+                throw ErrorCode.NOT_FOUND.error(what + " " + uri + " does not exist in the store (version " + v.version()
+                        + ")").at(Where.at(uri));
+            }
+            return v.document(path, config);
+        }
+
+        /** Ends the scope and closes its view; closing again does nothing. */
+        @Override public void close() {
+            if (closed) return;
+            closed = true;
+            if (outer == null) CURRENT.remove();
+            else CURRENT.set(outer);
+            if (view != null) {
+                view.close();
+                view = null;
+            }
+        }
+    }
+
+    private static String path(String uri) {
+        return uri.substring(DocumentStore.SCHEME.length());
+    }
+
+    private static Scope scope(String uri) throws XPathException {
+        Scope s = CURRENT.get();
+        if (s == null) {
+            throw Access.refusal(ErrorCode.UNSUPPORTED_URI.error(uri + ": store: documents are read while a"
+                    + " transformation runs, not when a batch is read or a stylesheet compiled"), "FODC0002");
+        }
+        return s;
+    }
+
+    @Override public Source resolve(ResourceRequest request) throws XPathException {
+        String uri = request.uri;
+        if (uri == null || !uri.startsWith(DocumentStore.SCHEME)) return access.resolve(request);
+        if (ResourceRequest.XSLT_NATURE.equals(request.nature) || ResourceRequest.XQUERY_NATURE.equals(request.nature)
+                || ResourceRequest.XSD_NATURE.equals(request.nature)) {
+            throw Access.refusal(ErrorCode.UNSUPPORTED_URI.error("stylesheet or module " + uri
+                    + ": code is read from files or URLs, not from the store"), "FODC0002");
+        }
+        Scope s = scope(uri);
+        try {
+            return s.document(path(uri), uri, config, "document").getRootNode();
+        } catch (ArnoException e) {
+            throw Access.refusal(e, "FODC0002");
+        }
+    }
+
+    @Override public ResourceCollection findCollection(XPathContext context, String uri) throws XPathException {
+        if (uri == null || !uri.startsWith(DocumentStore.SCHEME)) return access.findCollection(context, uri);
+        Scope s = scope(uri);
+        try {
+            Snapshot view = s.view(uri);
+            List<String> members = new ArrayList<>();
+            for (String p : view.uris(path(uri))) {
+                DocumentInfo info = view.info(p);
+                if (info != null && !info.binary()) members.add(DocumentStore.SCHEME + p);
+            }
+            return Access.collection(uri, members, this, config);
+        } catch (ArnoException e) {
+            throw Access.refusal(e, "FODC0002");
+        }
+    }
+
+    @Override public Reader resolve(URI uri, String encoding, Configuration configuration) throws XPathException {
+        return access.resolve(uri, encoding, configuration);
+    }
+}
