@@ -2,7 +2,6 @@ package arno.pipeline;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -53,7 +52,7 @@ final class CachePolicy {
     record Route(Duration ttl, long maxSize, List<String> params, List<String> vary, Duration maxAge) {
         Route {
             params = List.copyOf(params);
-            vary = vary.stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
+            vary = List.copyOf(vary);
         }
 
         String cacheControl() {

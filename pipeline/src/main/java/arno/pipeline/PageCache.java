@@ -77,6 +77,9 @@ final class PageCache implements AutoCloseable {
     }
 
     void put(String key, Page page, Dependencies dependencies) {
+        for (Dependencies.Dependency d : dependencies) {
+            if (d.kind().equals(Reads.FILE) || d.kind().equals(Reads.DIRECTORY)) files.seen(d.uri(), d.version());
+        }
         pages.put(key, page, dependencies);
     }
 
@@ -208,6 +211,14 @@ final class PageCache implements AutoCloseable {
             if (intervalNanos <= 0) return null;
             State s = states.get(path);
             return s != null && ticker.read() - s.seenAt < intervalNanos ? s.version : null;
+        }
+
+        /**
+         * What a request just saw a file as (when nothing more recent is known): the page it built
+         * starts its interval now, rather than looking again at its first hit.
+         */
+        void seen(String path, String version) {
+            if (intervalNanos > 0) states.putIfAbsent(path, new State(version, ticker.read()));
         }
 
         /** Looks at the file now. */

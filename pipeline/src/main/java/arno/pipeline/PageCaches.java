@@ -151,7 +151,7 @@ final class PageCaches implements AutoCloseable {
         }
         k.append('\n');
         for (String header : policy.vary()) {
-            k.append(header).append(": ").append(String.join(", ", request.headers(header))).append('\n');
+            k.append(header.toLowerCase(Locale.ROOT)).append(": ").append(String.join(", ", request.headers(header))).append('\n');
         }
         return k.toString();
     }

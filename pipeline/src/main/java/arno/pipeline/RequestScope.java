@@ -62,6 +62,11 @@ public final class RequestScope implements AutoCloseable {
         return id;
     }
 
+    /** The name of the route whose pipeline runs (or "error" for an error page). */
+    public String route() {
+        return route;
+    }
+
     /** Where site content is: in the store, a file under the content folder, or nowhere. */
     public enum Content { STORE, FILE, NONE }
 
