@@ -1,12 +1,6 @@
 package arno.pipeline;
 
 import arno.xml.DocumentStore;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The server's current {@link Sites}, and their reloading in development mode: before a request,
