@@ -288,6 +288,19 @@ public final class ArcCache<K, V> {
         }
     }
 
+    /**
+     * ARC's target size for T1 (the paper's {@code p}, between 0 and {@code c}): how much room
+     * it currently gives to keys seen once against keys seen twice or more. For statistics.
+     */
+    public double target() {
+        lock.lock();
+        try {
+            return p;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The most entries this cache holds, the paper's {@code c}. */
     public int capacity() {
         return capacity;
@@ -408,15 +421,6 @@ public final class ArcCache<K, V> {
                 }
             }
             return entries;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    double target() {
-        lock.lock();
-        try {
-            return p;
         } finally {
             lock.unlock();
         }

@@ -566,7 +566,23 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
 
     /** Whether every dependency is current; answers false as soon as one is not. */
     private boolean validate(Dependencies dependencies, Validator validator) {
-        List<Dependencies.Dependency> list = dependencies.asList();
+        Dependencies rest;
+        try {
+            rest = validator.screen(dependencies);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, () -> "screening " + dependencies + " failed; counted as stale", e);
+            return false;
+        }
+        if (rest == null) {
+            return false;
+        }
+        List<Dependencies.Dependency> list = rest.asList();
+        if (list.isEmpty()) {
+            return true;
+        }
         if (list.size() == 1) {
             return isCurrent(validator, list.get(0));
         }
@@ -660,6 +676,43 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             throw new IllegalStateException("cache " + (folder == null ? "(memory only)" : "on " + folder)
                     + " is closed");
         }
+    }
+
+    // ----- Figures, for statistics. -----
+
+    /** Live entries (in memory, on disk or both). */
+    public int entries() {
+        return directory.size();
+    }
+
+    /** Values held in memory. */
+    public int memoryEntries() {
+        return memory.size();
+    }
+
+    /** The weight of the values in memory (bytes when the builder's weigher gives bytes). */
+    public long memoryWeight() {
+        return memory.weight();
+    }
+
+    /** Memory ARC's target size for its T1 list (the paper's {@code p}); see {@link ArcCache#target()}. */
+    public double memoryTarget() {
+        return memory.target();
+    }
+
+    /** Files in the disk tier (0 without one). */
+    public int diskEntries() {
+        return disk == null ? 0 : disk.size();
+    }
+
+    /** Bytes of the disk tier's files (0 without one). */
+    public long diskWeight() {
+        return disk == null ? 0 : disk.weight();
+    }
+
+    /** Disk ARC's target size for its T1 list, or 0 without a disk tier. */
+    public double diskTarget() {
+        return disk == null ? 0 : disk.target();
     }
 
     // ----- Views for tests. -----

@@ -403,6 +403,51 @@ class TwoTierCacheTest {
     }
 
     @Test
+    void screeningAnswersAtOnceOnTheCallingThreadAndLeavesOnlyTheRestToBeChecked() throws IOException {
+        TwoTierCache<String, String> cache = cache(4, 1 << 20);
+        Dependencies deps = Dependencies.of(new Dependency("store", "/a", "1"), new Dependency("store", "/b", "2"),
+                new Dependency("file", "/f", "7"));
+        cache.put("k", "v", deps);
+        Thread caller = Thread.currentThread();
+        List<String> checked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicBoolean storeCurrent = new AtomicBoolean(true);
+        Validator v = new Validator() {
+            @Override
+            public Dependencies screen(Dependencies all) {
+                assertThat(Thread.currentThread()).isSameAs(caller);
+                assertThat(all).isEqualTo(deps);
+                if (!storeCurrent.get()) return null;
+                return Dependencies.of(all.asList().stream().filter(d -> d.kind().equals("file")).toList());
+            }
+
+            @Override
+            public boolean isCurrent(Dependency d) {
+                checked.add(d.uri());
+                return true;
+            }
+        };
+        assertThat(cache.get("k", v)).isEqualTo("v");
+        assertThat(checked).containsExactly("/f");
+        storeCurrent.set(false);
+        assertThat(cache.get("k", v)).as("screened out as stale").isNull();
+        assertThat(checked).containsExactly("/f");
+        assertThat(stats.count(Stats.Event.STALE)).isEqualTo(1);
+        cache.put("k", "v", deps);
+        Validator all = new Validator() {
+            @Override
+            public Dependencies screen(Dependencies d) {
+                return Dependencies.none();
+            }
+
+            @Override
+            public boolean isCurrent(Dependency d) {
+                throw new AssertionError("nothing is left to check one by one");
+            }
+        };
+        assertThat(cache.get("k", all)).isEqualTo("v");
+    }
+
+    @Test
     void aFailingValidatorCountsAsStale() throws IOException {
         TwoTierCache<String, String> cache = TwoTierCache.<String, String>builder(4).build();
         open.add(cache);

@@ -19,6 +19,10 @@ import net.sf.saxon.s9api.Destination;
  * whose destination is the {@link ResponseWriter}; everything else (sites, routes, errors) is
  * {@link SiteRegistry}'s and {@link Exchange}'s.
  *
+ * <p>A route whose pages are cached is looked up in its site's page cache first, on the container's
+ * thread: a valid page is written from there, without a worker or a pipeline ({@link PageCaches}).
+ * On a miss the page is built on a worker into a {@link Capture} and kept when it may be.
+ *
  * <p>The container's thread only reads the request; the pipeline runs on one of a fixed number of
  * worker threads, in the order requests arrived (see {@link Workers} for why). When the queue is
  * full the answer is 503 at once, with Retry-After, and nothing waiting is dropped. Needs
@@ -65,24 +69,56 @@ public final class ArnoServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) {
+        Sites sites = null;
+        PageCaches.Lookup lookup = null;
+        try {
+            sites = registry.current();
+            HttpRequest view = new View(request);
+            lookup = sites.engine.caches.lookup(sites, view);
+            if (lookup != null && lookup.page() != null) {
+                lookup.page().write(view, response);
+                return;
+            }
+        } catch (arno.xml.ArnoException e) {
+            sites = null; // a broken site in development: the worker reports it
+        } catch (IOException e) {
+            return; // the client went away
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "page cache lookup failed on " + request.getRequestURI() + "; building the page", e);
+            lookup = null;
+        }
         AsyncContext async = request.startAsync();
         // No container time-out: the route's time limit bounds a pipeline, and a time-out would
         // dispatch an error to this request while a worker still writes its response.
         async.setTimeout(0);
-        if (!workers.submit(() -> run(async))) {
+        Sites given = sites;
+        PageCaches.Lookup miss = lookup;
+        if (!workers.submit(() -> run(async, given, miss))) {
             busy(response);
             async.complete();
         }
     }
 
-    private void run(AsyncContext async) {
+    /** Builds the page on a worker; {@code sites} may be null (then read again), {@code miss} is where to keep it, or null. */
+    private void run(AsyncContext async, Sites given, PageCaches.Lookup miss) {
         HttpServletRequest request = (HttpServletRequest) async.getRequest();
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         try {
             response.setBufferSize(BUFFER);
-            Sites sites = registry.current();
+            Sites sites = given != null ? given : registry.current();
             HttpRequest view = new View(request);
-            sites.exchange(view).respond(new Target(view, response, sites));
+            Exchange exchange = sites.exchange(view);
+            if (miss == null || !view.method().equals("GET")) {
+                exchange.respond(new Target(view, response, sites));
+                return;
+            }
+            Capture capture = new Capture(response, miss.route().cache.maxSize());
+            Reads reads = new Reads();
+            exchange.record(reads);
+            exchange.respond(new Target(view, capture, sites));
+            sites.engine.caches.store(miss, sites, view, exchange, reads, capture, response);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "writing " + request.getRequestURI() + " failed: " + e);
         } catch (arno.xml.ArnoException e) {
             // Development: an edit broke a site.xml or a package. Say so until it is fixed.
             LOG.log(System.Logger.Level.ERROR, e.describe());

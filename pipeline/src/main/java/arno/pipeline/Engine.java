@@ -28,11 +28,17 @@ final class Engine {
     /** The compiled expression {@code xml-to-json(.)}, for JSON bodies. */
     final XPathExecutable xmlToJson;
     final ErrorResponses errors;
+    /** The store behind {@code store:} URIs and the page caches' checks, or null. */
+    final DocumentStore store;
+    /** The sites' page caches; they outlive development reloads. */
+    final PageCaches caches;
     private final String idPrefix = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
     private final AtomicLong requests = new AtomicLong();
 
-    Engine(PipelineConfig config, DocumentStore store) {
+    Engine(PipelineConfig config, DocumentStore store, arno.cache.Ticker clock) {
         this.config = config;
+        this.store = store;
+        this.caches = new PageCaches(config.cacheFolder(), clock);
         Configuration c = new Configuration();
         // Run-time warnings go to our log. Saxon's default makes a reporter per transformation,
         // and with it a PrintWriter and its 16 KB buffer: a tenth of an HTML page in garbage.

@@ -36,6 +36,8 @@ public final class Exchange {
     private RequestSource source;
     private String allow;
     private ArnoException error;
+    /** Where the request's reads are recorded for the page cache, or null. */
+    private Reads reads;
 
     /** Writes req:request, with {@code extra} appended to it (the error page's msg:attribute) when not null. */
     interface RequestSource {
@@ -52,6 +54,11 @@ public final class Exchange {
     /** The request id: in req:request/@id, in log lines, and (with "E-") in error pages. */
     public String id() {
         return id;
+    }
+
+    /** Records what the pipeline reads into {@code into} (for the page cache). */
+    void record(Reads into) {
+        this.reads = into;
     }
 
     /** The failure the answer reports, or null when the page was answered as asked. */
@@ -134,7 +141,7 @@ public final class Exchange {
 
     /** Runs {@code pipeline} in a request scope of its own. */
     void run(Pipeline pipeline, String route, long timeoutMillis, Pipeline.Source input, Destination sink) {
-        try (RequestScope scope = new RequestScope(id, route, timeoutMillis, sites.engine.resources)) {
+        try (RequestScope scope = new RequestScope(id, route, timeoutMillis, sites.engine.resources, reads)) {
             pipeline.run(sites.engine.processor.getUnderlyingConfiguration(), scope, input, sink);
         }
     }

@@ -29,10 +29,12 @@ import java.util.List;
  * @param hosts              host names the server answers as; a redirect's absolute URL uses the request's
  *                           Host only when it is one of these or a site's host, else the server address
  *                           the request came in on
+ * @param cacheFolder        folder of the page caches' disk tiers, one sub-folder per site (the server's
+ *                           {@code DATA/cache}); null keeps cached pages in memory only
  */
 public record PipelineConfig(Path content, List<Path> packageFolders, boolean classPathPackages, Path sites,
                              boolean development, long bodyLimit, Duration timeout, long sourceCache,
-                             XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<String> hosts) {
+                             XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<String> hosts, Path cacheFolder) {
 
     public static final long DEFAULT_BODY_LIMIT = 10L << 20;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -62,57 +64,63 @@ public record PipelineConfig(Path content, List<Path> packageFolders, boolean cl
      */
     public static PipelineConfig of(Path sites, Path content) {
         return new PipelineConfig(content, List.of(), true, sites, true, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUT,
-                DEFAULT_SOURCE_CACHE, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of());
+                DEFAULT_SOURCE_CACHE, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), null);
     }
 
     public PipelineConfig withDevelopment(boolean on) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, on, bodyLimit, timeout, sourceCache,
-                xmlLimits, outbound, hosts);
+                xmlLimits, outbound, hosts, cacheFolder);
     }
 
     public PipelineConfig withContent(Path folder) {
         return new PipelineConfig(folder, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder);
     }
 
     public PipelineConfig withSites(Path folder) {
         return new PipelineConfig(content, packageFolders, classPathPackages, folder, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder);
     }
 
     /** Package folders, and whether the class path's packages are added to them. */
     public PipelineConfig withPackages(List<Path> folders, boolean classPath) {
         return new PipelineConfig(content, folders, classPath, sites, development, bodyLimit, timeout, sourceCache,
-                xmlLimits, outbound, hosts);
+                xmlLimits, outbound, hosts, cacheFolder);
     }
 
     public PipelineConfig withBodyLimit(long bytes) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bytes, timeout,
-                sourceCache, xmlLimits, outbound, hosts);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder);
     }
 
     public PipelineConfig withTimeout(Duration limit) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, limit,
-                sourceCache, xmlLimits, outbound, hosts);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder);
     }
 
     public PipelineConfig withSourceCache(long bytes) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                bytes, xmlLimits, outbound, hosts);
+                bytes, xmlLimits, outbound, hosts, cacheFolder);
     }
 
     public PipelineConfig withXmlLimits(XmlPolicy.Limits limits) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, limits, outbound, hosts);
+                sourceCache, limits, outbound, hosts, cacheFolder);
     }
 
     public PipelineConfig withOutbound(Outbound.Policy policy) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, policy, hosts);
+                sourceCache, xmlLimits, policy, hosts, cacheFolder);
+    }
+
+    /** Page caches with disk tiers under {@code folder} (null: memory only). */
+    public PipelineConfig withCacheFolder(Path folder) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
+                sourceCache, xmlLimits, outbound, hosts, folder);
     }
 
     public PipelineConfig withHosts(List<String> names) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, names);
+                sourceCache, xmlLimits, outbound, names, cacheFolder);
     }
 }

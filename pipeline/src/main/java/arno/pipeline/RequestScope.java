@@ -36,10 +36,17 @@ public final class RequestScope implements AutoCloseable {
     private arno.xml.DocumentStore.View view;
 
     final Resources resources;
+    /** What this request reads, recorded for the page cache; null when its page is not cached. */
+    final Reads reads;
 
     RequestScope(String id, String route, long timeoutMillis, Resources resources) {
+        this(id, route, timeoutMillis, resources, null);
+    }
+
+    RequestScope(String id, String route, long timeoutMillis, Resources resources, Reads reads) {
         this.id = id;
         this.resources = resources;
+        this.reads = reads;
         this.route = route;
         this.timeoutMillis = timeoutMillis;
         this.deadlineNanos = System.nanoTime() + timeoutMillis * 1_000_000L;
@@ -53,6 +60,11 @@ public final class RequestScope implements AutoCloseable {
 
     public String id() {
         return id;
+    }
+
+    /** The name of the route whose pipeline runs (or "error" for an error page). */
+    public String route() {
+        return route;
     }
 
     /** Where site content is: in the store, a file under the content folder, or nowhere. */
@@ -77,6 +89,16 @@ public final class RequestScope implements AutoCloseable {
      */
     public arno.xml.DocumentStore.View storeView() {
         return view;
+    }
+
+    /**
+     * Says that this request's page must not be cached, whatever its route's cache policy: for a
+     * Java stage whose answer depends on something the page cache cannot see (the time, a random
+     * choice, a request header the route does not vary on). A pipeline can say the same with a
+     * {@code Cache-Control: no-store} or {@code private} response header.
+     */
+    public void uncacheable(String why) {
+        if (reads != null) reads.uncacheable(why);
     }
 
     TreeInfo document(String uri) {
@@ -140,7 +162,7 @@ public final class RequestScope implements AutoCloseable {
      * (requests that never read the store pay nothing) and closed with the scope.
      */
     arno.xml.DocumentStore.View view(arno.xml.DocumentStore store) {
-        if (view == null) view = store.read();
+        if (view == null) view = reads == null ? store.read() : new RecordingView(store.read(), reads);
         return view;
     }
 

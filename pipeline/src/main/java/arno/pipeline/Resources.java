@@ -156,6 +156,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                 String path = contentPath(uri);
                 tree = store != null && scope.view(store).exists(path) ? stored(scope, path, uri) : parse(uri);
             } else {
+                record(scope, uri);
                 Source s = access.resolve(request);
                 try {
                     tree = s instanceof NodeInfo n ? n.getTreeInfo() : config.buildDocumentTree(s);
@@ -169,12 +170,31 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         return tree.getRootNode();
     }
 
+    /**
+     * Records a read through {@link Access} (a URI of no scheme of ours) for the page cache: a
+     * file by its state now, anything else as an unversioned URI.
+     */
+    private static void record(RequestScope scope, String uri) {
+        if (scope == null || scope.reads == null) return;
+        if (uri.startsWith("file:")) {
+            try {
+                scope.reads.file(Path.of(URI.create(uri)));
+                return;
+            } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+                // Not a plain file URI: recorded as a URI below, and Access will refuse or read it.
+            }
+        }
+        scope.reads.uri(uri);
+    }
+
     /** See {@link RequestScope#locate}. */
     RequestScope.Content locate(RequestScope scope, String path) {
         String p = path.startsWith("/") ? path : "/" + path;
         if (store != null && scope.view(store).exists(p)) return RequestScope.Content.STORE;
         try {
-            return Files.isRegularFile(file(SCHEME + p)) ? RequestScope.Content.FILE : RequestScope.Content.NONE;
+            Path file = file(SCHEME + p);
+            if (scope.reads != null) scope.reads.file(file);
+            return Files.isRegularFile(file) ? RequestScope.Content.FILE : RequestScope.Content.NONE;
         } catch (ArnoException e) {
             return RequestScope.Content.NONE;
         }
@@ -194,6 +214,8 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
      * at once). Its base URI stays the content: URI, so relative links resolve inside the scheme.
      */
     private TreeInfo parse(String uri) throws XPathException {
+        RequestScope scope = RequestScope.current();
+        Reads reads = scope == null ? null : scope.reads;
         try {
             // A hit costs one stat and no real-path resolution (a system call per path component,
             // 5% of a page's CPU): the tree was confined by real path when it was parsed, and it is
@@ -204,12 +226,14 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                 Parsed p = sources.get(uri);
                 if (p != null && seen.isRegularFile() && p.modified == seen.lastModifiedTime().toMillis()
                         && p.size == seen.size() && java.util.Objects.equals(p.fileKey, seen.fileKey())) {
+                    if (reads != null) reads.file(lexicalFile(uri), seen);
                     return p.tree;
                 }
             }
             Path file = file(uri);
             BasicFileAttributes attributes = attributes(file, uri);
             if (!attributes.isRegularFile()) throw ErrorCode.NOT_FOUND.error("no content document at " + uri);
+            if (reads != null) reads.file(lexicalFile(uri), attributes);
             try (InputStream in = Files.newInputStream(file)) {
                 TreeInfo tree = config.buildDocumentTree(access.policy().source(in, uri));
                 if (sources != null) {
@@ -261,7 +285,10 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
             }
             return Access.collection(uri, members, this, config);
         }
-        if (!uri.startsWith(SCHEME)) return access.findCollection(context, uri);
+        if (!uri.startsWith(SCHEME)) {
+            record(scope, uri);
+            return access.findCollection(context, uri);
+        }
         if (store != null && scope != null) {
             // Content loaded into the store: the documents stored directly under that path.
             String prefix = contentPath(uri.endsWith("/") ? uri : uri + "/");
@@ -274,6 +301,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         try {
             Path dir = file(uri);
             if (!Files.isDirectory(dir)) throw ErrorCode.NOT_FOUND.error("no content folder at " + uri);
+            if (scope != null && scope.reads != null) scope.reads.directory(dir);
             List<String> uris = new ArrayList<>();
             String base = uri.endsWith("/") ? uri : uri + "/";
             try (Stream<Path> files = Files.list(dir)) {
@@ -294,10 +322,16 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
     @Override
     public Reader resolve(URI uri, String encoding, Configuration config) throws XPathException {
         String s = uri.toString();
-        if (!s.startsWith(SCHEME)) return access.resolve(uri, encoding, config);
+        RequestScope scope = RequestScope.current();
+        if (!s.startsWith(SCHEME)) {
+            record(scope, s);
+            return access.resolve(uri, encoding, config);
+        }
         try {
             Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-            return Files.newBufferedReader(file(s), charset);
+            Path file = file(s);
+            if (scope != null && scope.reads != null) scope.reads.file(file);
+            return Files.newBufferedReader(file, charset);
         } catch (ArnoException e) {
             throw refusal(e, "FOUT1170");
         } catch (IOException | IllegalArgumentException e) {

@@ -16,14 +16,21 @@ final class Route {
     final Set<String> methods;
     final long timeoutMillis;
     final Pipeline pipeline;
+    /** How the route's pages are cached, or null when they are not. */
+    final CachePolicy.Route cache;
 
     Route(String name, String pattern, Set<String> methods, long timeoutMillis, Pipeline pipeline) {
+        this(name, pattern, methods, timeoutMillis, pipeline, null);
+    }
+
+    Route(String name, String pattern, Set<String> methods, long timeoutMillis, Pipeline pipeline, CachePolicy.Route cache) {
         this.name = name;
         this.pattern = pattern;
         this.segments = split(pattern);
         this.methods = methods;
         this.timeoutMillis = timeoutMillis;
         this.pipeline = pipeline;
+        this.cache = cache;
     }
 
     String name() { return name; }

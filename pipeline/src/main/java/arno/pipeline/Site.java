@@ -14,9 +14,11 @@ final class Site {
     /** Error pipelines by status; key 0 is the one for every status. */
     final Map<Integer, Pipeline> errors;
     final Path file;
+    /** The bounds of the site's page cache (used when a route caches). */
+    final CachePolicy.Site cache;
 
     Site(String name, List<String> hosts, String prefix, Map<String, String> params,
-         List<Route> routes, Map<Integer, Pipeline> errors, Path file) {
+         List<Route> routes, Map<Integer, Pipeline> errors, Path file, CachePolicy.Site cache) {
         this.name = name;
         this.hosts = List.copyOf(hosts);
         this.prefix = prefix;
@@ -24,6 +26,13 @@ final class Site {
         this.routes = List.copyOf(routes);
         this.errors = Map.copyOf(errors);
         this.file = file;
+        this.cache = cache;
+    }
+
+    /** Whether any route caches its pages. */
+    boolean caches() {
+        for (Route r : routes) if (r.cache != null) return true;
+        return false;
     }
 
     String name() { return name; }

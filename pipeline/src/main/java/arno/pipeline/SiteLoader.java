@@ -79,24 +79,33 @@ final class SiteLoader {
         List<Route> routes = new ArrayList<>();
         Map<Integer, Pipeline> errors = new HashMap<>();
         Set<String> routeNames = new LinkedHashSet<>();
+        CachePolicy.Site cache = CachePolicy.Site.defaults(development);
         for (XdmNode e : root.children()) {
             if (e.getNodeKind() != XdmNodeKind.ELEMENT) continue;
             switch (e.getNodeName().getLocalName()) {
                 case "host" -> hosts.add(e.getStringValue().trim());
                 case "prefix" -> prefix = e.getStringValue().trim();
                 case "param" -> params.put(e.attribute("name"), e.getStringValue());
+                case "cache" -> cache = siteCache(file, e, cache);
                 case "route" -> {
                     String routeName = e.attribute("name");
                     if (!routeNames.add(routeName)) fail(file, e, "route name '" + routeName + "' is used twice");
                     List<Stage> stages = new ArrayList<>();
+                    CachePolicy.Route routeCache = null;
                     for (XdmNode s : e.children()) {
-                        if (s.getNodeKind() == XdmNodeKind.ELEMENT) stages.add(stage(file, dir, s, compiler, routeName));
+                        if (s.getNodeKind() != XdmNodeKind.ELEMENT) continue;
+                        if (s.getNodeName().getLocalName().equals("cache")) routeCache = routeCache(file, s);
+                        else stages.add(stage(file, dir, s, compiler, routeName));
                     }
                     String methods = e.attribute("methods");
-                    routes.add(new Route(routeName, e.attribute("pattern"),
-                            Set.of((methods == null ? "GET HEAD" : methods).trim().split("\\s+")),
+                    Set<String> allowed = Set.of((methods == null ? "GET HEAD" : methods).trim().split("\\s+"));
+                    if (routeCache != null && !allowed.contains("GET")) {
+                        fail(file, e, "route '" + routeName + "' caches its pages but does not answer GET;"
+                                + " only GET and HEAD responses are cached");
+                    }
+                    routes.add(new Route(routeName, e.attribute("pattern"), allowed,
                             duration(file, e, e.attribute("timeout"), siteTimeout).toMillis(),
-                            new Pipeline(stages)));
+                            new Pipeline(stages), routeCache));
                 }
                 case "error" -> {
                     String status = e.attribute("status");
@@ -109,7 +118,46 @@ final class SiteLoader {
             }
         }
         if (hosts.isEmpty() && prefix.isEmpty()) fail(file, root, "a site needs a host, a prefix, or both");
-        return new Site(name, hosts, prefix, params, routes, errors, file);
+        return new Site(name, hosts, prefix, params, routes, errors, file, cache);
+    }
+
+    /** The site's {@code <cache memory disk revalidate>}, over the defaults. */
+    private static CachePolicy.Site siteCache(Path file, XdmNode e, CachePolicy.Site defaults) {
+        long memory = size(file, e, "memory", defaults.memory());
+        long disk = size(file, e, "disk", defaults.disk());
+        if (memory < 64 << 10) fail(file, e, "cache memory=\"" + e.attribute("memory") + "\" is too small; give at least 64K");
+        Duration revalidate = time(file, e, "revalidate", defaults.revalidate());
+        return new CachePolicy.Site(memory, disk, revalidate);
+    }
+
+    /** A route's {@code <cache ttl max-size params vary max-age>}. */
+    private static CachePolicy.Route routeCache(Path file, XdmNode e) {
+        long maxSize = size(file, e, "max-size", CachePolicy.DEFAULT_MAX_SIZE);
+        if (maxSize < 1) fail(file, e, "cache max-size must be at least 1 byte");
+        Duration ttl = time(file, e, "ttl", null);
+        if (ttl != null && ttl.isZero()) fail(file, e, "cache ttl=\"" + e.attribute("ttl") + "\" would keep nothing; leave the route uncached instead");
+        return new CachePolicy.Route(ttl, maxSize, names(e.attribute("params")), names(e.attribute("vary")),
+                time(file, e, "max-age", null));
+    }
+
+    private static List<String> names(String list) {
+        return list == null || list.isBlank() ? List.of() : List.of(list.trim().split("\\s+"));
+    }
+
+    private static long size(Path file, XdmNode e, String attribute, long fallback) {
+        String text = e.attribute(attribute);
+        if (text == null) return fallback;
+        Long n = CachePolicy.size(text);
+        if (n == null) fail(file, e, attribute + "=\"" + text + "\" is not a size such as 64M");
+        return n;
+    }
+
+    private static Duration time(Path file, XdmNode e, String attribute, Duration fallback) {
+        String text = e.attribute(attribute);
+        if (text == null) return fallback;
+        Duration d = CachePolicy.time(text);
+        if (d == null) fail(file, e, attribute + "=\"" + text + "\" is not a time such as 10m");
+        return d;
     }
 
     private Stage stage(Path file, Path dir, XdmNode e, Compiler compiler, String route) {

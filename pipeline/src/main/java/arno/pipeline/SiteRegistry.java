@@ -1,12 +1,6 @@
 package arno.pipeline;
 
 import arno.xml.DocumentStore;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The server's current {@link Sites}, and their reloading in development mode: before a request,
@@ -18,7 +12,7 @@ import java.util.stream.Stream;
  *
  * <p>Thread-safe: requests read a volatile reference; one reloads at a time.
  */
-public final class SiteRegistry {
+public final class SiteRegistry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("arno");
 
     private volatile Sites sites;
@@ -31,8 +25,39 @@ public final class SiteRegistry {
 
     /** Compiles the sites; a bad site.xml or package fails here ({@code ErrorCode.SITE_ERROR}). */
     public static SiteRegistry start(PipelineConfig config, DocumentStore store) {
+        return start(config, store, PageCaches.wallClock());
+    }
+
+    /**
+     * As {@link #start(PipelineConfig, DocumentStore)}, with the page caches timed by {@code clock}:
+     * nanoseconds since the epoch (a page's ttl outlives the process). For tests of expiry.
+     */
+    public static SiteRegistry start(PipelineConfig config, DocumentStore store, arno.cache.Ticker clock) {
         long f = config.development() ? fingerprint(config) : 0;
-        return new SiteRegistry(Sites.compile(config, store), f);
+        return new SiteRegistry(Sites.compile(config, store, clock), f);
+    }
+
+    /**
+     * Follows {@code feed} on one thread, evicting the cached pages that depend on what each change
+     * touched. Without it pages are still never served stale (every hit is checked against the
+     * current store), but they stay in memory until looked up.
+     */
+    public void followChanges(ChangeFeed feed) {
+        sites.engine.caches.follow(feed);
+    }
+
+    /** Each caching site's page cache in figures, by site name. */
+    public java.util.Map<String, PageCacheStats> cacheStats() {
+        return sites.engine.caches.stats();
+    }
+
+    /**
+     * Stops following the change feed and closes the page caches, writing what only memory holds to
+     * their disk tiers so that the next start is warm. Call it once the servlet takes no more requests.
+     */
+    @Override
+    public void close() {
+        sites.engine.caches.close();
     }
 
     public PipelineConfig config() {
@@ -63,23 +88,6 @@ public final class SiteRegistry {
 
     /** A cheap summary of every file's name, size and time under the package and site folders. */
     private static long fingerprint(PipelineConfig config) {
-        long h = 17;
-        List<Path> roots = new ArrayList<>(config.packageFolders());
-        roots.add(config.sites());
-        for (Path root : roots) {
-            if (!Files.isDirectory(root)) continue;
-            try (Stream<Path> s = Files.walk(root)) {
-                for (Path p : (Iterable<Path>) s::iterator) {
-                    if (!Files.isRegularFile(p)) continue;
-                    h = h * 31 + p.hashCode();
-                    h = h * 31 + Files.getLastModifiedTime(p).toMillis();
-                    h = h * 31 + Files.size(p);
-                }
-            } catch (IOException | java.io.UncheckedIOException e) {
-                // A file vanished mid-walk (an editor's save): report a change, reload sorts it out.
-                return h ^ System.nanoTime();
-            }
-        }
-        return h;
+        return Long.parseUnsignedLong(Sites.fingerprint(config), 16);
     }
 }

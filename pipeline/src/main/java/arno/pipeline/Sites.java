@@ -39,9 +39,16 @@ public final class Sites {
     final Pipeline defaultError;
     /** Host names that sites answer: a redirect may use the request's host when it is one. */
     final List<String> siteHosts;
+    /**
+     * A fingerprint of the code these sites were compiled from (every file under the package and
+     * site folders by name, size and time, and the class path's packages by content): every cached
+     * page records it, so a page built by other code is never served, after a reload or a restart.
+     */
+    final String code;
 
-    private Sites(Engine engine, Packages packages, List<Site> sites, Pipeline defaultError) {
+    private Sites(Engine engine, Packages packages, List<Site> sites, Pipeline defaultError, String code) {
         this.engine = engine;
+        this.code = code;
         this.packages = packages;
         this.sites = sites;
         this.defaultError = defaultError;
@@ -55,7 +62,12 @@ public final class Sites {
      * {@code store:} URIs (null for none; the caller owns and closes it).
      */
     public static Sites compile(PipelineConfig config, DocumentStore store) {
-        return compile(new Engine(config, store));
+        return compile(config, store, PageCaches.wallClock());
+    }
+
+    /** As {@link #compile(PipelineConfig, DocumentStore)}, with the page caches timed by {@code clock} (tests). */
+    static Sites compile(PipelineConfig config, DocumentStore store, arno.cache.Ticker clock) {
+        return compile(new Engine(config, store, clock));
     }
 
     /** A fresh compilation with the same processor, resources and source cache: a development reload. */
@@ -66,6 +78,7 @@ public final class Sites {
     private static Sites compile(Engine engine) {
         PipelineConfig config = engine.config;
         long t0 = System.nanoTime();
+        String code = fingerprint(config);
         Packages packages = Packages.compile(engine.processor, config.packageFolders(), config.classPathPackages(), engine.policy);
         SiteLoader loader = new SiteLoader(engine.processor, packages, config.development(), config.timeout(), engine.policy);
         List<Site> sites = new ArrayList<>();
@@ -91,7 +104,48 @@ public final class Sites {
         }
         LOG.log(System.Logger.Level.INFO, "compiled {0} shared packages and {1} sites in {2} ms",
                 packages.compiled.size(), sites.size(), (System.nanoTime() - t0) / 1_000_000);
-        return new Sites(engine, packages, List.copyOf(sites), defaultError);
+        engine.caches.configure(sites);
+        return new Sites(engine, packages, List.copyOf(sites), defaultError, code + "-" + classPathCode(packages));
+    }
+
+    /**
+     * A cheap summary of every file's name, size and time under the package and site folders: what
+     * development reloading compares, and (with {@link #classPathCode}) what cached pages record.
+     */
+    static String fingerprint(PipelineConfig config) {
+        long h = 17;
+        List<Path> roots = new ArrayList<>(config.packageFolders());
+        roots.add(config.sites());
+        for (Path root : roots) {
+            if (!Files.isDirectory(root)) continue;
+            try (Stream<Path> s = Files.walk(root)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    if (!Files.isRegularFile(p)) continue;
+                    h = h * 31 + p.hashCode();
+                    h = h * 31 + Files.getLastModifiedTime(p).toMillis();
+                    h = h * 31 + Files.size(p);
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // A file vanished mid-walk (an editor's save): report a change, reload sorts it out.
+                return Long.toHexString(h ^ System.nanoTime());
+            }
+        }
+        return Long.toHexString(h);
+    }
+
+    /** The class path's packages by content (they may change with a new jar of the same name). */
+    private static String classPathCode(Packages packages) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        for (String uri : new java.util.TreeSet<>(packages.sources.values())) {
+            crc.update(uri.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            if (!uri.startsWith(Packages.CLASS_PATH)) continue;
+            try (java.io.InputStream in = Packages.open(uri)) {
+                crc.update(in.readAllBytes());
+            } catch (IOException e) {
+                crc.update(0);
+            }
+        }
+        return Long.toHexString(crc.getValue());
     }
 
     private static List<Path> siteFiles(Path folder) {

@@ -10,12 +10,21 @@
  * <li>{@link arno.pipeline.SiteRegistry}: the current {@code Sites}, reloaded on change in development.</li>
  * <li>{@link arno.pipeline.ArnoServlet}: the thin adapter to a servlet container (workers, queue).</li>
  * <li>{@link arno.pipeline.SaxStage} and {@link arno.pipeline.RequestScope}: for Java stages.</li>
+ * <li>{@link arno.pipeline.ChangeFeed} and {@link arno.pipeline.PageCacheStats}: the page caches'
+ * store feed and figures (through {@code SiteRegistry}).</li>
  * </ul>
  * Inside, by job: {@code Router} (host, prefix, route), {@code RequestReader} (req:request events),
  * {@code Pipeline} and {@code Stage} (the chain), {@code ResponseWriter} and {@code HtmlWriter}
  * (rsp:response to HTTP), {@code Resources} (every read: {@link arno.xml.Access} plus
  * {@code content:} and {@code store:} and the request-scoped cache), {@code ErrorResponses},
- * {@code DebugRoutes}, {@code IndexPage}, {@code Packages}, {@code SiteLoader}, {@code Compiler}.
+ * {@code DebugRoutes}, {@code IndexPage}, {@code Packages}, {@code SiteLoader}, {@code Compiler}; the page
+ * caches: {@code PageCaches} (per server: lookup, store, change-feed follower), {@code PageCache} (per
+ * site: a two-tier cache and its checks), {@code Page}, {@code Capture}, {@code Reads} and
+ * {@code RecordingView} (what a request read), {@code CachePolicy} (site.xml's cache elements).
+ *
+ * <p>Page cache threads: a lookup and its check run on the container's thread (the check's store
+ * view is opened and closed there); a miss's pipeline and its store on a worker; one follower
+ * thread per server reads the change feed and evicts; a small pool stats files for due checks.
  *
  * <p>Errors are {@link arno.xml.ArnoException}s of the one catalogue {@link arno.xml.ErrorCode},
  * with {@link arno.xml.Where} naming route and stage; error pages receive them as

@@ -59,7 +59,7 @@ public final class ArnoServer implements AutoCloseable {
         }
         return new PipelineConfig(config.content(), folders, true, config.sites(), !config.production(),
                 config.bodyLimit(), config.routeTimeout(), config.sourceCache(), config.xmlLimits(), config.outbound(),
-                config.hosts());
+                config.hosts(), config.cache());
     }
 
     /**
@@ -70,9 +70,21 @@ public final class ArnoServer implements AutoCloseable {
      * listened on.
      */
     public static ArnoServer start(Config config, DocumentStore store) {
+        return start(config, store, null);
+    }
+
+    /**
+     * As {@link #start(Config, DocumentStore)}, with the page caches timed by {@code clock}
+     * (nanoseconds since the epoch; null for the wall clock): for tests of expiry. The sites' page
+     * caches keep their disk tiers under {@code DATA/cache/SITE} and, when {@code store} is Arno's
+     * store, follow its change feed to evict the pages that depend on what each commit changed.
+     */
+    public static ArnoServer start(Config config, DocumentStore store, arno.cache.Ticker clock) {
         ArnoServlet.check(config.workers(), config.queue()); // before compiling the sites
         Config.requireFolder(config.sites(), "sites folder");
-        SiteRegistry registry = SiteRegistry.start(pipelineConfig(config), store);
+        PipelineConfig pipeline = pipelineConfig(config);
+        SiteRegistry registry = clock == null ? SiteRegistry.start(pipeline, store) : SiteRegistry.start(pipeline, store, clock);
+        if (store instanceof arno.store.Store s) registry.followChanges(changeFeed(s));
         Path work;
         try {
             work = Files.createTempDirectory("arno-tomcat");
@@ -105,16 +117,41 @@ public final class ArnoServer implements AutoCloseable {
             tomcat.start();
         } catch (LifecycleException | RuntimeException e) {
             stopQuietly(tomcat, work);
+            registry.close();
             throw unavailable(config, e);
         }
         if (connector.getState() != LifecycleState.STARTED || connector.getLocalPort() < 0) {
             stopQuietly(tomcat, work);
+            registry.close();
             throw unavailable(config, null);
         }
         LOG.log(System.Logger.Level.INFO, "Arno serves " + registry.current().names() + " on http://" + config.bind() + ":"
                 + connector.getLocalPort() + "/ with " + config.workers() + " workers, queue " + config.queue()
                 + (config.production() ? "" : " (development mode)"));
         return new ArnoServer(tomcat, connector, registry, servlet, work);
+    }
+
+    /** The store's change feed as the page caches follow it: one read snapshot per poll. */
+    static arno.pipeline.ChangeFeed changeFeed(arno.store.Store store) {
+        return new arno.pipeline.ChangeFeed() {
+            @Override
+            public long version() {
+                try (arno.store.Snapshot s = store.read()) {
+                    return s.version();
+                }
+            }
+
+            @Override
+            public List<Change> since(long version, int seq, int limit) {
+                try (arno.store.Snapshot s = store.read()) {
+                    List<Change> out = new ArrayList<>();
+                    for (arno.store.Change c : s.changesSince(version, seq, limit)) {
+                        out.add(new Change(c.version(), c.seq(), c.uri(), c.kind() == arno.store.Change.Kind.DELETE));
+                    }
+                    return out;
+                }
+            }
+        };
     }
 
     private static RuntimeException unavailable(Config config, Throwable cause) {
@@ -165,9 +202,11 @@ public final class ArnoServer implements AutoCloseable {
         context.addServletMappingDecoded(pattern, name);
     }
 
+    /** Stops serving, then closes the page caches (what only memory holds is written to disk). */
     @Override
     public void close() {
         stopQuietly(tomcat, work);
+        registry.close();
     }
 
     private static void stopQuietly(Tomcat tomcat, Path work) {

@@ -24,6 +24,54 @@ class DemoSitesFromStoreHttpTest extends DemoSitesHttpTest {
         serve(true);
     }
 
+    /**
+     * The demo caches its pages: a second request is a hit, and a title changed in the store shows on
+     * the very next request to every cached page that shows it (the article's abstract and its
+     * issue's table of contents), without waiting for the change feed. The entry is restored after.
+     */
+    @Test
+    void cachedPagesShowAStoreChangeOnTheNextRequest() throws Exception {
+        String entry = "/journals/ja/v1/i1/a0001.atom";
+        String article = "/journals/ja/v1/i1/a0001.xml";
+        String atom = export(entry);
+        String jats = export(article);
+        String title = xpath(journals.resolve("ja/v1/i1/a0001.atom"),
+                "declare default element namespace 'http://www.w3.org/2005/Atom'; /entry/title/string()").get(0);
+        assertThat(jats).contains(title);
+        try {
+            page("/journal-a/v1/i1/a0001", 200);
+            long hits = server.sites().cacheStats().get("journal-a").memory().hits();
+            assertThat(Html.text(page("/journal-a/v1/i1/a0001", 200), "string(//main)")).contains(title);
+            assertThat(server.sites().cacheStats().get("journal-a").memory().hits()).as("a hit").isEqualTo(hits + 1);
+            assertThat(Html.text(page("/journal-a/v1/i1", 200), "string(//main)")).contains(title);
+            // The table of contents shows the entries' titles, the abstract page the article's (its JATS variant).
+            write(entry, atom.replace(title, "An entry title changed in the store"));
+            assertThat(Html.text(page("/journal-a/v1/i1", 200), "string(//main)")).contains("An entry title changed in the store");
+            write(article, jats.replace(title, "An article title changed in the store"));
+            assertThat(Html.text(page("/journal-a/v1/i1/a0001", 200), "string(//main)")).contains("An article title changed in the store");
+        } finally {
+            write(entry, atom);
+            write(article, jats);
+        }
+        assertThat(Html.text(page("/journal-a/v1/i1/a0001", 200), "string(//main)")).contains(title);
+        assertThat(Html.text(page("/journal-a/v1/i1", 200), "string(//main)")).contains(title);
+    }
+
+    private static String export(String path) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        try (arno.store.Snapshot s = store.read()) {
+            s.export(path, out);
+        }
+        return out.toString();
+    }
+
+    private static void write(String path, String xml) {
+        try (arno.store.WriteTransaction w = store.write()) {
+            w.put(path, xml.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            w.commit();
+        }
+    }
+
     /** Every entry and variant of the generated folder went through the write path, none was left out. */
     @Test
     void everyGeneratedEntryAndVariantIsStored() throws Exception {

@@ -107,6 +107,13 @@ public final class Snapshot implements DocumentStore.View {
         return store.engine.paths.get(txn, keys.utf8(Store.checkUri(uri))) != null;
     }
 
+    /** The version that last wrote the document at {@code uri} ({@link DocumentInfo#version()}), or -1. */
+    @Override
+    public synchronized long documentVersion(String uri) {
+        DocHeader h = header(uri);
+        return h == null ? -1 : h.version();
+    }
+
     /** What is stored at {@code uri}, or null if nothing is. */
     public synchronized DocumentInfo info(String uri) {
         DocHeader h = header(uri);

@@ -26,6 +26,17 @@ public interface DocumentStore {
         boolean exists(String path);
 
         /**
+         * The version of the document at {@code path} in this view: the store version that last
+         * wrote it, which only grows; -1 when there is none. What a page cache records of every
+         * document a page read, and checks a cached page against (one lookup, no document read).
+         * This default, for views without versions, answers 0 for every document, so that a
+         * cache sees documents appear and disappear but not change.
+         */
+        default long documentVersion(String path) {
+            return exists(path) ? 0 : -1;
+        }
+
+        /**
          * The document at {@code path}, for {@code config} (its names come from that configuration's
          * name pool); {@link ErrorCode#NOT_FOUND} when there is none. Valid until the view closes.
          */

@@ -22,7 +22,8 @@ import java.util.List;
  * started, and refuses a wrong one with a message naming it and where it came from.
  *
  * <p>One meaning of the data folder for every command: {@code DATA/content} (content files),
- * {@code DATA/store} (the store), {@code DATA/batch} (batch jobs and accounts).
+ * {@code DATA/store} (the store), {@code DATA/batch} (batch jobs and accounts), {@code DATA/cache}
+ * (the page caches' disk tiers).
  *
  * @param home          the installation: its {@code sites/}, and in a checkout the shared stylesheets' folders
  * @param data          the data folder
@@ -92,6 +93,11 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
 
     public Path batchData() {
         return data.resolve("batch");
+    }
+
+    /** The page caches' disk tiers, one folder per site: {@code DATA/cache/SITE}. */
+    public Path cache() {
+        return data.resolve("cache");
     }
 
     public Builder toBuilder() {

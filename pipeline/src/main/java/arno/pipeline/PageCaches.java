@@ -1,0 +1,347 @@
+package arno.pipeline;
+
+import arno.cache.Dependencies;
+import arno.cache.Ticker;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The server's page caches, one {@link PageCache} per site whose routes cache, kept across
+ * development reloads (a reload changes the code fingerprint, which every page records, so the
+ * pages built by the old code are never served). What the servlet calls:
+ * <ol>
+ * <li>{@link #lookup} on the container's thread: routes the request, makes its key (site, route,
+ * path, the route's chosen query parameters and headers) and returns a valid page, which the
+ * servlet writes without a worker or a pipeline;</li>
+ * <li>on a miss, the pipeline runs on a worker into a {@link Capture} with a {@link Reads}
+ * recorder, and {@link #store} keeps the page if it may be kept and answers the request.</li>
+ * </ol>
+ * One follower thread per server ({@link #follow}) reads the store's change feed every
+ * {@value #POLL_MILLIS} ms and evicts the pages that depend on what changed.
+ */
+final class PageCaches implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("arno");
+    /** How often the follower asks the change feed for news. The store has no commit hook; 100 ms is cheap. */
+    static final long POLL_MILLIS = 100;
+    /** Changes read per poll at most; a bigger backlog is read in several rounds without sleeping. */
+    static final int FEED_PAGE = 1000;
+    /** Threads that stat files for checks that are due; bounded, as the checks are small. */
+    static final int VALIDATION_THREADS = 2;
+
+    private final Path folder;
+    private final Ticker clock;
+    private final ConcurrentHashMap<String, PageCache> bySite = new ConcurrentHashMap<>();
+    private final ExecutorService validation;
+    private volatile Thread follower;
+    private volatile boolean closed;
+
+    /**
+     * Caches whose disk tiers are folders under {@code folder} (null: memory only), timed by
+     * {@code clock} (nanoseconds since the epoch).
+     */
+    PageCaches(Path folder, Ticker clock) {
+        this.folder = folder;
+        this.clock = clock;
+        AtomicInteger n = new AtomicInteger();
+        this.validation = Executors.newFixedThreadPool(VALIDATION_THREADS, r -> {
+            Thread t = new Thread(r, "arno-cache-check-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Wall-clock time as nanoseconds since the epoch: a page's ttl must outlive the process. */
+    static Ticker wallClock() {
+        return () -> System.currentTimeMillis() * 1_000_000L;
+    }
+
+    /**
+     * Opens the caches of the sites whose routes cache, keeping the ones open whose bounds did not
+     * change (a development reload), so their pages and folder locks stay; a site whose bounds
+     * changed gets a fresh cache.
+     */
+    synchronized void configure(List<Site> sites) {
+        if (closed) return;
+        for (Site s : sites) {
+            if (!s.caches()) continue;
+            PageCache old = bySite.get(s.name());
+            if (old != null && old.policy.equals(s.cache)) continue;
+            if (old != null) {
+                bySite.remove(s.name());
+                closeQuietly(old);
+            }
+            Path disk = folder == null ? null : folder.resolve(s.name());
+            try {
+                bySite.put(s.name(), new PageCache(s.name(), s.cache, disk, validation, clock));
+            } catch (IOException e) {
+                // A disk tier that cannot be opened (locked by another server, unwritable): say so, serve uncached.
+                throw ErrorCode.IO.error(e, "cannot open the page cache of site '" + s.name() + "' in " + disk + ": "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    /** A request's place in the cache: where its page is kept, and the page when there is a valid one. */
+    record Lookup(PageCache cache, Route route, String key, Page page) {}
+
+    /**
+     * Where {@code request}'s page is cached and, if there is a valid one, the page; null when
+     * its route does not cache (or the request is not a GET or HEAD, or cannot be routed).
+     */
+    Lookup lookup(Sites sites, HttpRequest request) {
+        String method = request.method();
+        if (!method.equals("GET") && !method.equals("HEAD")) return null;
+        if (bySite.isEmpty()) return null;
+        String path;
+        try {
+            path = Router.decode(request.path());
+        } catch (ArnoException e) {
+            return null;
+        }
+        Router.Match m = Router.route(sites.sites, request.host(), path);
+        if (m == null || m.route() == null || m.route().cache == null) return null;
+        if (sites.engine.config.development() && m.sitePath().startsWith("/_debug/")) return null;
+        PageCache cache = bySite.get(m.site().name());
+        if (cache == null) return null;
+        String key = key(m.site().name(), m.route(), m.sitePath(), request);
+        if (key == null) return null;
+        return new Lookup(cache, m.route(), key, cache.get(key, sites.code, sites.engine.store));
+    }
+
+    /**
+     * The key: site, route, path inside the site, the route's chosen query parameters (all their
+     * values, in order) and headers. Null when the query is not well encoded (the pipeline answers 400).
+     */
+    static String key(String site, Route route, String sitePath, HttpRequest request) {
+        StringBuilder k = new StringBuilder(96).append(site).append('\n').append(route.name()).append('\n')
+                .append(sitePath).append('\n');
+        CachePolicy.Route policy = route.cache;
+        if (!policy.params().isEmpty() && request.query() != null) {
+            Map<String, List<String>> values = new LinkedHashMap<>();
+            try {
+                for (String pair : request.query().split("&")) {
+                    int eq = pair.indexOf('=');
+                    String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                    if (!policy.params().contains(name)) continue;
+                    values.computeIfAbsent(name, n -> new ArrayList<>())
+                            .add(eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+            for (String name : policy.params()) {
+                List<String> v = values.get(name);
+                if (v != null) k.append(name).append('=').append(String.join("\u0000", v)).append('&');
+            }
+        }
+        k.append('\n');
+        for (String header : policy.vary()) {
+            k.append(header.toLowerCase(Locale.ROOT)).append(": ").append(String.join(", ", request.headers(header))).append('\n');
+        }
+        return k.toString();
+    }
+
+    /**
+     * After a miss: keeps the captured page when it may be kept (a GET answered 200 without an
+     * error, no cookie, not larger than max-size, not marked uncacheable by a stage or by
+     * {@code Cache-Control: no-store} or {@code private}), with its validators, and answers
+     * {@code request} with it; otherwise sends the captured response as it is.
+     */
+    void store(Lookup lookup, Sites sites, HttpRequest request, Exchange exchange, Reads reads, Capture capture,
+               HttpServletResponse response) throws IOException {
+        String refusal = capture.passedThrough();
+        if (refusal == null) refusal = refusal(request, exchange, reads, capture);
+        if (refusal != null) {
+            capture.release(refusal);
+            return;
+        }
+        Route route = lookup.route();
+        List<Dependencies.Dependency> deps = reads.dependencies();
+        deps.add(new Dependencies.Dependency(PageCache.CODE, lookup.cache().site, sites.code));
+        long now = lookup.cache().now() / 1_000_000;
+        if (route.cache.ttl() != null) {
+            deps.add(new Dependencies.Dependency(PageCache.EXPIRES, "ttl", Long.toString(now + route.cache.ttl().toMillis())));
+        }
+        Dependencies dependencies = Dependencies.of(deps);
+        byte[] body = capture.body();
+        String contentType = capture.contentType();
+        byte[] gzip = Page.gzip(contentType, body);
+        List<String[]> headers = new ArrayList<>();
+        List<String> vary = new ArrayList<>();
+        for (String[] h : capture.headers()) {
+            if (h[0].equalsIgnoreCase("Vary")) vary.add(h[1]);
+            else headers.add(h);
+        }
+        if (!has(headers, "ETag")) headers.add(new String[] {"ETag", etag(lookup.key(), dependencies)});
+        if (!has(headers, "Last-Modified")) headers.add(new String[] {"Last-Modified", Page.httpDate(now / 1000 * 1000)});
+        if (!has(headers, "Cache-Control")) headers.add(new String[] {"Cache-Control", route.cache.cacheControl()});
+        for (String v : route.cache.vary()) vary.add(v);
+        if (gzip != null) vary.add("Accept-Encoding");
+        if (!vary.isEmpty()) headers.add(new String[] {"Vary", String.join(", ", vary)});
+        Page page = new Page(capture.status(), contentType, headers, body, gzip);
+        try {
+            lookup.cache().put(lookup.key(), page, dependencies);
+        } catch (IllegalStateException e) {
+            // The cache closed meanwhile (a development reload changed its bounds, or shutdown): answer uncached.
+        }
+        page.write(request, response);
+    }
+
+    private static String refusal(HttpRequest request, Exchange exchange, Reads reads, Capture capture) {
+        if (!request.method().equals("GET")) return "only GET responses are kept";
+        if (exchange.error() != null) return "the page failed";
+        if (capture.status() != 200) return "status " + capture.status();
+        if (reads.uncacheable() != null) return reads.uncacheable();
+        for (String[] h : capture.headers()) {
+            if (h[0].equalsIgnoreCase("Cache-Control")) {
+                String v = h[1].toLowerCase(Locale.ROOT);
+                if (v.contains("no-store") || v.contains("private")) return "Cache-Control: " + h[1];
+            }
+        }
+        return null;
+    }
+
+    private static boolean has(List<String[]> headers, String name) {
+        for (String[] h : headers) if (h[0].equalsIgnoreCase(name)) return true;
+        return false;
+    }
+
+    /**
+     * A strong ETag from the key and every dependency at its version: the same page from the same
+     * sources has the same tag on every server and after a restart; any change gives a new one.
+     */
+    static String etag(String key, Dependencies dependencies) {
+        List<String> parts = new ArrayList<>(1 + 3 * dependencies.size());
+        parts.add(key);
+        for (Dependencies.Dependency d : dependencies) {
+            if (d.kind().equals(PageCache.EXPIRES) || d.kind().equals(Reads.STORE_VIEW)) continue;
+            parts.add(d.kind());
+            parts.add(d.uri());
+            parts.add(d.version());
+        }
+        return '"' + Reads.hash(parts) + '"';
+    }
+
+    // ----- Invalidation from the store's change feed. -----
+
+    /**
+     * Starts the follower thread on {@code feed}, from its current version. Pages already cached
+     * need no replay of older changes: every lookup checks against the current store anyway.
+     */
+    synchronized void follow(ChangeFeed feed) {
+        if (follower != null) throw new IllegalStateException("the page caches already follow a change feed");
+        Thread t = new Thread(() -> followLoop(feed), "arno-cache-follower");
+        t.setDaemon(true);
+        follower = t;
+        t.start();
+    }
+
+    private void followLoop(ChangeFeed feed) {
+        long version = -1;
+        int seq = 0;
+        boolean warned = false;
+        while (!closed) {
+            try {
+                if (version < 0) {
+                    version = feed.version();
+                    seq = 0;
+                }
+                List<ChangeFeed.Change> changes = feed.since(version, seq, FEED_PAGE);
+                for (ChangeFeed.Change c : changes) {
+                    invalidate(c.path(), c.version(), c.deleted());
+                    version = c.version();
+                    seq = c.seq() + 1;
+                }
+                warned = false;
+                if (changes.size() == FEED_PAGE) continue;
+            } catch (RuntimeException e) {
+                // Pruned or unreadable: start again from now; the lookups' own checks keep pages correct.
+                if (!warned) LOG.log(System.Logger.Level.WARNING, "page caches: reading the change feed failed (" + e.getMessage()
+                        + "); following it again from the current version");
+                warned = true;
+                version = -1;
+            }
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Evicts, in every site, the pages that read {@code path} at another version than {@code
+     * version} (or that read it at all, when deleted), and those that listed a folder or prefix
+     * it is under: a new or deleted document changes the listing. An update of an existing
+     * document evicts the listings too (the feed does not tell creation from update): more than
+     * needed, never less.
+     */
+    void invalidate(String path, long version, boolean deleted) {
+        if (closed) return;
+        Dependencies.Dependency document = new Dependencies.Dependency(Reads.STORE, path, deleted ? "" : Long.toString(version));
+        for (PageCache cache : bySite.values()) {
+            cache.invalidate(document);
+            // No listing's hash is "!": every page that recorded one of these listings goes.
+            cache.invalidate(new Dependencies.Dependency(Reads.STORE_URIS, Reads.EVERYTHING, "!"));
+            for (int i = 1; i <= path.length(); i++) {
+                cache.invalidate(new Dependencies.Dependency(Reads.STORE_URIS, path.substring(0, i), "!"));
+                if (path.charAt(i - 1) == '/') {
+                    cache.invalidate(new Dependencies.Dependency(Reads.STORE_CHILDREN, path.substring(0, i), "!"));
+                }
+            }
+        }
+    }
+
+    Map<String, PageCacheStats> stats() {
+        Map<String, PageCacheStats> out = new LinkedHashMap<>();
+        bySite.values().stream().sorted((a, b) -> a.site.compareTo(b.site)).forEach(c -> out.put(c.site, c.stats()));
+        return out;
+    }
+
+    /** Stops the follower and closes every cache (memory written to disk for a warm start). */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        Thread t = follower;
+        if (t != null) {
+            t.interrupt();
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (PageCache c : bySite.values()) closeQuietly(c);
+        bySite.clear();
+        validation.shutdown();
+        try {
+            validation.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(PageCache c) {
+        try {
+            c.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing the page cache of site '" + c.site + "' failed: " + e);
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package arno.pipeline;
+
+import arno.cache.Dependencies;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one request read, recorded as it reads (by {@link RecordingView} for the store and by
+ * {@link Resources} for files and URLs), so that a cached page knows what it was built from
+ * without anyone declaring it. Each read becomes one {@link Dependencies.Dependency}: its kind
+ * says how {@link PageCache} checks it later.
+ *
+ * <ul>
+ * <li>{@value #STORE_VIEW} "/" V: the store version the request's view saw. While the store is
+ * still at V nothing stored can have changed: every store dependency is current at once.</li>
+ * <li>{@value #STORE} path version: a stored document (read, or asked whether it exists) at the
+ * version that last wrote it, "" when absent.</li>
+ * <li>{@value #STORE_URIS} prefix hash and {@value #STORE_CHILDREN} folder hash: a listing
+ * ({@code collection('store:/a/')}, the children an expansion walks), by a hash of the names. A
+ * listing is what a page's dependency on its documents alone would not catch: a NEW document
+ * under the folder. Checking the hash costs one listing read (O(names), as the page's own read
+ * did), and only when the store has changed since the page was built.</li>
+ * <li>{@value #FILE} path "mtime:size" ("" when absent) and {@value #DIRECTORY} path mtime: a
+ * content file, and a content folder listed (a folder's time changes when a file is added to or
+ * removed from it).</li>
+ * <li>{@value #URI} url "": an external document. Arno's fetch policy does not surface ETag or
+ * Last-Modified, so it is recorded without a version: it is trusted for the route's ttl.</li>
+ * </ul>
+ *
+ * The first version seen of a source wins: a request reads one store version, and a file that
+ * changes under a running request makes the next check of the page find it stale anyway.
+ * Belongs to its request's thread.
+ */
+final class Reads {
+    static final String STORE_VIEW = "store-view";
+    static final String STORE = "store";
+    static final String STORE_URIS = "store-uris";
+    static final String STORE_CHILDREN = "store-children";
+    static final String FILE = "file";
+    static final String DIRECTORY = "dir";
+    static final String URI = "uri";
+    /** A listing's prefix when it is empty (every stored path): not a store path, never blank. */
+    static final String EVERYTHING = "*";
+
+    private final Map<String, Dependencies.Dependency> seen = new LinkedHashMap<>();
+    private String uncacheable;
+
+    void storeVersion(long version) {
+        add(STORE_VIEW, "/", Long.toString(version));
+    }
+
+    void document(String path, long version) {
+        add(STORE, path, versionOf(version));
+    }
+
+    void listing(String kind, String prefix, List<String> names) {
+        add(kind, prefix.isEmpty() ? EVERYTHING : prefix, hash(names));
+    }
+
+    /** A file read or looked for, with the attributes it had then (null when it was absent). */
+    void file(Path file, BasicFileAttributes attributes) {
+        add(FILE, file.toString(), fileVersion(attributes));
+    }
+
+    /** A file looked for; its state now. */
+    void file(Path file) {
+        add(FILE, file.toString(), fileVersion(file));
+    }
+
+    void directory(Path folder) {
+        add(DIRECTORY, folder.toString(), fileVersion(folder));
+    }
+
+    void uri(String uri) {
+        add(URI, uri, "");
+    }
+
+    /** Marks the page uncacheable (a stage said so); the first reason is kept. */
+    void uncacheable(String why) {
+        if (uncacheable == null) uncacheable = why;
+    }
+
+    /** Why the page must not be cached, or null. */
+    String uncacheable() {
+        return uncacheable;
+    }
+
+    List<Dependencies.Dependency> dependencies() {
+        return new ArrayList<>(seen.values());
+    }
+
+    private void add(String kind, String uri, String version) {
+        seen.putIfAbsent(kind + '\u0000' + uri, new Dependencies.Dependency(kind, uri, version));
+    }
+
+    static String versionOf(long version) {
+        return version < 0 ? "" : Long.toString(version);
+    }
+
+    static String fileVersion(Path file) {
+        try {
+            return fileVersion(Files.readAttributes(file, BasicFileAttributes.class));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    static String fileVersion(BasicFileAttributes a) {
+        if (a == null) return "";
+        return a.isDirectory() ? Long.toString(a.lastModifiedTime().toMillis())
+                : a.lastModifiedTime().toMillis() + ":" + a.size();
+    }
+
+    /** A 64-bit FNV-1a hash of the names, in hexadecimal: a listing's version. */
+    static String hash(List<String> names) {
+        long h = 0xcbf29ce484222325L;
+        for (String n : names) {
+            for (int i = 0; i < n.length(); i++) {
+                h = (h ^ n.charAt(i)) * 0x100000001b3L;
+            }
+            h = (h ^ 0xFFFF) * 0x100000001b3L; // a separator no name contains
+        }
+        return Long.toHexString(h);
+    }
+}

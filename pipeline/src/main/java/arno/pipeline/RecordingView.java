@@ -1,0 +1,66 @@
+package arno.pipeline;
+
+import arno.xml.DocumentStore;
+import java.util.List;
+import net.sf.saxon.Configuration;
+import net.sf.saxon.om.TreeInfo;
+
+/**
+ * A request's view of the store that records, in its {@link Reads}, every document it is asked
+ * for (with the version that last wrote it) and every listing, whoever asks: {@code store:} and
+ * {@code content:} URIs, {@code collection()}, and Java stages that read {@link
+ * RequestScope#storeView()} (the demo's ContentPeek and ContentFetch). One extra lookup per
+ * document (its version), from the same snapshot as the read itself.
+ */
+final class RecordingView implements DocumentStore.View {
+    private final DocumentStore.View view;
+    private final Reads reads;
+
+    RecordingView(DocumentStore.View view, Reads reads) {
+        this.view = view;
+        this.reads = reads;
+        reads.storeVersion(view.version());
+    }
+
+    @Override
+    public long version() {
+        return view.version();
+    }
+
+    @Override
+    public boolean exists(String path) {
+        return documentVersion(path) >= 0;
+    }
+
+    @Override
+    public long documentVersion(String path) {
+        long v = view.documentVersion(path);
+        reads.document(path, v);
+        return v;
+    }
+
+    @Override
+    public TreeInfo document(String path, Configuration config) {
+        reads.document(path, view.documentVersion(path));
+        return view.document(path, config);
+    }
+
+    @Override
+    public List<String> uris(String prefix) {
+        List<String> uris = view.uris(prefix);
+        reads.listing(Reads.STORE_URIS, prefix, uris);
+        return uris;
+    }
+
+    @Override
+    public List<String> children(String folder) {
+        List<String> children = view.children(folder);
+        reads.listing(Reads.STORE_CHILDREN, folder, children);
+        return children;
+    }
+
+    @Override
+    public void close() {
+        view.close();
+    }
+}

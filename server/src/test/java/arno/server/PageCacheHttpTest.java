@@ -1,0 +1,369 @@
+package arno.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import arno.cache.Ticker;
+import arno.pipeline.PageCacheStats;
+import arno.server.config.Config;
+import arno.store.Store;
+import arno.store.WriteTransaction;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.apache.commons.io.FileUtils;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The page caches on the wire: a real Arno on embedded Tomcat with a real LMDB store, the site
+ * under src/test/resources/cacheroot, whose cached routes count their pipeline runs
+ * ({@link CountingStage}), so a hit is seen not to run the pipeline.
+ */
+class PageCacheHttpTest {
+    private final HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private Path root;
+    private Store store;
+    private ArnoServer server;
+    /** The page caches' clock in tests that move time: nanoseconds since the epoch. */
+    private final AtomicLong now = new AtomicLong(System.currentTimeMillis() * 1_000_000L);
+
+    @BeforeEach
+    void copy() throws IOException {
+        root = Files.createTempDirectory("arno-cache-test");
+        FileUtils.copyDirectory(Path.of("src/test/resources/cacheroot").toFile(), root.toFile());
+        store = Store.open(root.resolve("store"));
+        put("/docs/s.xml", "<doc><title>one</title></doc>");
+        CountingStage.RUNS.clear();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) server.close();
+        store.close();
+        FileUtils.deleteQuietly(root.toFile());
+    }
+
+    private void start(boolean development, Ticker clock) {
+        Config.Builder b = Config.defaults(root).toBuilder();
+        b.data = root;
+        b.production = !development;
+        b.port = 0;
+        server = ArnoServer.start(b.build(), store, clock);
+    }
+
+    private void restart(boolean development) {
+        server.close();
+        server = null;
+        start(development, null);
+    }
+
+    @Test
+    void aHitDoesNotRunThePipelineAndCarriesValidators() {
+        start(true, null);
+        HttpResponse<String> first = get("/c/file/a");
+        HttpResponse<String> second = get("/c/file/a");
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(second.statusCode()).isEqualTo(200);
+        assertThat(CountingStage.runs("file")).isEqualTo(1);
+        assertThat(second.body()).isEqualTo(first.body()).contains("File A");
+        assertThat(second.headers().firstValue("Content-Type")).isEqualTo(first.headers().firstValue("Content-Type"))
+                .hasValue("text/html;charset=UTF-8");
+        assertThat(first.headers().firstValue("ETag")).isPresent().isEqualTo(second.headers().firstValue("ETag"));
+        assertThat(second.headers().firstValue("Cache-Control")).hasValue("no-cache");
+        assertThat(second.headers().firstValue("Last-Modified")).isPresent();
+        assertThat(second.headers().firstValue("Vary")).hasValueSatisfying(v -> assertThat(v).contains("Accept-Language"));
+        PageCacheStats stats = server.sites().cacheStats().get("c");
+        assertThat(stats.memory().hits()).isEqualTo(1);
+        assertThat(stats.misses()).isEqualTo(1);
+        assertThat(stats.memory().entries()).isEqualTo(1);
+        assertThat(stats.memory().bytes()).isGreaterThan(first.body().length());
+        HttpResponse<String> head = send(HttpRequest.newBuilder(uri("/c/file/a")).method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        assertThat(head.headers().firstValueAsLong("Content-Length")).hasValue(first.body().getBytes(StandardCharsets.UTF_8).length);
+        assertThat(CountingStage.runs("file")).isEqualTo(1);
+    }
+
+    @Test
+    void theChosenParametersAndHeadersMakeTheKey() {
+        start(true, null);
+        assertThat(get("/c/file/a?p=1").body()).contains("<p id=\"p\">1</p>");
+        assertThat(get("/c/file/a?p=2").body()).contains("<p id=\"p\">2</p>");
+        assertThat(CountingStage.runs("file")).isEqualTo(2);
+        // Another parameter is not part of the key: the same page.
+        assertThat(get("/c/file/a?q=9&p=1").body()).contains("<p id=\"p\">1</p>");
+        assertThat(CountingStage.runs("file")).isEqualTo(2);
+        assertThat(get("/c/file/a?p=1", "Accept-Language", "fr").body()).contains("<p id=\"lang\">fr</p>");
+        assertThat(get("/c/file/a?p=1", "Accept-Language", "de").body()).contains("<p id=\"lang\">de</p>");
+        assertThat(CountingStage.runs("file")).isEqualTo(4);
+        assertThat(get("/c/file/a?p=1", "Accept-Language", "fr").body()).contains("<p id=\"lang\">fr</p>");
+        assertThat(CountingStage.runs("file")).isEqualTo(4);
+    }
+
+    @Test
+    void conditionalRequestsAreAnswered304FromTheCache() {
+        start(true, null);
+        HttpResponse<String> first = get("/c/stored/s");
+        String etag = first.headers().firstValue("ETag").orElseThrow();
+        assertThat(first.headers().firstValue("Cache-Control")).hasValue("max-age=60");
+        HttpResponse<String> again = get("/c/stored/s", "If-None-Match", etag);
+        assertThat(again.statusCode()).isEqualTo(304);
+        assertThat(again.body()).isEmpty();
+        assertThat(again.headers().firstValue("ETag")).hasValue(etag);
+        String lastModified = first.headers().firstValue("Last-Modified").orElseThrow();
+        assertThat(get("/c/stored/s", "If-Modified-Since", lastModified).statusCode()).isEqualTo(304);
+        assertThat(get("/c/stored/s", "If-None-Match", "\"other\"").statusCode()).isEqualTo(200);
+        assertThat(CountingStage.runs("stored")).isEqualTo(1);
+        // A new version of the document makes a new page with a new tag: the old tag gets the page.
+        put("/docs/s.xml", "<doc><title>two</title></doc>");
+        HttpResponse<String> changed = get("/c/stored/s", "If-None-Match", etag);
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(changed.body()).isEqualTo("two");
+        assertThat(changed.headers().firstValue("ETag")).isPresent().isNotEqualTo(java.util.Optional.of(etag));
+    }
+
+    @Test
+    void clientsThatAcceptGzipGetTheStoredCompressedForm() throws IOException {
+        start(true, null);
+        String plain = get("/c/file/a").body();
+        HttpResponse<byte[]> zipped = bytes("/c/file/a", "Accept-Encoding", "gzip, deflate");
+        assertThat(zipped.headers().firstValue("Content-Encoding")).hasValue("gzip");
+        assertThat(zipped.body().length).isLessThan(plain.length() / 4);
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(zipped.body()))) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(plain);
+        }
+        assertThat(bytes("/c/file/a", "Accept-Encoding", "gzip;q=0").headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(CountingStage.runs("file")).isEqualTo(1);
+    }
+
+    @Test
+    void onlyWhatMayBeKeptIsKept() {
+        start(true, null);
+        for (String route : List.of("big", "cookie", "nostore", "missing", "uncached")) {
+            HttpResponse<String> first = get("/c/" + route);
+            HttpResponse<String> second = get("/c/" + route);
+            assertThat(second.body()).as(route).isEqualTo(first.body()).isNotEmpty();
+            assertThat(CountingStage.runs(route)).as(route + " runs").isEqualTo(2);
+        }
+        assertThat(get("/c/big").body().length()).isGreaterThan(100);
+        assertThat(get("/c/cookie").headers().allValues("Set-Cookie")).anySatisfy(c -> assertThat(c).contains("seen=yes"));
+        assertThat(get("/c/missing").statusCode()).isEqualTo(404);
+        assertThat(server.sites().cacheStats().get("c").memory().entries()).isZero();
+    }
+
+    @Test
+    void aChangedFileOrStoredDocumentGivesAFreshPageOnTheNextRequest() throws IOException {
+        start(true, null); // development: files are looked at on every hit
+        assertThat(get("/c/file/a").body()).contains("File A");
+        assertThat(get("/c/stored/s").body()).isEqualTo("one");
+        Files.writeString(root.resolve("content/docs/a.xml"), "<doc><title>File A, edited</title></doc>");
+        put("/docs/s.xml", "<doc><title>two</title></doc>");
+        assertThat(get("/c/file/a").body()).contains("File A, edited");
+        assertThat(get("/c/stored/s").body()).isEqualTo("two");
+        assertThat(CountingStage.runs("file")).isEqualTo(2);
+        assertThat(CountingStage.runs("stored")).isEqualTo(2);
+        // A document that appears under a listed folder changes the listing.
+        assertThat(get("/c/listing").body()).isEqualTo("two");
+        assertThat(get("/c/listing").body()).isEqualTo("two");
+        put("/docs/t.xml", "<doc><title>three</title></doc>");
+        assertThat(get("/c/listing").body()).isEqualTo("three,two");
+        assertThat(CountingStage.runs("listing")).isEqualTo(2);
+    }
+
+    @Test
+    void inProductionFilesAreLookedAtOncePerRevalidationIntervalAndTtlExpires() throws IOException {
+        start(false, now::get);
+        assertThat(get("/c/file/a").body()).contains("File A");
+        assertThat(get("/ttl").statusCode()).isEqualTo(404); // no site at /ttl: the route is /c/ttl
+        assertThat(get("/c/ttl").body()).isEqualTo("plain");
+        Path a = root.resolve("content/docs/a.xml");
+        Files.writeString(a, "<doc><title>File A, edited</title></doc>");
+        Files.setLastModifiedTime(a, FileTime.fromMillis(System.currentTimeMillis() + 5000));
+        assertThat(get("/c/file/a").body()).as("within the 2 s interval").contains("File A<");
+        now.addAndGet(Duration.ofMillis(2100).toNanos());
+        assertThat(get("/c/file/a").body()).as("after the interval").contains("File A, edited");
+        assertThat(get("/c/ttl").body()).isEqualTo("plain");
+        assertThat(CountingStage.runs("ttl")).isEqualTo(1);
+        now.addAndGet(Duration.ofSeconds(8).toNanos());
+        assertThat(get("/c/ttl").body()).isEqualTo("plain");
+        assertThat(CountingStage.runs("ttl")).as("built again after 10 s").isEqualTo(2);
+        assertThat(server.sites().cacheStats().get("c").stale()).isEqualTo(2);
+    }
+
+    @Test
+    void theDiskTierSurvivesARestartAndADamagedEntryIsRebuilt() throws IOException {
+        start(false, null);
+        String page = get("/c/file/a").body();
+        assertThat(CountingStage.runs("file")).isEqualTo(1);
+        restart(false); // close writes memory's pages to DATA/cache/c
+        List<Path> files = entries();
+        assertThat(files).hasSize(1);
+        assertThat(get("/c/file/a").body()).isEqualTo(page);
+        assertThat(CountingStage.runs("file")).as("served from disk after the restart").isEqualTo(1);
+        assertThat(server.sites().cacheStats().get("c").disk().hits()).isEqualTo(1);
+        server.close();
+        server = null;
+        Path file = entries().get(0);
+        byte[] bytes = Files.readAllBytes(file);
+        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 10)); // a torn write
+        start(false, null);
+        assertThat(get("/c/file/a").body()).isEqualTo(page);
+        assertThat(CountingStage.runs("file")).as("rebuilt").isEqualTo(2);
+        assertThat(server.sites().cacheStats().get("c").corrupt()).isEqualTo(1);
+        // A damaged value with an intact header is found at the lookup, dropped, and rebuilt.
+        restart(false);
+        file = entries().get(0);
+        bytes = Files.readAllBytes(file);
+        bytes[bytes.length - 20] ^= 0x55;
+        Files.write(file, bytes);
+        assertThat(get("/c/file/a").body()).isEqualTo(page);
+        assertThat(CountingStage.runs("file")).isEqualTo(3);
+        assertThat(server.sites().cacheStats().get("c").corrupt()).isEqualTo(1);
+    }
+
+    @Test
+    void theChangeFeedFollowerEvictsDependentPages() throws InterruptedException {
+        start(false, null);
+        assertThat(get("/c/stored/s").body()).isEqualTo("one");
+        assertThat(get("/c/file/a").statusCode()).isEqualTo(200);
+        assertThat(server.sites().cacheStats().get("c").memory().entries()).isEqualTo(2);
+        put("/docs/s.xml", "<doc><title>two</title></doc>");
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (server.sites().cacheStats().get("c").invalidations() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        PageCacheStats stats = server.sites().cacheStats().get("c");
+        assertThat(stats.invalidations()).isEqualTo(1);
+        assertThat(stats.memory().entries()).as("the file page stays").isEqualTo(1);
+        assertThat(get("/c/stored/s").body()).isEqualTo("two");
+        assertThat(CountingStage.runs("stored")).isEqualTo(2);
+    }
+
+    /**
+     * Writers commit versions 1, 2, 3… of a document while readers fetch its page over HTTP: every
+     * page shows a version at least the last one committed before its request started, however the
+     * cache's puts, hits, checks and the follower's evictions interleave.
+     */
+    @Test
+    void aRequestThatStartsAfterACommitNeverGetsAnOlderPage() throws Exception {
+        start(false, null);
+        put("/docs/f.xml", "<doc><title>0</title></doc>");
+        AtomicLong committed = new AtomicLong();
+        AtomicLong next = new AtomicLong();
+        AtomicBoolean running = new AtomicBoolean(true);
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        AtomicLong pages = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < 2; w++) {
+            threads.add(new Thread(() -> {
+                while (running.get()) {
+                    long n;
+                    try (WriteTransaction t = store.write()) {
+                        // Numbers grow in commit order: taken inside the write transaction, which writers hold one at a time.
+                        n = next.incrementAndGet();
+                        t.put("/docs/f.xml", ("<doc><title>" + n + "</title></doc>").getBytes(StandardCharsets.UTF_8));
+                        t.commit();
+                    }
+                    committed.accumulateAndGet(n, Math::max);
+                    sleep(15);
+                }
+            }));
+        }
+        for (int r = 0; r < 4; r++) {
+            threads.add(new Thread(() -> {
+                while (running.get()) {
+                    long floor = committed.get();
+                    HttpResponse<String> page = get("/c/stored/f");
+                    long seen = Long.parseLong(page.body().trim());
+                    pages.incrementAndGet();
+                    if (seen < floor) failures.add("saw version " + seen + " after " + floor + " was committed");
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        Thread.sleep(3000);
+        running.set(false);
+        for (Thread t : threads) t.join(10_000);
+        assertThat(failures).isEmpty();
+        PageCacheStats stats = server.sites().cacheStats().get("c");
+        assertThat(pages.get()).isGreaterThan(100);
+        assertThat(committed.get()).isGreaterThan(20);
+        assertThat(stats.memory().hits()).as("the cache answered some of them").isPositive();
+        assertThat(CountingStage.runs("stored")).as("and the pipeline others").isGreaterThan(20);
+    }
+
+    // ----- Helpers. -----
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private List<Path> entries() throws IOException {
+        try (Stream<Path> s = Files.list(root.resolve("cache/c"))) {
+            return s.filter(p -> p.toString().endsWith(".entry")).toList();
+        }
+    }
+
+    private long put(String path, String xml) {
+        try (WriteTransaction w = store.write()) {
+            w.put(path, xml.getBytes(StandardCharsets.UTF_8));
+            return w.commit();
+        }
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    private HttpResponse<String> get(String path, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
+        if (headers.length > 0) b.headers(headers);
+        return send(b.GET().build());
+    }
+
+    private HttpResponse<byte[]> bytes(String path, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
+        if (headers.length > 0) b.headers(headers);
+        try {
+            return client.send(b.GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- Pages for the page cache tests: each shows what it read, so a test can tell a fresh page from an old one. -->
+<xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:req="urn:arno:request" xmlns:rsp="urn:arno:response"
+                exclude-result-prefixes="#all">
+
+  <xsl:variable name="filler" select="string-join((1 to 200) ! 'filler text that compresses well', ' ')"/>
+
+  <xsl:template match="/" mode="file">
+    <xsl:variable name="name" select="req:request/req:route/req:variable[@name = 'name']"/>
+    <rsp:response>
+      <rsp:body method="html">
+        <html><body>
+          <p id="title"><xsl:value-of select="doc('content:/docs/' || $name || '.xml')/doc/title"/></p>
+          <p id="p"><xsl:value-of select="req:request/req:parameters/req:parameter[@name = 'p']/req:value"/></p>
+          <p id="lang"><xsl:value-of select="req:request/req:headers/req:header[@name = 'accept-language']"/></p>
+          <p id="filler"><xsl:value-of select="$filler"/></p>
+        </body></html>
+      </rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="stored">
+    <xsl:variable name="name" select="req:request/req:route/req:variable[@name = 'name']"/>
+    <rsp:response>
+      <rsp:body method="text"><xsl:value-of select="doc('store:/docs/' || $name || '.xml')/doc/title"/></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="listing">
+    <rsp:response>
+      <rsp:body method="text"><xsl:value-of select="sort(collection('store:/docs/') ! doc/title)" separator=","/></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="plain">
+    <rsp:response>
+      <rsp:body method="text">plain</rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="big">
+    <rsp:response>
+      <rsp:body method="text"><xsl:value-of select="$filler"/></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="cookie">
+    <rsp:response>
+      <rsp:cookie name="seen" value="yes"/>
+      <rsp:body method="text">cookie</rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="nostore">
+    <rsp:response>
+      <rsp:header name="Cache-Control">no-store</rsp:header>
+      <rsp:body method="text">secret</rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="missing">
+    <rsp:response status="404">
+      <rsp:body method="text">missing</rsp:body>
+    </rsp:response>
+  </xsl:template>
+</xsl:stylesheet>
