@@ -38,7 +38,7 @@ final class Engine {
     Engine(PipelineConfig config, DocumentStore store, arno.cache.Ticker clock) {
         this.config = config;
         this.store = store;
-        this.caches = new PageCaches(config.cacheFolder(), clock);
+        this.caches = new PageCaches(config.cacheFolder(), clock, config.pageCaches());
         Configuration c = new Configuration();
         // Run-time warnings go to our log. Saxon's default makes a reporter per transformation,
         // and with it a PrintWriter and its 16 KB buffer: a tenth of an HTML page in garbage.

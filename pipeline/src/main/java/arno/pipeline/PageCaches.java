@@ -45,6 +45,8 @@ final class PageCaches implements AutoCloseable {
 
     private final Path folder;
     private final Ticker clock;
+    /** Off: no site gets a cache, whatever its site.xml says, so every page is built afresh. */
+    private final boolean enabled;
     private final ConcurrentHashMap<String, PageCache> bySite = new ConcurrentHashMap<>();
     private final ExecutorService validation;
     private volatile Thread follower;
@@ -52,11 +54,12 @@ final class PageCaches implements AutoCloseable {
 
     /**
      * Caches whose disk tiers are folders under {@code folder} (null: memory only), timed by
-     * {@code clock} (nanoseconds since the epoch).
+     * {@code clock} (nanoseconds since the epoch); none at all unless {@code enabled}.
      */
-    PageCaches(Path folder, Ticker clock) {
+    PageCaches(Path folder, Ticker clock, boolean enabled) {
         this.folder = folder;
         this.clock = clock;
+        this.enabled = enabled;
         AtomicInteger n = new AtomicInteger();
         this.validation = Executors.newFixedThreadPool(VALIDATION_THREADS, r -> {
             Thread t = new Thread(r, "arno-cache-check-" + n.incrementAndGet());
@@ -76,7 +79,7 @@ final class PageCaches implements AutoCloseable {
      * changed gets a fresh cache.
      */
     synchronized void configure(List<Site> sites) {
-        if (closed) return;
+        if (closed || !enabled) return;
         for (Site s : sites) {
             if (!s.caches()) continue;
             PageCache old = bySite.get(s.name());

@@ -29,12 +29,14 @@ import java.util.List;
  * @param hosts              host names the server answers as; a redirect's absolute URL uses the request's
  *                           Host only when it is one of these or a site's host, else the server address
  *                           the request came in on
+ * @param pageCaches         whether routes whose site.xml says so cache their pages (off: every page built afresh)
  * @param cacheFolder        folder of the page caches' disk tiers, one sub-folder per site (the server's
  *                           {@code DATA/cache}); null keeps cached pages in memory only
  */
 public record PipelineConfig(Path content, List<Path> packageFolders, boolean classPathPackages, Path sites,
                              boolean development, long bodyLimit, Duration timeout, long sourceCache,
-                             XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<String> hosts, Path cacheFolder) {
+                             XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<String> hosts, Path cacheFolder,
+                             boolean pageCaches) {
 
     public static final long DEFAULT_BODY_LIMIT = 10L << 20;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -64,63 +66,69 @@ public record PipelineConfig(Path content, List<Path> packageFolders, boolean cl
      */
     public static PipelineConfig of(Path sites, Path content) {
         return new PipelineConfig(content, List.of(), true, sites, true, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUT,
-                DEFAULT_SOURCE_CACHE, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), null);
+                DEFAULT_SOURCE_CACHE, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), null, true);
     }
 
     public PipelineConfig withDevelopment(boolean on) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, on, bodyLimit, timeout, sourceCache,
-                xmlLimits, outbound, hosts, cacheFolder);
+                xmlLimits, outbound, hosts, cacheFolder, pageCaches);
     }
 
     public PipelineConfig withContent(Path folder) {
         return new PipelineConfig(folder, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
     }
 
     public PipelineConfig withSites(Path folder) {
         return new PipelineConfig(content, packageFolders, classPathPackages, folder, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
     }
 
     /** Package folders, and whether the class path's packages are added to them. */
     public PipelineConfig withPackages(List<Path> folders, boolean classPath) {
         return new PipelineConfig(content, folders, classPath, sites, development, bodyLimit, timeout, sourceCache,
-                xmlLimits, outbound, hosts, cacheFolder);
+                xmlLimits, outbound, hosts, cacheFolder, pageCaches);
     }
 
     public PipelineConfig withBodyLimit(long bytes) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bytes, timeout,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
     }
 
     public PipelineConfig withTimeout(Duration limit) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, limit,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
     }
 
     public PipelineConfig withSourceCache(long bytes) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                bytes, xmlLimits, outbound, hosts, cacheFolder);
+                bytes, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
     }
 
     public PipelineConfig withXmlLimits(XmlPolicy.Limits limits) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, limits, outbound, hosts, cacheFolder);
+                sourceCache, limits, outbound, hosts, cacheFolder, pageCaches);
     }
 
     public PipelineConfig withOutbound(Outbound.Policy policy) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, policy, hosts, cacheFolder);
+                sourceCache, xmlLimits, policy, hosts, cacheFolder, pageCaches);
     }
 
     /** Page caches with disk tiers under {@code folder} (null: memory only). */
+    /** With page caching on (the routes whose site.xml says so cache) or off (every page built afresh). */
+    public PipelineConfig withPageCaches(boolean on) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, on);
+    }
+
     public PipelineConfig withCacheFolder(Path folder) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts, folder);
+                sourceCache, xmlLimits, outbound, hosts, folder, pageCaches);
     }
 
     public PipelineConfig withHosts(List<String> names) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, names, cacheFolder);
+                sourceCache, xmlLimits, outbound, names, cacheFolder, pageCaches);
     }
 }

@@ -62,7 +62,12 @@ class PageCacheHttpTest {
     }
 
     private void start(boolean development, Ticker clock) {
+        start(development, clock, true);
+    }
+
+    private void start(boolean development, Ticker clock, boolean pageCaches) {
         Config.Builder b = Config.defaults(root).toBuilder();
+        b.pageCaches = pageCaches;
         b.data = root;
         b.production = !development;
         b.port = 0;
@@ -100,6 +105,17 @@ class PageCacheHttpTest {
         assertThat(head.body()).isEmpty();
         assertThat(head.headers().firstValueAsLong("Content-Length")).hasValue(first.body().getBytes(StandardCharsets.UTF_8).length);
         assertThat(CountingStage.runs("file")).isEqualTo(1);
+    }
+
+    @Test
+    void withPageCachesOffEveryPageIsBuiltAfresh() {
+        start(true, null, false);
+        HttpResponse<String> first = get("/c/file/a");
+        HttpResponse<String> second = get("/c/file/a");
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(second.body()).isEqualTo(first.body()).contains("File A");
+        assertThat(CountingStage.runs("file")).isEqualTo(2);
+        assertThat(server.sites().cacheStats()).isEmpty();
     }
 
     @Test

@@ -140,7 +140,7 @@ class WorkersHttpTest {
     /** {@code c} with other workers and queue, past the builder's checks, as a hand-made record could be. */
     private static Config with(Config c, int workers, int queue) {
         return new Config(c.home(), c.data(), c.sites(), c.production(), c.bind(), c.port(), c.hosts(), workers, queue,
-                c.bodyLimit(), c.routeTimeout(), c.sourceCache(), c.storeMapSize(), c.contentFrom(), c.changeRetention(),
+                c.bodyLimit(), c.routeTimeout(), c.sourceCache(), c.pageCaches(), c.storeMapSize(), c.contentFrom(), c.changeRetention(),
                 c.storeReads(), c.xmlLimits(), c.outbound(),
                 c.batchRoots(), c.batchWorkers(), c.batchQueue());
     }

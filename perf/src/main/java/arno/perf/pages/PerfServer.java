@@ -48,7 +48,8 @@ public final class PerfServer {
 
     /**
      * The production configuration of the page benchmarks: ROOT's sites over DATA/content, on
-     * loopback; {@code -Darno.sourceCache=BYTES} and {@code -Darno.workers=N} override the defaults.
+     * loopback; {@code -Darno.sourceCache=BYTES} and {@code -Darno.workers=N} override the defaults;
+     * page caches are off unless {@code -Darno.pageCaches=true}.
      */
     static Config config(Path root, Path data, int port) {
         Config.Builder b = Config.defaults(root).toBuilder();
@@ -57,6 +58,8 @@ public final class PerfServer {
         b.port = port;
         b.sourceCache = Long.getLong("arno.sourceCache", b.sourceCache);
         b.workers = Integer.getInteger("arno.workers", b.workers);
+        // Uncached unless asked: these figures are of pages built (the caches' own are issue 13's).
+        b.pageCaches = Boolean.getBoolean("arno.pageCaches");
         return b.build();
     }
 

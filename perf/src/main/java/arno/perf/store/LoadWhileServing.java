@@ -90,6 +90,8 @@ public final class LoadWhileServing {
             b.data = data;
             b.production = true;
             b.port = 0;
+            // Pages built from the store, not served from the page cache: the figure is the store's under writes.
+            b.pageCaches = Boolean.getBoolean("arno.pageCaches");
             try (ArnoServer server = ArnoServer.start(b.build(), store)) {
                 server.mount("store", "/store/*", new StoreServlet(atom, accounts, StoreServlet.ReadPolicy.PUBLIC,
                         atom.options().maxBodyBytes()));

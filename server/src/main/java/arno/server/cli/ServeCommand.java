@@ -91,6 +91,10 @@ public final class ServeCommand implements Callable<Integer> {
             description = "where the sites read content: the store (default; a first run loads the demo into it) or DATA/content's files")
     String contentFrom;
 
+    @Option(names = "--page-caches", paramLabel = "on|off",
+            description = "on (default): the routes whose site.xml says so cache their pages; off: every page is built afresh")
+    String pageCaches;
+
     @Option(names = "--articles", paramLabel = "N",
             description = "demo articles generated on a first run in development mode, when DATA/content has none (default "
                     + DEFAULT_ARTICLES + ")")
@@ -180,6 +184,13 @@ public final class ServeCommand implements Callable<Integer> {
                 b.contentFrom = Config.ContentFrom.valueOf(contentFrom.strip().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw ErrorCode.USAGE.error("--content-from is store or files, not '" + contentFrom + "'");
+            }
+        }
+        if (pageCaches != null) {
+            switch (pageCaches.strip()) {
+                case "on" -> b.pageCaches = true;
+                case "off" -> b.pageCaches = false;
+                default -> throw ErrorCode.USAGE.error("--page-caches is on or off, not '" + pageCaches + "'");
             }
         }
         return b.build();

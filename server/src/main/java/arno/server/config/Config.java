@@ -40,6 +40,8 @@ import java.util.List;
  * @param bodyLimit     largest request body, bytes
  * @param routeTimeout  a route's time limit unless its site.xml sets one
  * @param sourceCache   bytes of parsed content files kept between requests
+ * @param pageCaches    whether the routes that say so in their site.xml cache their pages (on by
+ *                      default; off to see every page built afresh, or to measure that)
  * @param storeMapSize  largest size the store may grow to, bytes
  * @param contentFrom   where the sites' {@code content:} URIs read: the store (the default; the demo is
  *                      loaded into it on a first run) or the content folder's files
@@ -54,7 +56,8 @@ import java.util.List;
  * @param batchQueue    batch jobs that may wait
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
-                     int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, long storeMapSize,
+                     int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
+                     long storeMapSize,
                      ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
                      int batchQueue) {
 
@@ -78,7 +81,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
     public static Config defaults(Path home) {
         return new Config(home, home.resolve("data"), home.resolve("sites"), false, "127.0.0.1", 8080, List.of(),
                 ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE, PipelineConfig.DEFAULT_BODY_LIMIT,
-                PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, StoreOptions.DEFAULT_MAP_SIZE,
+                PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, true, StoreOptions.DEFAULT_MAP_SIZE,
                 ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
                 BatchOptions.DEFAULT_QUEUE);
     }
@@ -115,6 +118,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public long bodyLimit;
         public Duration routeTimeout;
         public long sourceCache, storeMapSize;
+        public boolean pageCaches;
         public ContentFrom contentFrom;
         public Duration changeRetention;
         public StoreReads storeReads;
@@ -126,7 +130,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
             hosts = new ArrayList<>(c.hosts); workers = c.workers; queue = c.queue; bodyLimit = c.bodyLimit;
-            routeTimeout = c.routeTimeout; sourceCache = c.sourceCache; storeMapSize = c.storeMapSize;
+            routeTimeout = c.routeTimeout; sourceCache = c.sourceCache; pageCaches = c.pageCaches; storeMapSize = c.storeMapSize;
             contentFrom = c.contentFrom; changeRetention = c.changeRetention; storeReads = c.storeReads;
             xmlLimits = c.xmlLimits; outbound = c.outbound; batchRoots = new ArrayList<>(c.batchRoots);
             batchWorkers = c.batchWorkers; batchQueue = c.batchQueue;
@@ -170,14 +174,14 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                                 + " (its store, accounts and content) to batch jobs; give a folder outside it");
             }
             return new Config(home.toAbsolutePath().normalize(), d, sites.toAbsolutePath().normalize(), production, bind,
-                    port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, storeMapSize, contentFrom,
+                    port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches, storeMapSize, contentFrom,
                     changeRetention, storeReads, xmlLimits, outbound, batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue);
         }
 
         /** The settings as they are, unchecked: a layer (the file) whose values later layers may still change. */
         Config unchecked() {
             return new Config(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout,
-                    sourceCache, storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots,
+                    sourceCache, pageCaches, storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots,
                     batchWorkers, batchQueue);
         }
 

@@ -191,6 +191,7 @@ public final class ConfigFile {
                         if ((v = atts.getValue("content-from")) != null) {
                             b.contentFrom = Config.ContentFrom.valueOf(v.strip().toUpperCase(java.util.Locale.ROOT));
                         }
+                        if ((v = atts.getValue("page-caches")) != null) b.pageCaches = v.strip().equals("on");
                     }
                     case "store" -> {
                         String v = atts.getValue("map-size");

@@ -43,10 +43,11 @@ class ConfigFileTest {
     @Test
     void storeAndContentSettingsOtherThanTheirDefaultsAreRead() throws IOException {
         Path file = dir.resolve("store.xml");
-        Files.writeString(file, "<arno xmlns='urn:arno:config'><pages content-from='files'/>"
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><pages content-from='files' page-caches='off'/>"
                 + "<store change-retention='30d' reads='accounts'/></arno>");
         Config c = ConfigFile.read(file, base);
         assertThat(c.contentFrom()).isEqualTo(Config.ContentFrom.FILES);
+        assertThat(c.pageCaches()).isFalse();
         assertThat(c.changeRetention()).isEqualTo(Duration.ofDays(30));
         assertThat(c.storeReads()).isEqualTo(Config.StoreReads.ACCOUNTS);
         Files.writeString(file, "<arno xmlns='urn:arno:config'><store reads='everyone'/></arno>");
@@ -74,6 +75,7 @@ class ConfigFileTest {
         assertThat(c.sourceCache()).isEqualTo(256L << 20);
         assertThat(c.storeMapSize()).isEqualTo(16L << 30);
         assertThat(c.contentFrom()).isEqualTo(Config.ContentFrom.STORE);
+        assertThat(c.pageCaches()).isTrue();
         assertThat(c.changeRetention()).isEqualTo(Duration.ofDays(7));
         assertThat(c.storeReads()).isEqualTo(Config.StoreReads.PUBLIC);
         assertThat(c.xmlLimits()).isEqualTo(new XmlPolicy.Limits(10_000, 1_000_000, 1_000, 4 << 20));
