@@ -4,7 +4,9 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -62,8 +64,23 @@ public final class AtomStore implements AutoCloseable {
     final AtomXml xml;
     private final Writer writer;
     private volatile CachedModel cached;
+    /**
+     * Kinds of committed entries by document, with the version read ("" for none): a creation
+     * needs its parent's kind, and typed links their targets'. Writer thread only; at most
+     * {@link #KINDS_KEPT}, least recently used out first.
+     */
+    private final Map<String, CachedKind> kinds = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, CachedKind> eldest) {
+            return size() > KINDS_KEPT;
+        }
+    };
+    static final int KINDS_KEPT = 50_000;
 
     private record CachedModel(long version, Model model) {
+    }
+
+    private record CachedKind(long version, String kind) {
     }
 
     private AtomStore(Store store, AtomOptions options) {
@@ -119,6 +136,16 @@ public final class AtomStore implements AutoCloseable {
     /** Drops the cached model (after an aborted transaction, whose versions the next one reuses). */
     void forgetModel() {
         cached = null;
+    }
+
+    /** The kind of the committed document {@code doc} at {@code version} if known ("" for none), else null. */
+    String cachedKind(String doc, long version) {
+        CachedKind k = kinds.get(doc);
+        return k != null && k.version == version ? k.kind : null;
+    }
+
+    void cacheKind(String doc, long version, String kind) {
+        kinds.put(doc, new CachedKind(version, kind));
     }
 
     // ---------------------------------------------------------------- writes
@@ -473,6 +500,7 @@ public final class AtomStore implements AutoCloseable {
         return writer.submit(tx -> {
             Tx.ifMatch(path, tx.view().info(path), ifMatch);
             tx.w.put(path, new StreamSource(new ByteArrayInputStream(introspection), "store:" + path), "application/xml");
+            tx.modelChanged();
             return Writer.Applied.of(null, path);
         });
     }
