@@ -162,7 +162,8 @@ public final class AtomStore implements AutoCloseable {
     CompletableFuture<Writer.Done> createEntryAsync(ResourcePath parent, String collection, String slug,
             byte[] atomEntry, String user) {
         Entry posted = parseEntry(atomEntry, "the entry posted to " + parent.childrenFolder(), "store:" + parent.childrenFolder());
-        return writer.submit(tx -> create(tx, parent, collection, slug, null, posted, user));
+        String id = newId();
+        return writer.submit(tx -> create(tx, parent, collection, slug, null, posted, id, user));
     }
 
     /**
@@ -175,13 +176,14 @@ public final class AtomStore implements AutoCloseable {
     }
 
     CompletableFuture<Writer.Done> putEntryAsync(ResourcePath path, Entry posted, String user) {
+        String id = newId();
         return writer.submit(tx -> tx.view().exists(path.entryDocument())
                 ? replace(tx, path, -1, posted, user)
-                : create(tx, path.parent(), null, null, path.name(), posted, user));
+                : create(tx, path.parent(), null, null, path.name(), posted, id, user));
     }
 
     private Writer.Applied create(Tx tx, ResourcePath parent, String collection, String slug, String exactName,
-            Entry posted, String user) {
+            Entry posted, String id, String user) {
         Model m = tx.model();
         Kind pk = tx.parentKind(parent);
         Kind.Collection c = chooseCollection(pk, parent, collection, posted.kind);
@@ -192,7 +194,7 @@ public final class AtomStore implements AutoCloseable {
         String what = "the entry " + p;
         Tx.checkRequired(k, posted, what, p.entryDocument());
         tx.checkLinks(m, k, posted, p.entryDocument(), what);
-        Entry e = posted.withKind(k.name()).withId("urn:uuid:" + UUID.randomUUID());
+        Entry e = posted.withKind(k.name()).withId(id);
         tx.write(p, e, user);
         tx.reciprocals(k, p.entryDocument(), List.of(), e.links);
         return Writer.Applied.of(p, p.entryDocument());
@@ -260,9 +262,10 @@ public final class AtomStore implements AutoCloseable {
     public Written createMedia(ResourcePath parent, String collection, String slug, String mediaType, InputStream body,
             String user) {
         Body b = Body.spool(body, options.maxBodyBytes(), options.spoolFolder());
+        String id = newId();
         CompletableFuture<Writer.Done> f;
         try {
-            f = writer.submit(tx -> createMedia(tx, parent, collection, slug, MediaTypes.essence(mediaType), b, user));
+            f = writer.submit(tx -> createMedia(tx, parent, collection, slug, MediaTypes.essence(mediaType), b, id, user));
         } catch (RuntimeException e) {
             b.close();
             throw e;
@@ -272,7 +275,7 @@ public final class AtomStore implements AutoCloseable {
     }
 
     private Writer.Applied createMedia(Tx tx, ResourcePath parent, String collection, String slug, String type, Body body,
-            String user) {
+            String id, String user) {
         Model m = tx.model();
         Kind pk = tx.parentKind(parent);
         String of = (parent.isRoot() ? "the root" : parent.toString()) + " (kind " + pk.name() + ")";
@@ -310,7 +313,7 @@ public final class AtomStore implements AutoCloseable {
         String doc = p.variantDocument(ext);
         String title = slug != null && !slug.isBlank() ? slug.strip() : name;
         Entry e = Entry.forMedia(title, k == null ? null : k.name(), new Entry.Media(doc, type))
-                .withId("urn:uuid:" + UUID.randomUUID());
+                .withId(id);
         if (k != null) Tx.checkRequired(k, e, "the media-link entry " + p, p.entryDocument());
         tx.putVariant(doc, type, body);
         tx.write(p, e, user);
@@ -506,6 +509,14 @@ public final class AtomStore implements AutoCloseable {
     }
 
     // ---------------------------------------------------------------- plumbing
+
+    /**
+     * A new entry's id, made by the caller's thread: a random UUID reads the system's entropy
+     * source under a lock, which the writer thread, which every write waits for, need not do.
+     */
+    private static String newId() {
+        return "urn:uuid:" + UUID.randomUUID();
+    }
 
     Entry parseEntry(byte[] bytes, String what, String systemId) {
         checkSize(bytes.length, systemId);
