@@ -1,5 +1,6 @@
 package arno.store;
 
+import java.util.Arrays;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.lmdbjava.Dbi;
@@ -20,7 +21,8 @@ final class ChunkSink {
     private final Keys keys = new Keys();
     private final long docId;
 
-    private byte[] cur = new byte[Format.CHUNK_SIZE];
+    /** Grows to a chunk as it fills: most documents (entries of 1–2 KB) never need the 1 MiB. */
+    private byte[] cur = new byte[4096];
     private byte[] prev;
     private byte[] spare;
     private int index;
@@ -46,6 +48,8 @@ final class ChunkSink {
     void write(int b) {
         if (off == Format.CHUNK_SIZE) {
             advance();
+        } else if (off == cur.length) {
+            cur = Arrays.copyOf(cur, Math.min(Format.CHUNK_SIZE, cur.length * 2));
         }
         cur[off++] = (byte) b;
     }
@@ -56,6 +60,9 @@ final class ChunkSink {
                 advance();
             }
             int n = Math.min(len, Format.CHUNK_SIZE - off);
+            if (off + n > cur.length) {
+                cur = Arrays.copyOf(cur, Math.min(Format.CHUNK_SIZE, Math.max(off + n, cur.length * 2)));
+            }
             System.arraycopy(b, from, cur, off, n);
             off += n;
             from += n;

@@ -34,7 +34,14 @@ import arno.xml.Where;
  * <p>Environment flags: {@code MDB_NOTLS} so that a read snapshot is not tied to the thread that
  * opened it (a request may move between threads, and a thread may hold several snapshots);
  * {@code MDB_WRITEMAP} by default so that a large write transaction is written into the map
- * rather than held in malloc'd memory.
+ * rather than held in malloc'd memory; {@code MDB_NORDAHEAD} (LMDB then advises the kernel that
+ * the map is read at random, {@code MADV_RANDOM}) because without it the kernel reads around each
+ * page fault and keeps the file in large page-cache folios (Linux 6.x, ext4), and a write through
+ * the map dirties the whole folio: one 4 KiB page touched made up to 2 MiB to write back. A
+ * cascading DELETE of 101 documents and 10 rewritten referrers in a store of 40,000 entries
+ * dirtied about 26 MB that way, growing with the store's size, against 0.4 MB with the flag (the
+ * pages it really changes); a group of 60 creations 10 MB against 0.45 MB. B+tree reads are
+ * random anyway, so read-around bought little.
  */
 final class Engine implements AutoCloseable {
 
@@ -124,6 +131,7 @@ final class Engine implements AutoCloseable {
         Env<DirectBuffer> env;
         List<EnvFlags> flags = new ArrayList<>();
         flags.add(EnvFlags.MDB_NOTLS);
+        flags.add(EnvFlags.MDB_NORDAHEAD);
         if (options.writeMap()) {
             flags.add(EnvFlags.MDB_WRITEMAP);
         }

@@ -60,7 +60,8 @@ final class Keys {
     static final ByteOrder BE = ByteOrder.BIG_ENDIAN;
 
     private final UnsafeBuffer key = new UnsafeBuffer(ByteBuffer.allocateDirect(MAX_KEY + 1));
-    private final UnsafeBuffer val = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+    /** Made on first use: most Keys only seek (a direct buffer costs a native allocation and a cleaner). */
+    private UnsafeBuffer val;
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
 
     DirectBuffer utf8(String s) {
@@ -186,12 +187,15 @@ final class Keys {
 
     /** A small scratch value buffer (64 bytes), separate from the key buffer. */
     UnsafeBuffer value() {
+        if (val == null) {
+            val = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        }
         return val;
     }
 
     DirectBuffer value(int length) {
         UnsafeBuffer v = new UnsafeBuffer(0, 0);
-        v.wrap(val, 0, length);
+        v.wrap(value(), 0, length);
         return v;
     }
 

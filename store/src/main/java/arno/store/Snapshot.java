@@ -107,11 +107,22 @@ public final class Snapshot implements DocumentStore.View {
         return store.engine.paths.get(txn, keys.utf8(Store.checkUri(uri))) != null;
     }
 
-    /** The version that last wrote the document at {@code uri} ({@link DocumentInfo#version()}), or -1. */
+    /**
+     * The version that wrote the document at {@code uri} ({@link DocumentInfo#version()}), or -1 if
+     * nothing is stored there: one B+tree lookup, without reading the document's header
+     * ({@link #info} does) or its commit time. A version below {@link #version()} was committed, so
+     * (uri, version) names one document for good; on the view of a write transaction,
+     * {@link #version()} itself means "written here".
+     */
     @Override
     public synchronized long documentVersion(String uri) {
-        DocHeader h = header(uri);
-        return h == null ? -1 : h.version();
+        checkOpen();
+        try {
+            DirectBuffer p = store.engine.paths.get(txn, keys.utf8(Store.checkUri(uri)));
+            return p == null ? -1 : p.getLong(8, Keys.BE);
+        } catch (LmdbException e) {
+            throw Engine.translate(e, Store.SCHEME + uri);
+        }
     }
 
     /** What is stored at {@code uri}, or null if nothing is. */

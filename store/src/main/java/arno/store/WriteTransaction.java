@@ -52,6 +52,14 @@ public final class WriteTransaction implements AutoCloseable {
     private final Txn<DirectBuffer> txn;
     private final Namebase.Pending names;
     private final Keys keys = new Keys();
+    /** Seeks of removeEntries, clearReferences and prune (which never nest), apart from {@link #keys}. */
+    private final Keys seek = new Keys();
+    /**
+     * The value of a reference (a URI, at most {@link Store#MAX_URI_BYTES} bytes) or of a change
+     * record (10 bytes, a media type, a URI), reused for every put instead of a direct buffer each.
+     */
+    private final UnsafeBuffer scratch = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(1024));
+    private final UnsafeBuffer scratchView = new UnsafeBuffer(0, 0);
     private final long version;
     private final Instant time;
     private long nextDoc;
@@ -268,8 +276,8 @@ public final class WriteTransaction implements AutoCloseable {
             clearReferences(sourceUri);
             byte[] s = sourceUri.getBytes(StandardCharsets.UTF_8);
             for (String t : targets) {
-                engine.refs.put(txn, keys.pair(t, sourceUri), Keys.direct(s));
-                engine.refsOut.put(txn, keys.pair(sourceUri, t), Keys.direct(t.getBytes(StandardCharsets.UTF_8)));
+                engine.refs.put(txn, keys.pair(t, sourceUri), scratchValue(s));
+                engine.refsOut.put(txn, keys.pair(sourceUri, t), scratchValue(t.getBytes(StandardCharsets.UTF_8)));
             }
             dirty = true;
         } catch (LmdbException e) {
@@ -435,14 +443,23 @@ public final class WriteTransaction implements AutoCloseable {
         value[9] = (byte) m.length;
         System.arraycopy(m, 0, value, 10, m.length);
         System.arraycopy(u, 0, value, 10 + m.length, u.length);
-        engine.changes.put(txn, keys.version(version, ++changes), Keys.direct(value));
+        engine.changes.put(txn, keys.version(version, ++changes), scratchValue(value));
         dirty = true;
+    }
+
+    private DirectBuffer scratchValue(byte[] bytes) {
+        if (bytes.length > scratch.capacity()) {
+            return Keys.direct(bytes);
+        }
+        scratch.putBytes(0, bytes);
+        scratchView.wrap(scratch, 0, bytes.length);
+        return scratchView;
     }
 
     /** Deletes both directions of every reference from {@code source}. */
     private void clearReferences(String source) {
         byte[] prefix = Keys.pairPrefix(source);
-        Keys k = new Keys();
+        Keys k = seek;
         try (Cursor<DirectBuffer> c = engine.refsOut.openCursor(txn)) {
             boolean found = c.get(k.bytes(prefix), GetOp.MDB_SET_RANGE);
             while (found && Keys.startsWith(c.key(), prefix)) {
@@ -469,7 +486,7 @@ public final class WriteTransaction implements AutoCloseable {
         }
         long cutoff = time.toEpochMilli() - retention.toMillis();
         int budget = Math.max(PRUNE_MIN, 2 * changes);
-        Keys k = new Keys();
+        Keys k = seek;
         try (Cursor<DirectBuffer> c = engine.changes.openCursor(txn)) {
             long checked = -1;
             while (budget-- > 0 && c.first()) {
@@ -492,7 +509,7 @@ public final class WriteTransaction implements AutoCloseable {
 
     /** Deletes every docs entry of {@code docId} (header, chunks, side tables, ids). */
     private void removeEntries(long docId) {
-        Keys k = new Keys();
+        Keys k = seek;
         try (Cursor<DirectBuffer> c = engine.docs.openCursor(txn)) {
             boolean found = c.get(k.doc(docId, Keys.HEADER), GetOp.MDB_SET_RANGE);
             while (found && c.key().capacity() >= 8 && c.key().getLong(0, Keys.BE) == docId) {

@@ -70,7 +70,8 @@ final class XmlInput {
                     counter = new Counting(in.getByteStream());
                     in.setByteStream(counter);
                 }
-                s = new SAXSource(policy.newReader(), in);
+                // The thread's idle reader: building one costs more than parsing a small document.
+                s = new SAXSource(policy.borrowReader(), in);
                 s.setSystemId(in.getSystemId());
             }
             out.setPipelineConfiguration(config.makePipelineConfiguration());

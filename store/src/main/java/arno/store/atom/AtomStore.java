@@ -4,7 +4,9 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -62,8 +64,23 @@ public final class AtomStore implements AutoCloseable {
     final AtomXml xml;
     private final Writer writer;
     private volatile CachedModel cached;
+    /**
+     * Kinds of committed entries by document, with the version read ("" for none): a creation
+     * needs its parent's kind, and typed links their targets'. Writer thread only; at most
+     * {@link #KINDS_KEPT}, least recently used out first.
+     */
+    private final Map<String, CachedKind> kinds = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, CachedKind> eldest) {
+            return size() > KINDS_KEPT;
+        }
+    };
+    static final int KINDS_KEPT = 50_000;
 
     private record CachedModel(long version, Model model) {
+    }
+
+    private record CachedKind(long version, String kind) {
     }
 
     private AtomStore(Store store, AtomOptions options) {
@@ -121,6 +138,16 @@ public final class AtomStore implements AutoCloseable {
         cached = null;
     }
 
+    /** The kind of the committed document {@code doc} at {@code version} if known ("" for none), else null. */
+    String cachedKind(String doc, long version) {
+        CachedKind k = kinds.get(doc);
+        return k != null && k.version == version ? k.kind : null;
+    }
+
+    void cacheKind(String doc, long version, String kind) {
+        kinds.put(doc, new CachedKind(version, kind));
+    }
+
     // ---------------------------------------------------------------- writes
 
     /**
@@ -135,7 +162,8 @@ public final class AtomStore implements AutoCloseable {
     CompletableFuture<Writer.Done> createEntryAsync(ResourcePath parent, String collection, String slug,
             byte[] atomEntry, String user) {
         Entry posted = parseEntry(atomEntry, "the entry posted to " + parent.childrenFolder(), "store:" + parent.childrenFolder());
-        return writer.submit(tx -> create(tx, parent, collection, slug, null, posted, user));
+        String id = newId();
+        return writer.submit(tx -> create(tx, parent, collection, slug, null, posted, id, user));
     }
 
     /**
@@ -148,13 +176,14 @@ public final class AtomStore implements AutoCloseable {
     }
 
     CompletableFuture<Writer.Done> putEntryAsync(ResourcePath path, Entry posted, String user) {
+        String id = newId();
         return writer.submit(tx -> tx.view().exists(path.entryDocument())
                 ? replace(tx, path, -1, posted, user)
-                : create(tx, path.parent(), null, null, path.name(), posted, user));
+                : create(tx, path.parent(), null, null, path.name(), posted, id, user));
     }
 
     private Writer.Applied create(Tx tx, ResourcePath parent, String collection, String slug, String exactName,
-            Entry posted, String user) {
+            Entry posted, String id, String user) {
         Model m = tx.model();
         Kind pk = tx.parentKind(parent);
         Kind.Collection c = chooseCollection(pk, parent, collection, posted.kind);
@@ -165,7 +194,7 @@ public final class AtomStore implements AutoCloseable {
         String what = "the entry " + p;
         Tx.checkRequired(k, posted, what, p.entryDocument());
         tx.checkLinks(m, k, posted, p.entryDocument(), what);
-        Entry e = posted.withKind(k.name()).withId("urn:uuid:" + UUID.randomUUID());
+        Entry e = posted.withKind(k.name()).withId(id);
         tx.write(p, e, user);
         tx.reciprocals(k, p.entryDocument(), List.of(), e.links);
         return Writer.Applied.of(p, p.entryDocument());
@@ -233,9 +262,10 @@ public final class AtomStore implements AutoCloseable {
     public Written createMedia(ResourcePath parent, String collection, String slug, String mediaType, InputStream body,
             String user) {
         Body b = Body.spool(body, options.maxBodyBytes(), options.spoolFolder());
+        String id = newId();
         CompletableFuture<Writer.Done> f;
         try {
-            f = writer.submit(tx -> createMedia(tx, parent, collection, slug, MediaTypes.essence(mediaType), b, user));
+            f = writer.submit(tx -> createMedia(tx, parent, collection, slug, MediaTypes.essence(mediaType), b, id, user));
         } catch (RuntimeException e) {
             b.close();
             throw e;
@@ -245,7 +275,7 @@ public final class AtomStore implements AutoCloseable {
     }
 
     private Writer.Applied createMedia(Tx tx, ResourcePath parent, String collection, String slug, String type, Body body,
-            String user) {
+            String id, String user) {
         Model m = tx.model();
         Kind pk = tx.parentKind(parent);
         String of = (parent.isRoot() ? "the root" : parent.toString()) + " (kind " + pk.name() + ")";
@@ -283,7 +313,7 @@ public final class AtomStore implements AutoCloseable {
         String doc = p.variantDocument(ext);
         String title = slug != null && !slug.isBlank() ? slug.strip() : name;
         Entry e = Entry.forMedia(title, k == null ? null : k.name(), new Entry.Media(doc, type))
-                .withId("urn:uuid:" + UUID.randomUUID());
+                .withId(id);
         if (k != null) Tx.checkRequired(k, e, "the media-link entry " + p, p.entryDocument());
         tx.putVariant(doc, type, body);
         tx.write(p, e, user);
@@ -473,11 +503,20 @@ public final class AtomStore implements AutoCloseable {
         return writer.submit(tx -> {
             Tx.ifMatch(path, tx.view().info(path), ifMatch);
             tx.w.put(path, new StreamSource(new ByteArrayInputStream(introspection), "store:" + path), "application/xml");
+            tx.modelChanged();
             return Writer.Applied.of(null, path);
         });
     }
 
     // ---------------------------------------------------------------- plumbing
+
+    /**
+     * A new entry's id, made by the caller's thread: a random UUID reads the system's entropy
+     * source under a lock, which the writer thread, which every write waits for, need not do.
+     */
+    private static String newId() {
+        return "urn:uuid:" + UUID.randomUUID();
+    }
 
     Entry parseEntry(byte[] bytes, String what, String systemId) {
         checkSize(bytes.length, systemId);
@@ -521,7 +560,7 @@ public final class AtomStore implements AutoCloseable {
             @Override
             public Writer.Applied entry(Tx tx, ResourcePath path, Entry entry) {
                 return tx.view().exists(path.entryDocument()) ? replace(tx, path, -1, entry, user)
-                        : create(tx, path.parent(), null, null, path.name(), entry, user);
+                        : create(tx, path.parent(), null, null, path.name(), entry, newId(), user);
             }
 
             @Override

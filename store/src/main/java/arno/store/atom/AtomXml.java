@@ -51,6 +51,15 @@ final class AtomXml {
         }
     }
 
+    /** A copy of {@code doc} (a stored tree, say) as a TinyTree of this configuration, which outlives its source. */
+    XdmNode copy(XdmNode doc) {
+        try {
+            return processor.newDocumentBuilder().build(doc.asSource());
+        } catch (SaxonApiException e) {
+            throw new IllegalStateException("cannot copy a stored entry", e);
+        }
+    }
+
     /** The node as XML text without a declaration; an element carries the namespaces in scope. */
     String serialize(XdmNode node) {
         StringWriter out = new StringWriter(256);

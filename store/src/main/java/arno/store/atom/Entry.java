@@ -1,7 +1,5 @@
 package arno.store.atom;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -12,25 +10,59 @@ import java.util.Set;
 
 import javax.xml.namespace.QName;
 
+import javax.xml.transform.Source;
+
+import net.sf.saxon.event.EventSource;
+import net.sf.saxon.event.ProxyReceiver;
+import net.sf.saxon.event.Receiver;
+import net.sf.saxon.event.ReceiverOption;
+import net.sf.saxon.expr.parser.Loc;
+import net.sf.saxon.lib.ParseOptions;
+import net.sf.saxon.om.AttributeInfo;
+import net.sf.saxon.om.AttributeMap;
+import net.sf.saxon.om.CopyOptions;
+import net.sf.saxon.om.EmptyAttributeMap;
+import net.sf.saxon.om.FingerprintedQName;
+import net.sf.saxon.om.NamespaceBinding;
+import net.sf.saxon.om.NamespaceMap;
+import net.sf.saxon.om.NamespaceUri;
+import net.sf.saxon.om.NoNamespaceName;
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.om.NodeName;
+import net.sf.saxon.s9api.Location;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmNodeKind;
+import net.sf.saxon.str.StringView;
+import net.sf.saxon.trans.XPathException;
+import net.sf.saxon.type.BuiltInAtomicType;
+import net.sf.saxon.type.SchemaType;
+import net.sf.saxon.type.Untyped;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.Where;
-import arno.xml.XmlWriter;
 
 /**
- * An atom:entry as the service handles it: the client's elements kept as sent (serialized, so the
- * model holds no tree and outlives the snapshot it was read from), its kind, its typed links, and,
- * for a stored entry, the parts the server manages (id, media). Immutable.
+ * An atom:entry as the service handles it: the client's elements kept as sent (as nodes of a
+ * TinyTree of its own: the one the posted entry was parsed into, or a copy of the stored entry,
+ * so that it outlives the snapshot it was read from), its kind, its typed links, and, for a stored
+ * entry, the parts the server manages (id, media). Immutable.
  *
  * <p>Reading sorts the entry's children into three heaps: what the server manages and so drops
  * ({@code id}, {@code updated}, the kind category, links {@code self}, {@code edit}, {@code up},
  * {@code describedby}, {@code alternate}, {@code edit-media}; the media {@code content} of a
  * media-link entry), the typed links ({@code link rel="related" arno:role="R"}), which the
- * service checks and maintains, and everything else, kept as sent. {@link #write} puts the
+ * service checks and maintains, and everything else, kept as sent. {@link #source} puts the
  * managed parts back, computed, in front of the rest.
+ *
+ * <h2>Writing without parsing</h2>
+ * The stored form goes to the store as Saxon events ({@link #source}), never as text to parse
+ * again: the writer thread, which every write of the service goes through, parsed each entry a
+ * second time when this built bytes (about half of its time per created entry). The events are
+ * those the parse of the same XML would give: the managed elements with the entry's two
+ * namespace bindings in scope, then each kept element copied from its tree with those two
+ * bindings added to its own in-scope ones, as they were inherited when the kept XML sat inside
+ * the entry's text (an unprefixed element in no namespace does not inherit the default one).
  */
 final class Entry {
 
@@ -46,8 +78,11 @@ final class Entry {
     record Alternate(String role, String mediaType, String href, long length) {
     }
 
-    /** One kept child element: its name and its XML as sent. */
-    record Kept(QName name, String xml) {
+    /**
+     * One kept child element: its name and the element as sent (a node of an immutable tree), or
+     * for the title the server makes for a media-link entry, {@code node} null and its text.
+     */
+    record Kept(QName name, NodeInfo node, String text) {
     }
 
     private static final Set<String> MANAGED_RELS = Set.of(Atom.REL_SELF, Atom.REL_EDIT, Atom.REL_UP,
@@ -115,18 +150,28 @@ final class Entry {
         return read(xml, documentElement(doc), what, systemId, false, mount);
     }
 
-    /** Reads a stored entry (a tree from the store; its managed parts are taken as they are). */
+    /**
+     * Reads a stored entry (a tree from the store, copied first into a TinyTree, since the store's
+     * tree is valid only until the transaction's next write; its managed parts are taken as they are).
+     */
     static Entry stored(AtomXml xml, XdmNode doc, String what) {
-        return read(xml, documentElement(doc), what, what, true, "");
+        return read(xml, documentElement(xml.copy(doc)), what, what, true, "");
     }
 
     /** The kind of a stored entry (its category scheme="urn:arno:kind"), read without copying anything; null if none. */
-    static String kindOf(XdmNode doc) {
-        for (XdmNode c : documentElement(doc).children()) {
-            if (c.getNodeKind() == XdmNodeKind.ELEMENT && "category".equals(c.getNodeName().getLocalName())
-                    && Atom.NS.equals(c.getNodeName().getNamespaceUri().toString())
-                    && Atom.KIND_SCHEME.equals(c.attribute("scheme"))) {
-                String t = c.attribute("term");
+    static String kindOf(NodeInfo doc) {
+        NodeInfo entry = null;
+        for (NodeInfo c : doc.children()) {
+            if (c.getNodeKind() == net.sf.saxon.type.Type.ELEMENT) {
+                entry = c;
+                break;
+            }
+        }
+        if (entry == null) return null;
+        for (NodeInfo c : entry.children()) {
+            if (c.getNodeKind() == net.sf.saxon.type.Type.ELEMENT && "category".equals(c.getLocalPart())
+                    && Atom.NS.equals(c.getURI()) && Atom.KIND_SCHEME.equals(c.getAttributeValue(NamespaceUri.NULL, "scheme"))) {
+                String t = c.getAttributeValue(NamespaceUri.NULL, "term");
                 return t == null ? null : t.strip();
             }
         }
@@ -208,7 +253,7 @@ final class Entry {
                     }
                 }
             }
-            kept.add(new Kept(name, xml.serialize(c)));
+            kept.add(new Kept(name, c.getUnderlyingNode(), null));
         }
         if (media != null && media.href.equals(mediaSrc)) {
             kept.removeIf(k -> k.name.getNamespaceURI().equals(Atom.NS) && k.name.getLocalPart().equals("content"));
@@ -243,60 +288,141 @@ final class Entry {
 
     /**
      * The stored form of this entry at {@code path}: RFC 4287, its hrefs store paths, the managed
-     * parts computed, the rest as the client sent it.
+     * parts computed, the rest as the client sent it; as events for
+     * {@link arno.store.WriteTransaction#put(String, Source, String)} (see the class comment).
      */
-    byte[] write(ResourcePath path, Instant updated, String user, List<Alternate> alternates) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
-        XmlWriter w = new XmlWriter(bytes);
-        w.declaration();
-        w.start("entry").attr("xmlns", Atom.NS).attr("xmlns:arno", Atom.ARNO_NS);
-        w.element("id", id);
-        w.element("updated", TIME.format(updated.truncatedTo(ChronoUnit.MILLIS)));
+    Source source(ResourcePath path, Instant updated, String user, List<Alternate> alternates, String systemId) {
+        EventSource s = new EventSource() {
+            @Override
+            public void deliver(Receiver out, ParseOptions options) throws XPathException {
+                out.open();
+                out.startDocument(ReceiverOption.NONE);
+                write(out, path, updated, user, alternates);
+                out.endDocument();
+                out.close();
+            }
+        };
+        s.setSystemId(systemId);
+        return s;
+    }
+
+    private static final NamespaceUri ATOM = NamespaceUri.of(Atom.NS);
+    /** The bindings of the stored entry element, in scope on each of its children. */
+    private static final NamespaceMap SCOPE = NamespaceMap.of("", ATOM).put("arno", NamespaceUri.of(Atom.ARNO_NS));
+    private static final NodeName ENTRY = atom("entry");
+    private static final NodeName ID = atom("id");
+    private static final NodeName UPDATED = atom("updated");
+    private static final NodeName AUTHOR = atom("author");
+    private static final NodeName NAME = atom("name");
+    private static final NodeName CATEGORY = atom("category");
+    private static final NodeName LINK = atom("link");
+    private static final NodeName CONTENT = atom("content");
+    private static final NodeName TITLE = atom("title");
+    private static final NodeName ROLE = new FingerprintedQName("arno", NamespaceUri.of(Atom.ARNO_NS), "role");
+
+    private static NodeName atom(String local) {
+        return new FingerprintedQName("", ATOM, local);
+    }
+
+    private void write(Receiver out, ResourcePath path, Instant updated, String user, List<Alternate> alternates)
+            throws XPathException {
+        start(out, ENTRY, EmptyAttributeMap.getInstance());
+        text(out, ID, id);
+        text(out, UPDATED, TIME.format(updated.truncatedTo(ChronoUnit.MILLIS)));
         if (!has(Atom.NS, "author")) {
-            w.start("author").element("name", user == null || user.isBlank() ? "arno" : user).end();
+            start(out, AUTHOR, EmptyAttributeMap.getInstance());
+            text(out, NAME, user == null || user.isBlank() ? "arno" : user);
+            out.endElement();
         }
-        if (kind != null) w.start("category").attr("scheme", Atom.KIND_SCHEME).attr("term", kind).end();
+        if (kind != null) empty(out, CATEGORY, attrs("scheme", Atom.KIND_SCHEME, "term", kind));
         String self = path.entryDocument();
-        w.start("link").attr("rel", Atom.REL_SELF).attr("href", self).end();
-        w.start("link").attr("rel", Atom.REL_EDIT).attr("href", self).end();
+        empty(out, LINK, attrs("rel", Atom.REL_SELF, "href", self));
+        empty(out, LINK, attrs("rel", Atom.REL_EDIT, "href", self));
         ResourcePath parent = path.parent();
-        if (!parent.isRoot()) w.start("link").attr("rel", Atom.REL_UP).attr("href", parent.entryDocument()).end();
+        if (!parent.isRoot()) empty(out, LINK, attrs("rel", Atom.REL_UP, "href", parent.entryDocument()));
         if (kind != null) {
-            w.start("link").attr("rel", Atom.REL_DESCRIBED_BY).attr("type", "application/xml")
-                    .attr("href", Introspection.path(kind)).end();
+            empty(out, LINK, attrs("rel", Atom.REL_DESCRIBED_BY, "type", "application/xml", "href", Introspection.path(kind)));
         }
         for (Alternate a : alternates) {
-            w.start("link").attr("rel", Atom.REL_ALTERNATE).attr("arno:role", a.role).attr("type", a.mediaType)
-                    .attr("href", a.href).attr("length", a.length >= 0 ? a.length : null).end();
+            empty(out, LINK, attrs("rel", Atom.REL_ALTERNATE, ROLE, a.role, "type", a.mediaType, "href", a.href,
+                    "length", a.length >= 0 ? Long.toString(a.length) : null));
         }
         if (media != null) {
-            w.start("link").attr("rel", Atom.REL_EDIT_MEDIA).attr("type", media.mediaType).attr("href", media.href).end();
-            w.start("content").attr("type", media.mediaType).attr("src", media.href).end();
+            empty(out, LINK, attrs("rel", Atom.REL_EDIT_MEDIA, "type", media.mediaType, "href", media.href));
+            empty(out, CONTENT, attrs("type", media.mediaType, "src", media.href));
         }
         for (Link l : links) {
-            w.start("link").attr("rel", Atom.REL_RELATED).attr("arno:role", l.role).attr("href", l.href)
-                    .attr("title", l.title).end();
+            empty(out, LINK, attrs("rel", Atom.REL_RELATED, ROLE, l.role, "href", l.href, "title", l.title));
         }
+        Receiver inherit = new Inherit(out);
         for (Kept k : kept) {
             if (media != null && k.name.getNamespaceURI().equals(Atom.NS) && k.name.getLocalPart().equals("content")) {
                 continue;
             }
-            w.raw(k.xml.getBytes(StandardCharsets.UTF_8));
+            if (k.node != null) {
+                k.node.copy(inherit, CopyOptions.ALL_NAMESPACES, Loc.NONE);
+            } else {
+                text(out, TITLE, k.text);
+            }
         }
-        w.end();
-        w.finish();
-        return bytes.toByteArray();
+        out.endElement();
+    }
+
+    private static void start(Receiver out, NodeName name, AttributeMap atts) throws XPathException {
+        out.startElement(name, Untyped.getInstance(), atts, SCOPE, Loc.NONE, ReceiverOption.NONE);
+    }
+
+    private static void empty(Receiver out, NodeName name, AttributeMap atts) throws XPathException {
+        start(out, name, atts);
+        out.endElement();
+    }
+
+    private static void text(Receiver out, NodeName name, String value) throws XPathException {
+        start(out, name, EmptyAttributeMap.getInstance());
+        if (value != null && !value.isEmpty()) out.characters(StringView.of(value), Loc.NONE, ReceiverOption.NONE);
+        out.endElement();
+    }
+
+    /**
+     * Attributes, in order, from name/value pairs (a name is a local name in no namespace, or a
+     * NodeName); a null value leaves its attribute out.
+     */
+    private static AttributeMap attrs(Object... pairs) {
+        AttributeMap m = EmptyAttributeMap.getInstance();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] == null) continue;
+            NodeName name = pairs[i] instanceof NodeName n ? n : new NoNamespaceName((String) pairs[i]);
+            m = m.put(new AttributeInfo(name, BuiltInAtomicType.UNTYPED_ATOMIC, (String) pairs[i + 1], Loc.NONE,
+                    ReceiverOption.NONE));
+        }
+        return m;
+    }
+
+    /**
+     * Gives each copied element the entry's bindings as inherited ones, under its own; an element
+     * in no namespace without prefix keeps no default binding (as xmlns="" would have said).
+     */
+    private static final class Inherit extends ProxyReceiver {
+        Inherit(Receiver next) {
+            super(next);
+        }
+
+        @Override
+        public void startElement(NodeName name, SchemaType type, AttributeMap atts, NamespaceMap ns, Location location,
+                int properties) throws XPathException {
+            NamespaceMap scope = SCOPE;
+            for (NamespaceBinding b : ns) scope = scope.put(b.getPrefix(), b.getNamespaceUri());
+            if (name.getPrefix().isEmpty() && name.getNamespaceUri().isEmpty()) {
+                scope = scope.remove("");
+            }
+            nextReceiver.startElement(name, type, atts, scope, location, properties);
+        }
     }
 
     /** The media-link entry the server makes for a posted media resource. */
     static Entry forMedia(String title, String kind, Media media) {
-        String t = "<title xmlns=\"" + Atom.NS + "\">" + escape(title) + "</title>";
-        return new Entry(null, kind, List.of(new Kept(new QName(Atom.NS, "title"), t)), List.of(), media,
+        return new Entry(null, kind, List.of(new Kept(new QName(Atom.NS, "title"), null, title)), List.of(), media,
                 Set.of(new QName(Atom.NS, "title")));
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
     private static String abbreviate(String s) {

@@ -25,6 +25,9 @@ final class Naming {
     }
 
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9_-]+");
+    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
+    private static final Pattern LEADING = Pattern.compile("^[-_]+");
+    private static final Pattern TRAILING = Pattern.compile("-+$");
 
     /**
      * The Slug cleaned to the name syntax: accents stripped, every run of other characters one
@@ -32,11 +35,24 @@ final class Naming {
      */
     static String clean(String slug) {
         if (slug == null) return null;
-        String s = Normalizer.normalize(slug.strip(), Normalizer.Form.NFKD).replaceAll("\\p{M}+", "");
+        if (isName(slug)) return slug;
+        String s = MARKS.matcher(Normalizer.normalize(slug.strip(), Normalizer.Form.NFKD)).replaceAll("");
         s = UNSAFE.matcher(s).replaceAll("-");
-        s = s.replaceAll("^[-_]+", "").replaceAll("-+$", "");
-        if (s.length() > 100) s = s.substring(0, 100).replaceAll("-+$", "");
+        s = TRAILING.matcher(LEADING.matcher(s).replaceAll("")).replaceAll("");
+        if (s.length() > 100) s = TRAILING.matcher(s.substring(0, 100)).replaceAll("");
         return s.isEmpty() ? null : s;
+    }
+
+    /** Whether the slug is a name already, which cleaning leaves as it is (the usual case, without a regex). */
+    private static boolean isName(String s) {
+        int n = s.length();
+        if (n == 0 || n > 100 || s.charAt(n - 1) == '-') return false;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            boolean alnum = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
+            if (!alnum && (i == 0 || c != '-' && c != '_')) return false;
+        }
+        return true;
     }
 
     /**

@@ -1,6 +1,5 @@
 package arno.store.atom;
 
-import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,7 +24,12 @@ import arno.xml.Where;
  * reciprocal links. Used by the writer thread only.
  *
  * <p>The view's trees are valid only until the next write, so everything read is copied into an
- * {@link Entry} (which holds no tree) before anything is written.
+ * {@link Entry} (which holds no tree of the store) before anything is written.
+ *
+ * <p>Per group, not per operation: the model is checked against the view once (a group's
+ * operations share it until one writes a model document), and the kind of a committed entry
+ * comes from {@link AtomStore}'s cache of kinds by (document, version) when it is there, so a
+ * creation reads its parent's version (one B+tree lookup) instead of its tree.
  */
 final class Tx {
     /** The media type entries are stored with. */
@@ -34,6 +38,7 @@ final class Tx {
     final WriteTransaction w;
     final AtomStore atom;
     final AtomXml xml;
+    private Model model;
 
     Tx(WriteTransaction w, AtomStore atom) {
         this.w = w;
@@ -46,7 +51,14 @@ final class Tx {
     }
 
     Model model() {
-        return atom.model(view());
+        if (model == null) model = atom.model(view());
+        return model;
+    }
+
+    /** A model document was written in this transaction: read the model again. */
+    void modelChanged() {
+        model = null;
+        atom.forgetModel();
     }
 
     /** The stored entry at {@code p}, or null. */
@@ -66,9 +78,23 @@ final class Tx {
 
     /** The kind of the stored entry at document {@code doc}, or null (no entry, or no kind). */
     String kindOf(String doc) {
+        return kindOf(doc, view().documentVersion(doc));
+    }
+
+    /** The same, {@code version} being the document's ({@link Snapshot#versionOf}; -1: there is none). */
+    private String kindOf(String doc, long version) {
+        if (version < 0) return null;
         Snapshot v = view();
-        if (!v.exists(doc)) return null;
-        return Entry.kindOf(new XdmNode(v.document(doc, xml.config).getRootNode()));
+        // A version below the view's was committed: (doc, version) is one document for good. One
+        // written by this transaction is read each time (a later operation may replace it).
+        boolean committed = version < v.version();
+        if (committed) {
+            String k = atom.cachedKind(doc, version);
+            if (k != null) return k.isEmpty() ? null : k;
+        }
+        String k = Entry.kindOf(v.document(doc, xml.config).getRootNode());
+        if (committed) atom.cacheKind(doc, version, k == null ? "" : k);
+        return k;
     }
 
     /** The kind that governs the children of {@code parent} (the root's for the root); NOT_FOUND if no entry. */
@@ -76,8 +102,9 @@ final class Tx {
         Model m = model();
         if (parent.isRoot()) return m.root();
         String doc = parent.entryDocument();
-        if (!view().exists(doc)) throw notFound(parent);
-        String k = kindOf(doc);
+        long version = view().documentVersion(doc);
+        if (version < 0) throw notFound(parent);
+        String k = kindOf(doc, version);
         if (k == null) {
             throw ErrorCode.UNPROCESSABLE.error(parent + " has no kind (category scheme=\"" + Atom.KIND_SCHEME
                     + "\"), so it has no collections and takes no children").at(Where.at("store:" + doc));
@@ -134,8 +161,9 @@ final class Tx {
      */
     void checkLinks(Model m, Kind k, Entry e, String self, String what) {
         for (Entry.Link l : e.links) {
-            String targetKind = l.href().equals(self) ? k == null ? null : k.name() : kindOf(l.href());
-            if (!l.href().equals(self) && !view().exists(l.href())) {
+            long version = l.href().equals(self) ? 0 : view().documentVersion(l.href());
+            String targetKind = l.href().equals(self) ? k == null ? null : k.name() : kindOf(l.href(), version);
+            if (!l.href().equals(self) && version < 0) {
                 throw ErrorCode.UNPROCESSABLE.error("the link with role '" + l.role() + "' of " + what + " points to "
                         + l.href() + ", which does not exist; typed links point to existing entries").at(Where.at("store:" + self));
             }
@@ -173,9 +201,8 @@ final class Tx {
     void write(ResourcePath p, Entry e, String user) {
         Model m = model();
         Kind k = e.kind == null ? null : m.kind(e.kind);
-        byte[] bytes = e.write(p, w.time(), user, alternates(p, k, e.media));
         String doc = p.entryDocument();
-        w.put(doc, new StreamSource(new ByteArrayInputStream(bytes), "store:" + doc), ENTRY_MEDIA_TYPE);
+        w.put(doc, e.source(p, w.time(), user, alternates(p, k, e.media), "store:" + doc), ENTRY_MEDIA_TYPE);
         w.setReferences(doc, references(p, e));
     }
 

@@ -125,4 +125,43 @@ class GroupCommitTest {
             assertThat(store.check()).isEmpty();
         }
     }
+
+    /**
+     * A model document written in a group governs the operations after it in the same group: the
+     * model is read once per group, and again after a write to it (the version of the group's
+     * transaction is the same before and after, so it cannot tell the two apart).
+     */
+    @Test
+    void aModelChangeTakesEffectWithinItsGroup() throws Exception {
+        try (Store store = Fixtures.store(dir); AtomStore atom = AtomStore.open(store, AtomOptions.defaults())) {
+            ResourcePath journals = atom.createEntry(ResourcePath.ROOT, null, "journals", entry("journals", "J"), "ed").path();
+            ResourcePath ja = atom.createEntry(journals, null, "ja", entry("journal", "JA"), "ed").path();
+            String journalModel = "<kind xmlns='urn:arno:introspection' xmlns:atom='http://www.w3.org/2005/Atom' name='journal'>"
+                    + "<title>Journal</title><require element='atom:title'/>"
+                    + "<collection name='volumes' kinds='volume' naming='pattern' pattern='v{n}'/>"
+                    + "<collection name='specials' kinds='issue' naming='slug'/></kind>";
+            WriteTransaction hold = store.write();
+            Future<Writer.Done> volume;
+            Future<Writer.Done> model;
+            Future<Writer.Done> special;
+            try {
+                // the writer takes the first operation (which reads the model) and waits for the lock;
+                // the model write and the creation it allows queue behind it
+                volume = atom.createEntryAsync(ja, null, null, entry("volume", "V"), "ed");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (atom.queued() > 0 && System.nanoTime() < deadline) Thread.sleep(5);
+                model = atom.putModelAsync("journal", -1, journalModel.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                special = atom.createEntryAsync(ja, null, "s1", entry("issue", "Special"), "ed");
+                assertThat(atom.queued()).isEqualTo(2);
+            } finally {
+                hold.abort();
+            }
+            Writer.Done v = volume.get(30, TimeUnit.SECONDS);
+            Writer.Done m = model.get(30, TimeUnit.SECONDS);
+            Writer.Done d = special.get(30, TimeUnit.SECONDS);
+            assertThat(List.of(v.version(), d.version())).as("one group").containsOnly(m.version());
+            assertThat(d.applied().document()).isEqualTo("/journals/ja/s1.atom");
+            assertThat(xpath(store, "/journals/ja/s1.atom", "/a:entry/a:category/@term")).containsExactly("issue");
+        }
+    }
 }
