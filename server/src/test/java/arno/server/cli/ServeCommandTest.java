@@ -23,11 +23,10 @@ import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -35,26 +34,13 @@ import picocli.CommandLine;
  * {@code ./arno serve} through {@link Main#run}: a real server on an ephemeral port, and every
  * mistake a user can make ending in one line, exit status 1 or 2, before anything is written.
  */
+@ExtendWith(CheckoutHome.class)
 class ServeCommandTest {
-    private static String home;
-
     @TempDir
     Path tmp;
     Path data;
     Path sites;
 
-    @BeforeAll
-    static void installation() {
-        // The checkout is the installation: the shared packages and the default error page are found there.
-        home = System.getProperty("arno.home");
-        System.setProperty("arno.home", Path.of("..").toAbsolutePath().normalize().toString());
-    }
-
-    @AfterAll
-    static void restore() {
-        if (home == null) System.clearProperty("arno.home");
-        else System.setProperty("arno.home", home);
-    }
 
     @BeforeEach
     void site() throws IOException {

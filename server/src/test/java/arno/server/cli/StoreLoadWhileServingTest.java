@@ -22,11 +22,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntConsumer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,9 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * serving all the while; what the load stores is then read back over the store API and, after
  * the server has stopped, straight from the store.
  */
+@ExtendWith(CheckoutHome.class)
 class StoreLoadWhileServingTest {
-    private static String home;
-
     @TempDir
     Path tmp;
     Path data;
@@ -45,17 +43,6 @@ class StoreLoadWhileServingTest {
     Path content;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    @BeforeAll
-    static void installation() {
-        home = System.getProperty("arno.home");
-        System.setProperty("arno.home", Path.of("..").toAbsolutePath().normalize().toString());
-    }
-
-    @AfterAll
-    static void restore() {
-        if (home == null) System.clearProperty("arno.home");
-        else System.setProperty("arno.home", home);
-    }
 
     @BeforeEach
     void folders() throws IOException {
