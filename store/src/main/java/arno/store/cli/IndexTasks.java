@@ -89,6 +89,26 @@ public final class IndexTasks {
         return b.toString();
     }
 
+    /**
+     * Adds the indexes of the class path resource {@code resource} (e.g. the demo's
+     * {@code /arno/demo/indexes.xml}) as {@link #add} does; false, changing nothing, when the
+     * resource is not on the class path.
+     */
+    public static boolean addResource(Store store, String resource, XmlPolicy policy, PrintWriter err) {
+        java.net.URL url = IndexTasks.class.getResource(resource);
+        if (url == null) {
+            return false;
+        }
+        byte[] bytes;
+        try (java.io.InputStream in = url.openStream()) {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw ErrorCode.IO.error(e, "cannot read " + url + ": " + e.getMessage());
+        }
+        add(store, IndexConfig.parse(bytes, url.toString(), policy), err, false);
+        return true;
+    }
+
     /** Prints the configuration (the document a later {@code add} accepts as it is). */
     public static void list(Store store, PrintWriter out) {
         try (Snapshot s = store.read()) {
