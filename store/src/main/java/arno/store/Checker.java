@@ -26,7 +26,8 @@ import org.lmdbjava.Dbi;
  * other and name stored sources. Every version has a commit time, never earlier than the one
  * before. The change feed is plausible: the last change of each URI still in the feed is a put of
  * exactly the document stored there now, or a delete of one no longer there; and every document
- * written since the feed's start has that put.
+ * written since the feed's start has that put. Last, the path summary and the value indexes are
+ * recomputed from the documents and compared ({@link ValueCheck}).
  */
 final class Checker {
 
@@ -85,6 +86,7 @@ final class Checker {
         checkReferences(e, k);
         checkCommits(e, version);
         checkFeed(e, k, version);
+        new ValueCheck(store, snapshot, this::add).run();
         return problems;
     }
 

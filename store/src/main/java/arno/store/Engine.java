@@ -58,6 +58,13 @@ final class Engine implements AutoCloseable {
     final Dbi<DirectBuffer> commits;
     final Dbi<DirectBuffer> refs;
     final Dbi<DirectBuffer> refsOut;
+    /** Value index entries, see {@link ValueKeys}. */
+    final Dbi<DirectBuffer> values;
+    /** The value index catalogue: name → id and definition, see {@link Indexer}. */
+    final Dbi<DirectBuffer> indexes;
+    /** The path summary: path id → parent, counts, name; and (parent, name) → path id. See {@link PathTable}. */
+    final Dbi<DirectBuffer> pathSummary;
+    final Dbi<DirectBuffer> pathNames;
     private final FileChannel lockChannel;
     private final FileLock lock;
 
@@ -74,6 +81,10 @@ final class Engine implements AutoCloseable {
         this.commits = env.openDbi("commits", DbiFlags.MDB_CREATE);
         this.refs = env.openDbi("refs", DbiFlags.MDB_CREATE);
         this.refsOut = env.openDbi("refsOut", DbiFlags.MDB_CREATE);
+        this.values = env.openDbi("values", DbiFlags.MDB_CREATE);
+        this.indexes = env.openDbi("indexes", DbiFlags.MDB_CREATE);
+        this.pathSummary = env.openDbi("pathSummary", DbiFlags.MDB_CREATE);
+        this.pathNames = env.openDbi("pathNames", DbiFlags.MDB_CREATE);
     }
 
     /** LMDB's data file: its presence is what makes a folder hold a store. */

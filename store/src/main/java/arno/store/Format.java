@@ -1,7 +1,8 @@
 package arno.store;
 
 /**
- * The binary layout of a stored document, version 3 (version 2 had no structural index, see
+ * The binary layout of a stored document, version 4 (version 3 had no path summary and no value
+ * indexes, see {@link Indexer}; version 2 had no structural index, see
  * {@link NameIndex}; version 1 had no binary documents, media types, references or commit times).
  *
  * <h2>Records</h2>
@@ -46,7 +47,7 @@ package arno.store;
 final class Format {
 
     /** The format version written in the store's meta database; other versions are refused. */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     static final int CHUNK_SHIFT = 20;
     static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;

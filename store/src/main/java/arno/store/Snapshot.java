@@ -594,6 +594,95 @@ public final class Snapshot implements DocumentStore.View {
         return v == null ? -1L : v.getLong(0, Keys.BE);
     }
 
+    /** The value index configuration this snapshot sees (empty when the store has none). */
+    public synchronized IndexConfig indexes() {
+        checkOpen();
+        List<IndexDefinition> out = new ArrayList<>();
+        try {
+            for (ValueWalk.Active a : Indexer.active(store.engine, txn)) {
+                out.add(a.definition());
+            }
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + store.directory());
+        }
+        return new IndexConfig(out);
+    }
+
+    /**
+     * The elements that value index {@code index} holds under {@code value} (compared as the
+     * index's type, after its normalisation), each once, in storage order. One B+tree seek.
+     *
+     * @throws StoreException BAD_PARAMETER when there is no such index, it is correlated (give its
+     *                        key: {@link #lookup(String, String, String)}), or the value is not of its type
+     */
+    public List<IndexHit> lookup(String index, String value) {
+        return ValueLookup.find(this, index, null, value, value);
+    }
+
+    /** The elements of a correlated index whose key is {@code key} and value is {@code value}. */
+    public List<IndexHit> lookup(String index, String key, String value) {
+        return ValueLookup.find(this, index, key, value, value);
+    }
+
+    /**
+     * The elements of value index {@code index} with a value in [low, high] (inclusive; null for an
+     * open end), each once, in value order: a number index by number, a date index by date, a
+     * string index by code point.
+     */
+    public List<IndexHit> range(String index, String low, String high) {
+        return ValueLookup.find(this, index, null, low, high);
+    }
+
+    /** {@link #range(String, String, String)} within the key {@code key} of a correlated index. */
+    public List<IndexHit> range(String index, String key, String low, String high) {
+        return ValueLookup.find(this, index, key, low, high);
+    }
+
+    /** The element a lookup found, for {@code config}; valid while this snapshot is open. */
+    public net.sf.saxon.om.NodeInfo node(IndexHit hit, Configuration config) {
+        StoredTree t = (StoredTree) document(hit.uri(), config);
+        return t.nodeAt(hit.position());
+    }
+
+    /** For the pipeline ({@link DocumentStore.View#lookup}): the elements, as nodes of {@code config}. */
+    @Override
+    public List<net.sf.saxon.om.NodeInfo> lookup(String index, String key, String low, String high, Configuration config) {
+        List<net.sf.saxon.om.NodeInfo> out = new ArrayList<>();
+        for (IndexHit h : ValueLookup.find(this, index, key, low, high)) {
+            out.add(node(h, config));
+        }
+        return out;
+    }
+
+    /** The path summary: every distinct element path of the stored XML documents with its counts. */
+    public synchronized List<PathCount> paths() {
+        checkOpen();
+        try {
+            return PathTable.summary(store.engine, txn);
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + store.directory());
+        }
+    }
+
+    /**
+     * The tree of document {@code docId} for the store's own walks (indexing, checking): not
+     * cached, so a write transaction's next write cannot leave it in the cache; null for a binary document.
+     */
+    synchronized StoredTree tree(long docId, Configuration config) {
+        checkOpen();
+        DirectBuffer b = store.engine.docs.get(txn, keys.doc(docId, Keys.HEADER));
+        if (b == null) {
+            throw new StoreException(ErrorCode.STORE_CORRUPT, "document " + docId + " has no header");
+        }
+        DocHeader h = DocHeader.decode(docId, b);
+        if (h.binary()) {
+            return null;
+        }
+        Namebase.Mapping mapping = store.names.mapping(config);
+        return new StoredTree(this, h, config, owner == null ? mapping.covering(h.nameCodes())
+                : mapping.covering(h.nameCodes(), owner.pendingNames()));
+    }
+
     /** For the checker: raw access inside this snapshot. */
     Txn<DirectBuffer> txn() {
         return txn;

@@ -22,6 +22,11 @@ final class StoreResolver implements ResourceResolver {
         this.config = config;
     }
 
+    /** The snapshot it reads from (for the store's XPath functions, {@link StoreFunctions}). */
+    Snapshot snapshot() {
+        return snapshot;
+    }
+
     @Override
     public Source resolve(ResourceRequest request) throws XPathException {
         String uri = request.uri;

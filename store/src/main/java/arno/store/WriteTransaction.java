@@ -69,6 +69,7 @@ public final class WriteTransaction implements AutoCloseable {
     private boolean done;
     private RuntimeException broken;
     private Snapshot view;
+    private Indexer indexer;
 
     WriteTransaction(Store store, Txn<DirectBuffer> txn) {
         this.store = store;
@@ -147,6 +148,9 @@ public final class WriteTransaction implements AutoCloseable {
                 h = h.withXmlBytes(xml);
                 engine.docs.put(txn, keys.doc(docId, Keys.HEADER), h.encode());
             }
+            if (uri.equals(IndexConfig.URI)) {
+                indexer().configuration(docId);
+            }
         } catch (RuntimeException e) {
             throw failed(e, docId, what);
         }
@@ -194,6 +198,9 @@ public final class WriteTransaction implements AutoCloseable {
             }
             h = new DocHeader(docId, uri, version, length, chunks, -1, 0, 0, DocHeader.BINARY, mediaType);
             engine.docs.put(txn, keys.doc(docId, Keys.HEADER), h.encode());
+            if (uri.equals(IndexConfig.URI)) {
+                indexer().configuration(docId);
+            }
         } catch (IOException e) {
             StoreException x = new StoreException(ErrorCode.IO, "cannot read the bytes to store as " + what + ": "
                     + e.getMessage() + "; nothing was stored", e);
@@ -217,10 +224,12 @@ public final class WriteTransaction implements AutoCloseable {
                 return false;
             }
             String mediaType = mediaTypeOf(old, uri);
+            ValueWalk.Contribution before = indexer().contribution(old);
             removeEntries(old);
             engine.paths.delete(txn, keys.utf8(uri));
             clearReferences(uri);
             recordChange(Change.Kind.DELETE, old, uri, mediaType);
+            indexer().replaced(uri, before, -1);
             return true;
         } catch (LmdbException e) {
             throw Engine.translate(e, Store.SCHEME + uri);
@@ -355,6 +364,14 @@ public final class WriteTransaction implements AutoCloseable {
         abort();
     }
 
+    /** The cross-document indexes of this transaction (see {@link Indexer}). */
+    Indexer indexer() {
+        if (indexer == null) {
+            indexer = new Indexer(this, store, txn);
+        }
+        return indexer;
+    }
+
     Namebase.Pending pendingNames() {
         return names;
     }
@@ -400,6 +417,7 @@ public final class WriteTransaction implements AutoCloseable {
     private void link(String uri, long docId, String mediaType, String what) {
         try {
             long old = docIdOf(uri);
+            ValueWalk.Contribution before = old >= 0 ? indexer().contribution(old) : null;
             if (old >= 0) {
                 removeEntries(old);
             }
@@ -408,6 +426,7 @@ public final class WriteTransaction implements AutoCloseable {
             v.putLong(8, version, Keys.BE);
             engine.paths.put(txn, keys.utf8(uri), keys.value(16));
             recordChange(Change.Kind.PUT, docId, uri, mediaType);
+            indexer().replaced(uri, before, docId);
         } catch (LmdbException e) {
             throw Engine.translate(e, what);
         }

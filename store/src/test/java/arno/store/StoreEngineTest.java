@@ -234,17 +234,17 @@ class StoreEngineTest {
     }
 
     @Test
-    void aStoreOfTheFormatBeforeTheStructuralIndexIsRefused() {
-        assertThat(Format.VERSION).isEqualTo(3);
+    void aStoreOfTheFormatBeforeTheValueIndexesIsRefused() {
+        assertThat(Format.VERSION).isEqualTo(4);
         try (Store store = TestStores.open(dir)) {
             try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
-                store.engine.putLong(txn, new Keys(), "format", 2);
+                store.engine.putLong(txn, new Keys(), "format", 3);
                 txn.commit();
             }
         }
         assertThatThrownBy(() -> TestStores.open(dir))
                 .isInstanceOf(StoreException.class)
-                .hasMessageContaining("has format version 2; this Arno reads format version 3. Export its documents"
+                .hasMessageContaining("has format version 3; this Arno reads format version 4. Export its documents"
                         + " with the Arno that wrote them and load them into a new store")
                 .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(ErrorCode.STORE_FORMAT));
     }

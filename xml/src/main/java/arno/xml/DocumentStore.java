@@ -66,6 +66,17 @@ public interface DocumentStore {
             return out;
         }
 
+        /**
+         * The elements that the store's value index {@code index} holds with a value in [low, high]
+         * (inclusive; null for an open end; low = high for equality), under {@code key} for a
+         * correlated index (null otherwise), each once, in index order; nodes of {@code config}.
+         * This default has no indexes: {@link ErrorCode#BAD_PARAMETER}.
+         */
+        default List<net.sf.saxon.om.NodeInfo> lookup(String index, String key, String low, String high,
+                Configuration config) {
+            throw ErrorCode.BAD_PARAMETER.error("this store has no value indexes (index '" + index + "')");
+        }
+
         @Override
         void close();
     }

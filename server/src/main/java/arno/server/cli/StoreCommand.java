@@ -7,6 +7,8 @@ import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.StoreOptions;
 import arno.store.atom.AtomStore;
+import arno.store.IndexConfig;
+import arno.store.cli.IndexTasks;
 import arno.store.cli.StoreTasks;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
@@ -38,11 +40,14 @@ import picocli.CommandLine.Spec;
  * store behind and report it healthy).
  */
 @Command(name = "store", mixinStandardHelpOptions = true,
-        description = "The persistent XML store in DATA/store: load XML files into it, export a document, check it.",
-        subcommands = {StoreCommand.Load.class, StoreCommand.Export.class, StoreCommand.Check.class},
+        description = "The persistent XML store in DATA/store: load XML files into it, export a document, check it,"
+                + " list its element paths, configure its value indexes.",
+        subcommands = {StoreCommand.Load.class, StoreCommand.Export.class, StoreCommand.Check.class,
+                StoreCommand.Paths.class, StoreCommand.Index.class},
         footer = {"", "Examples:", "  ./arno store load --resources data/content --data data",
                 "  ./arno store export /journals/ja.atom --data data",
-                "  ./arno store check --data data", "",
+                "  ./arno store check --data data",
+                "  ./arno store index add indexes.xml --data data", "",
                 "Exit status: 0 done, 1 failed, 2 wrong usage."})
 public final class StoreCommand implements Runnable {
     @Spec
@@ -50,7 +55,7 @@ public final class StoreCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a store command is needed: load, export or check");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a store command is needed: load, export, check, paths or index");
     }
 
     /**
@@ -275,6 +280,116 @@ public final class StoreCommand implements Runnable {
         public Integer call() {
             try (Store s = store.openExisting()) {
                 return StoreTasks.check(s, spec.commandLine().getOut()) ? 0 : 1;
+            }
+        }
+    }
+
+    @Command(name = "paths", mixinStandardHelpOptions = true,
+            description = "Lists the path summary: every distinct element path of the stored XML documents, with the number"
+                    + " of its elements and of the documents that have it. Never creates a store.",
+            footer = {"", "Example:", "  ./arno store paths --data data",
+                    "      elements  documents  path",
+                    "          1200       1200  /atom:entry"})
+    static final class Paths implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        Opening store;
+
+        @Override
+        public Integer call() {
+            try (Store s = store.openExisting()) {
+                IndexTasks.paths(s, spec.commandLine().getOut());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "index", mixinStandardHelpOptions = true,
+            description = {"The store's value indexes, configured in the store itself (" + IndexConfig.URI + ", schema "
+                    + "arno/schema/indexes.xsd): add, remove, list. Templates and ./arno query use them through"
+                    + " store:lookup and store:range."},
+            subcommands = {Index.Add.class, Index.Remove.class, Index.ListIndexes.class},
+            footer = {"", "Examples:", "  ./arno store index add indexes.xml --data data",
+                    "  ./arno store index remove doi --data data", "  ./arno store index list --data data"})
+    static final class Index implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            throw new CommandLine.ParameterException(spec.commandLine(), "an index command is needed: add, remove or list");
+        }
+
+        @Command(name = "add", mixinStandardHelpOptions = true,
+                description = {"Adds the indexes of FILE (an <indexes xmlns=\"urn:arno:indexes\"> document) to the store's"
+                        + " configuration, replacing indexes of the same names, and builds them over every stored document"
+                        + " in one transaction, with progress on stderr. Unchanged indexes are kept as they are."},
+                footer = {"", "Example:", "  ./arno store index add indexes.xml --data data", "  with indexes.xml:",
+                        "  <indexes xmlns=\"urn:arno:indexes\" xmlns:atom=\"http://www.w3.org/2005/Atom\">",
+                        "    <index name=\"category\" match=\"atom:entry/atom:category\" key=\"@scheme\" value=\"@term\"/>",
+                        "  </indexes>"})
+        static final class Add implements Callable<Integer> {
+            @Spec
+            CommandSpec spec;
+
+            @Mixin
+            Opening store;
+
+            @Parameters(paramLabel = "FILE", description = "the index configuration to add")
+            Path file;
+
+            @Override
+            public Integer call() {
+                Config c = store.config();
+                // read and validated before the store is opened: a mistake changes nothing
+                IndexConfig added = IndexTasks.read(file, new XmlPolicy(c.xmlLimits()));
+                try (Store s = store.openExisting()) {
+                    IndexTasks.add(s, added, spec.commandLine().getErr(), interactive());
+                }
+                return 0;
+            }
+        }
+
+        @Command(name = "remove", mixinStandardHelpOptions = true,
+                description = "Removes the named indexes and their entries.",
+                footer = {"", "Example:", "  ./arno store index remove doi surname --data data"})
+        static final class Remove implements Callable<Integer> {
+            @Spec
+            CommandSpec spec;
+
+            @Mixin
+            Opening store;
+
+            @Parameters(arity = "1..*", paramLabel = "NAME", description = "the indexes to remove")
+            List<String> names;
+
+            @Override
+            public Integer call() {
+                try (Store s = store.openExisting()) {
+                    IndexTasks.remove(s, names, spec.commandLine().getErr());
+                }
+                return 0;
+            }
+        }
+
+        @Command(name = "list", mixinStandardHelpOptions = true,
+                description = "Prints the store's index configuration (a document that 'index add' accepts).",
+                footer = {"", "Example:", "  ./arno store index list --data data > indexes.xml"})
+        static final class ListIndexes implements Callable<Integer> {
+            @Spec
+            CommandSpec spec;
+
+            @Mixin
+            Opening store;
+
+            @Override
+            public Integer call() {
+                try (Store s = store.openExisting()) {
+                    IndexTasks.list(s, spec.commandLine().getOut());
+                }
+                return 0;
             }
         }
     }

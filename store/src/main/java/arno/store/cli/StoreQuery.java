@@ -8,6 +8,7 @@ import java.util.Properties;
 
 import arno.store.Snapshot;
 import arno.store.Store;
+import arno.store.StoreFunctions;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.Where;
@@ -50,7 +51,10 @@ public final class StoreQuery {
     public static StoreQuery compile(String text, URI base, String label, XmlPolicy policy) {
         Processor processor = new Processor(false);
         policy.install(processor.getUnderlyingConfiguration());
+        // store:lookup and store:range read the snapshot whose resolver run() installs
+        StoreFunctions.register(processor.getUnderlyingConfiguration(), StoreFunctions.FROM_RESOLVER);
         XQueryCompiler compiler = processor.newXQueryCompiler();
+        compiler.declareNamespace(StoreFunctions.PREFIX, StoreFunctions.NS);
         compiler.setBaseURI(base);
         List<XmlProcessingError> errors = new ArrayList<>();
         compiler.setErrorList(errors);  // collected, not printed: they become the error's details

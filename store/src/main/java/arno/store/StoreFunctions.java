@@ -1,0 +1,142 @@
+package arno.store;
+
+import java.util.List;
+import java.util.function.Function;
+
+import net.sf.saxon.Configuration;
+import net.sf.saxon.expr.XPathContext;
+import net.sf.saxon.lib.ExtensionFunctionCall;
+import net.sf.saxon.lib.ExtensionFunctionDefinition;
+import net.sf.saxon.lib.ResourceResolver;
+import net.sf.saxon.om.Item;
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.om.Sequence;
+import net.sf.saxon.om.StructuredQName;
+import net.sf.saxon.trans.XPathException;
+import net.sf.saxon.value.SequenceExtent;
+import net.sf.saxon.value.SequenceType;
+
+import arno.xml.ArnoException;
+import arno.xml.DocumentStore;
+import arno.xml.ErrorCode;
+
+/**
+ * The store's value indexes as XPath functions (Saxon "integrated extension functions", which HE
+ * supports), in the namespace {@value #NS}:
+ *
+ * <pre>
+ * store:lookup($index as xs:string, $value as xs:anyAtomicType) as element()*
+ * store:lookup($index as xs:string, $key as xs:string, $value as xs:anyAtomicType) as element()*   (a correlated index)
+ * store:range($index as xs:string, $low as xs:anyAtomicType?, $high as xs:anyAtomicType?) as element()*
+ * store:range($index as xs:string, $key as xs:string, $low as xs:anyAtomicType?, $high as xs:anyAtomicType?) as element()*
+ * </pre>
+ *
+ * They return the matched elements (their documents are {@code root()}), each once, in index
+ * order, from the store view of the running query or request: the function does not know where
+ * that is, so {@link #register} takes a finder; {@link #FROM_RESOLVER} finds the snapshot whose
+ * {@link Snapshot#resolver} the query uses (as {@code ./arno query} installs it). A failure (no
+ * such index, a value not of its type) is an XPath error carrying the store's {@link ArnoException}.
+ */
+public final class StoreFunctions {
+
+    public static final String NS = "urn:arno:store";
+    public static final String PREFIX = "store";
+
+    /** Finds the snapshot through the query's resource resolver ({@link Snapshot#resolver}). */
+    public static final Function<XPathContext, DocumentStore.View> FROM_RESOLVER = context -> {
+        ResourceResolver r = context.getController() == null ? null : context.getController().getResourceResolver();
+        return r instanceof StoreResolver s ? s.snapshot() : null;
+    };
+
+    private StoreFunctions() {
+    }
+
+    /** Registers the functions on {@code config}, reading from the view {@code views} finds for a call. */
+    public static void register(Configuration config, Function<XPathContext, DocumentStore.View> views) {
+        config.registerExtensionFunction(new Definition("lookup", 2, 3, views));
+        config.registerExtensionFunction(new Definition("range", 3, 4, views));
+    }
+
+    private static final class Definition extends ExtensionFunctionDefinition {
+        private final String name;
+        private final int min;
+        private final int max;
+        private final Function<XPathContext, DocumentStore.View> views;
+
+        Definition(String name, int min, int max, Function<XPathContext, DocumentStore.View> views) {
+            this.name = name;
+            this.min = min;
+            this.max = max;
+            this.views = views;
+        }
+
+        @Override
+        public StructuredQName getFunctionQName() {
+            return new StructuredQName(PREFIX, NS, name);
+        }
+
+        @Override
+        public int getMinimumNumberOfArguments() {
+            return min;
+        }
+
+        @Override
+        public int getMaximumNumberOfArguments() {
+            return max;
+        }
+
+        @Override
+        public SequenceType[] getArgumentTypes() {
+            SequenceType[] t = new SequenceType[max];
+            t[0] = SequenceType.SINGLE_STRING;
+            for (int i = 1; i < max; i++) {
+                t[i] = name.equals("range") ? SequenceType.OPTIONAL_ATOMIC : SequenceType.SINGLE_ATOMIC;
+            }
+            return t;
+        }
+
+        @Override
+        public SequenceType getResultType(SequenceType[] suppliedArgumentTypes) {
+            return SequenceType.makeSequenceType(net.sf.saxon.pattern.NodeKindTest.ELEMENT,
+                    net.sf.saxon.expr.StaticProperty.ALLOWS_ZERO_OR_MORE);
+        }
+
+        @Override
+        public boolean hasSideEffects() {
+            return true; // reads the store: never evaluated at compile time, nor moved out of its context
+        }
+
+        @Override
+        public ExtensionFunctionCall makeCallExpression() {
+            return new ExtensionFunctionCall() {
+                @Override
+                public Sequence call(XPathContext context, Sequence[] args) throws XPathException {
+                    String[] a = new String[args.length];
+                    for (int i = 0; i < args.length; i++) {
+                        Item item = args[i].head();
+                        a[i] = item == null ? null : item.getStringValue();
+                    }
+                    boolean correlated = args.length == max;
+                    String index = a[0];
+                    String key = correlated ? a[1] : null;
+                    int v = correlated ? 2 : 1;
+                    String low = a[v];
+                    String high = name.equals("lookup") ? a[v] : a[v + 1];
+                    try {
+                        DocumentStore.View view = views.apply(context);
+                        if (view == null) {
+                            throw ErrorCode.BAD_PARAMETER.error(PREFIX + ":" + name + "('" + index
+                                    + "', …) needs the store, and this query or request has none");
+                        }
+                        List<NodeInfo> nodes = view.lookup(index, key, low, high, context.getConfiguration());
+                        return SequenceExtent.makeSequenceExtent(nodes);
+                    } catch (ArnoException e) {
+                        XPathException x = new XPathException(e.getMessage(), "FODC0002");
+                        x.initCause(e);
+                        throw x;
+                    }
+                }
+            };
+        }
+    }
+}
