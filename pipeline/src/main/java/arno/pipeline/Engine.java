@@ -1,6 +1,7 @@
 package arno.pipeline;
 
 import arno.xml.Access;
+import arno.xml.StoreFunctions;
 import arno.xml.DocumentStore;
 import arno.xml.FileRoots;
 import arno.xml.Outbound;
@@ -53,6 +54,11 @@ final class Engine {
         Access access = new Access(documents, FileRoots.of(code), new Outbound(config.outbound()), policy);
         this.resources = new Resources(c, access, config.content(), config.sourceCache(), store);
         resources.install();
+        // store:lookup and store:range, reading the request's view (so a cached page records them).
+        StoreFunctions.register(c, context -> {
+            RequestScope scope = RequestScope.current();
+            return scope == null || store == null ? null : scope.view(store);
+        });
         try {
             this.xmlToJson = processor.newXPathCompiler().compile("xml-to-json(.)");
         } catch (SaxonApiException e) {

@@ -137,7 +137,7 @@ final class PageCache implements AutoCloseable {
                         if (clock.read() / 1_000_000 >= Long.parseLong(d.version())) return null;
                     }
                     case Reads.STORE_VIEW -> seen = d.version();
-                    case Reads.STORE, Reads.STORE_URIS, Reads.STORE_CHILDREN -> stored = true;
+                    case Reads.STORE, Reads.STORE_URIS, Reads.STORE_CHILDREN, Reads.STORE_ANY -> stored = true;
                     case Reads.FILE, Reads.DIRECTORY -> {
                         String known = files.known(d.uri());
                         if (known == null) {
@@ -173,6 +173,7 @@ final class PageCache implements AutoCloseable {
                 case Reads.STORE -> Reads.versionOf(view.documentVersion(d.uri())).equals(d.version());
                 case Reads.STORE_URIS -> Reads.hash(view.uris(prefix)).equals(d.version());
                 case Reads.STORE_CHILDREN -> Reads.hash(view.children(prefix)).equals(d.version());
+                case Reads.STORE_ANY -> d.version().equals(Long.toString(view.version()));
                 default -> true;
             };
         }

@@ -42,6 +42,12 @@ final class Reads {
     static final String STORE = "store";
     static final String STORE_URIS = "store-uris";
     static final String STORE_CHILDREN = "store-children";
+    /**
+     * The page used a value-index lookup (store:lookup, store:range): valid while the store has not
+     * changed at all. Coarse (any commit rebuilds it) but never stale; what a lookup returned could
+     * be recorded instead, as listings are, if such pages turn out to be hot.
+     */
+    static final String STORE_ANY = "store-any";
     static final String FILE = "file";
     static final String DIRECTORY = "dir";
     static final String URI = "uri";
@@ -53,6 +59,10 @@ final class Reads {
 
     void storeVersion(long version) {
         add(STORE_VIEW, "/", Long.toString(version));
+    }
+
+    void anyStoreChange(long version) {
+        add(STORE_ANY, "/", Long.toString(version));
     }
 
     void document(String path, long version) {

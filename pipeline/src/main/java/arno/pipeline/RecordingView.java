@@ -3,6 +3,7 @@ package arno.pipeline;
 import arno.xml.DocumentStore;
 import java.util.List;
 import net.sf.saxon.Configuration;
+import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.om.TreeInfo;
 
 /**
@@ -57,6 +58,12 @@ final class RecordingView implements DocumentStore.View {
         List<String> children = view.children(folder);
         reads.listing(Reads.STORE_CHILDREN, folder, children);
         return children;
+    }
+
+    @Override
+    public List<NodeInfo> lookup(String index, String key, String low, String high, Configuration config) {
+        reads.anyStoreChange(view.version());
+        return view.lookup(index, key, low, high, config);
     }
 
     @Override

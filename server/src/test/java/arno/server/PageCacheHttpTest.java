@@ -205,6 +205,21 @@ class PageCacheHttpTest {
     }
 
     @Test
+    void aPageThatLookedUpAValueIndexIsRebuiltAfterAnyCommit() throws IOException {
+        put("/_config/indexes.xml", "<indexes xmlns='urn:arno:indexes'>"
+                + "<index name='code' match='doc' value='code'/></indexes>");
+        put("/docs/x.xml", "<doc><title>ex</title><code>K</code></doc>");
+        start(false, null);
+        assertThat(get("/c/lookup/K").body()).isEqualTo("ex");
+        assertThat(get("/c/lookup/K").body()).isEqualTo("ex");
+        assertThat(CountingStage.runs("lookup")).as("the second from the cache").isEqualTo(1);
+        // A new document with the same code: not a document the page read, but the lookup would find it.
+        put("/docs/y.xml", "<doc><title>why</title><code>K</code></doc>");
+        assertThat(get("/c/lookup/K").body()).isEqualTo("ex,why");
+        assertThat(get("/c/lookup/L").body()).isEmpty();
+    }
+
+    @Test
     void inProductionFilesAreLookedAtOncePerRevalidationIntervalAndTtlExpires() throws IOException {
         start(false, now::get);
         assertThat(get("/c/file/a").body()).contains("File A");

@@ -192,6 +192,16 @@ public final class Snapshot implements DocumentStore.View {
     }
 
     /**
+     * For {@link arno.xml.StoreFunctions#register}: the snapshot whose {@link #resolver} the running
+     * query uses (as {@code ./arno query} installs it), or null.
+     */
+    public static final java.util.function.Function<net.sf.saxon.expr.XPathContext, DocumentStore.View> FROM_RESOLVER =
+            context -> {
+                ResourceResolver r = context.getController() == null ? null : context.getController().getResourceResolver();
+                return r instanceof StoreResolver s ? s.snapshot() : null;
+            };
+
+    /**
      * A Saxon resource resolver for {@code store:} URIs, bound to this snapshot and Configuration.
      * Install it on a transformer or query evaluator; it returns null for other schemes so that
      * resolution falls through to the next resolver.

@@ -22,7 +22,7 @@ final class StoreResolver implements ResourceResolver {
         this.config = config;
     }
 
-    /** The snapshot it reads from (for the store's XPath functions, {@link StoreFunctions}). */
+    /** The snapshot it reads from (for the store's XPath functions, {@link arno.xml.StoreFunctions}). */
     Snapshot snapshot() {
         return snapshot;
     }

@@ -12,6 +12,7 @@ import arno.store.Store;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
+import arno.store.cli.IndexTasks;
 import arno.store.http.StoreServlet;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
@@ -269,6 +270,8 @@ public final class ServeCommand implements Callable<Integer> {
         }
         err.println("arno: loading " + c.content() + " into the store " + c.store());
         err.flush();
+        // The demo's value indexes (DOI, category, issue, surname, date) first, so entries are indexed as they load.
+        IndexTasks.addResource(atom.store(), "/arno/demo/indexes.xml", new XmlPolicy(c.xmlLimits()), err);
         long t0 = System.nanoTime();
         long[] shown = {0};
         TreeLoader.Result r = TreeLoader.load(atom, c.content(), "arno", (done, total) -> {

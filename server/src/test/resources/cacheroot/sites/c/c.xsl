@@ -27,6 +27,13 @@
     </rsp:response>
   </xsl:template>
 
+  <xsl:template match="/" mode="lookup" xmlns:store="urn:arno:store">
+    <xsl:variable name="code" select="req:request/req:route/req:variable[@name = 'code']"/>
+    <rsp:response>
+      <rsp:body method="text"><xsl:value-of select="sort(store:lookup('code', string($code))/title)" separator=","/></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
   <xsl:template match="/" mode="listing">
     <rsp:response>
       <rsp:body method="text"><xsl:value-of select="sort(collection('store:/docs/') ! doc/title)" separator=","/></rsp:body>

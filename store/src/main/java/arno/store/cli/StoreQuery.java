@@ -8,7 +8,7 @@ import java.util.Properties;
 
 import arno.store.Snapshot;
 import arno.store.Store;
-import arno.store.StoreFunctions;
+import arno.xml.StoreFunctions;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.Where;
@@ -52,7 +52,7 @@ public final class StoreQuery {
         Processor processor = new Processor(false);
         policy.install(processor.getUnderlyingConfiguration());
         // store:lookup and store:range read the snapshot whose resolver run() installs
-        StoreFunctions.register(processor.getUnderlyingConfiguration(), StoreFunctions.FROM_RESOLVER);
+        StoreFunctions.register(processor.getUnderlyingConfiguration(), Snapshot.FROM_RESOLVER);
         XQueryCompiler compiler = processor.newXQueryCompiler();
         compiler.declareNamespace(StoreFunctions.PREFIX, StoreFunctions.NS);
         compiler.setBaseURI(base);

@@ -1,4 +1,4 @@
-package arno.store;
+package arno.xml;
 
 import java.util.List;
 import java.util.function.Function;
@@ -7,7 +7,6 @@ import net.sf.saxon.Configuration;
 import net.sf.saxon.expr.XPathContext;
 import net.sf.saxon.lib.ExtensionFunctionCall;
 import net.sf.saxon.lib.ExtensionFunctionDefinition;
-import net.sf.saxon.lib.ResourceResolver;
 import net.sf.saxon.om.Item;
 import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.om.Sequence;
@@ -16,9 +15,6 @@ import net.sf.saxon.trans.XPathException;
 import net.sf.saxon.value.SequenceExtent;
 import net.sf.saxon.value.SequenceType;
 
-import arno.xml.ArnoException;
-import arno.xml.DocumentStore;
-import arno.xml.ErrorCode;
 
 /**
  * The store's value indexes as XPath functions (Saxon "integrated extension functions", which HE
@@ -32,21 +28,15 @@ import arno.xml.ErrorCode;
  * </pre>
  *
  * They return the matched elements (their documents are {@code root()}), each once, in index
- * order, from the store view of the running query or request: the function does not know where
- * that is, so {@link #register} takes a finder; {@link #FROM_RESOLVER} finds the snapshot whose
- * {@link Snapshot#resolver} the query uses (as {@code ./arno query} installs it). A failure (no
+ * order, from the store view of the running query or request ({@link DocumentStore.View#lookup}):
+ * the function does not know where that is, so {@link #register} takes a finder (the pipeline's
+ * finds the request's view; {@code ./arno query}'s the snapshot its resolver reads). A failure (no
  * such index, a value not of its type) is an XPath error carrying the store's {@link ArnoException}.
  */
 public final class StoreFunctions {
 
     public static final String NS = "urn:arno:store";
     public static final String PREFIX = "store";
-
-    /** Finds the snapshot through the query's resource resolver ({@link Snapshot#resolver}). */
-    public static final Function<XPathContext, DocumentStore.View> FROM_RESOLVER = context -> {
-        ResourceResolver r = context.getController() == null ? null : context.getController().getResourceResolver();
-        return r instanceof StoreResolver s ? s.snapshot() : null;
-    };
 
     private StoreFunctions() {
     }
