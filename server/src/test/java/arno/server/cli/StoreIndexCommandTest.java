@@ -51,7 +51,7 @@ class StoreIndexCommandTest {
         Path config = Files.writeString(dir.resolve("indexes.xml"), CONFIG);
         Result add = run("store", "index", "add", config.toString(), "--data", data);
         assertThat(add.code()).as(add.err()).isZero();
-        assertThat(add.err()).contains("[index] 3 index(es) configured: doi, category, issue; 4 document(s) indexed");
+        assertThat(add.err()).contains("arno: 3 index(es) configured: doi, category, issue; 4 document(s) indexed");
 
         Result doi = run("query", "--data", data, "store:lookup('doi', '10.1/a') ! base-uri(root())");
         assertThat(doi.code()).as(doi.err()).isZero();

@@ -71,7 +71,7 @@ public final class IndexTasks {
             ValueIndexes.install(w, target, display::document);
             long version = w.commit();
             double seconds = display.finish();
-            err.printf(Locale.ROOT, "[index] %d index(es) configured: %s; %d document(s) indexed in %.1f s (store version %d)%n",
+            err.printf(Locale.ROOT, "arno: %d index(es) configured: %s; %d document(s) indexed in %.1f s (store version %d)%n",
                     target.indexes().size(), names(target), display.done, seconds, version);
             err.flush();
             return target;
@@ -154,7 +154,7 @@ public final class IndexTasks {
                 return;
             }
             last = now;
-            String s = String.format(Locale.ROOT, "[index] %3.0f%% %d/%d documents  %s", 100.0 * n / Math.max(1, total),
+            String s = String.format(Locale.ROOT, "arno: indexing %3.0f%% %d/%d documents  %s", 100.0 * n / Math.max(1, total),
                     n, total, uri.length() > 50 ? "…" + uri.substring(uri.length() - 49) : uri);
             if (tty) {
                 clear();
