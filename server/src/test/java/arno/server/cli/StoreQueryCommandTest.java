@@ -34,6 +34,10 @@ class StoreQueryCommandTest {
         assertThat(count.out().strip()).isEqualTo("2\nOne");
         Result doc = run("query", "--data", data, "doc('store:/ja/issue.xml')/issue/@n/string()");
         assertThat(doc.out().strip()).isEqualTo("2");
+        // a collection is the documents stored under the path, in path order
+        Result all = run("query", "--data", data, "string-join(collection('store:/ja/') ! document-uri(.), ' ')");
+        assertThat(all.code()).as(all.err()).isZero();
+        assertThat(all.out().strip()).isEqualTo("store:/ja/issue.xml store:/ja/v1/article.xml");
         Path q = Files.writeString(dir.resolve("report.xq"), String.join("\n",
                 "declare option saxon:output 'indent=no';",
                 "<report>{ for $p in //p return <para>{ string($p) }</para> }</report>"));

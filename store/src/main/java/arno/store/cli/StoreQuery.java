@@ -8,11 +8,15 @@ import java.util.Properties;
 
 import arno.store.Snapshot;
 import arno.store.Store;
-import arno.xml.StoreFunctions;
+import arno.xml.Access;
 import arno.xml.ArnoException;
+import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.StoreFunctions;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
+import net.sf.saxon.Configuration;
+import net.sf.saxon.lib.ResourceResolver;
 import net.sf.saxon.om.TreeInfo;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.QName;
@@ -23,6 +27,7 @@ import net.sf.saxon.s9api.XQueryEvaluator;
 import net.sf.saxon.s9api.XQueryExecutable;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XmlProcessingError;
+import net.sf.saxon.trans.XPathException;
 
 /**
  * An XQuery 3.1 query over the store, compiled once ({@link #compile}) and run against one
@@ -94,7 +99,20 @@ public final class StoreQuery {
             XQueryEvaluator ev = executable.load();
             // The failure is raised below with its location; Saxon's reporter would print it (with a trace) on System.err.
             ev.setErrorReporter(error -> { });
-            ev.setResourceResolver(s.resolver(processor.getUnderlyingConfiguration()));
+            Configuration config = processor.getUnderlyingConfiguration();
+            ResourceResolver resolver = s.resolver(config);
+            ev.setResourceResolver(resolver);
+            // collection('store:/journals/ja/'): the XML documents stored under that path, from this snapshot
+            config.setCollectionFinder((ctx, uri) -> {
+                if (uri == null || !uri.startsWith(DocumentStore.SCHEME)) {
+                    throw new XPathException("./arno query reads store: collections only, not " + uri, "FODC0002");
+                }
+                List<String> members = new ArrayList<>();
+                for (String u : s.uris(uri.substring(DocumentStore.SCHEME.length()))) {
+                    if (!s.info(u).binary()) members.add(DocumentStore.SCHEME + u);
+                }
+                return Access.collection(uri, members, resolver, config);
+            });
             if (context != null) {
                 TreeInfo t = s.document(context, processor.getUnderlyingConfiguration());
                 ev.setContextItem(new XdmNode(t.getRootNode()));
