@@ -267,6 +267,22 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
     }
 
     /**
+     * Drops every entry from both tiers (their files deleted), as {@link #remove} would one by one.
+     *
+     * @return how many entries were dropped
+     */
+    public int clear() {
+        checkOpen();
+        int dropped = 0;
+        for (K key : List.copyOf(directory.keySet())) {
+            if (drop(key, -1)) {
+                dropped++;
+            }
+        }
+        return dropped;
+    }
+
+    /**
      * Announces that a source is now at {@code current.version()}: drops, at once, every entry
      * that recorded the same source (kind and URI) at any other version.
      *
