@@ -36,7 +36,11 @@ import net.sf.saxon.trans.XPathException;
  * <p>Thread-safe. Two requests that find a source due may both ask its server; the later answer wins.
  */
 final class Sources {
-    /** A kept source. {@code checkedAt} is ticker time; {@code weight} about three times the XML. */
+    /**
+     * A kept source. {@code tree} is null when only its version is known (a page's check was
+     * answered 304 before any request here parsed it). {@code checkedAt} is ticker time;
+     * {@code weight} about three times the XML.
+     */
     record Source(TreeInfo tree, String version, String etag, String lastModified, long checkedAt, long weight) {}
 
     private final ArcCache<String, Source> entries;
@@ -67,7 +71,11 @@ final class Sources {
      */
     TreeInfo tree(String url, Reads reads) throws XPathException {
         Source s = entries.get(url);
-        if (s == null || ticker.read() - s.checkedAt >= intervalNanos) s = refresh(url, s, null);
+        if (s != null && s.tree == null) {
+            s = refresh(url, null, null); // only its version was known (a page check's 304): fetch it whole
+        } else if (s == null || ticker.read() - s.checkedAt >= intervalNanos) {
+            s = refresh(url, s, null);
+        }
         if (reads != null) reads.uri(url, s.version);
         return s.tree;
     }
@@ -104,8 +112,11 @@ final class Sources {
         long now = ticker.read();
         if (f.notModified()) {
             if (kept == null) {
-                // The page's copy is current, but this table had none: the version is the page's.
-                return new Source(null, recorded, etag, modified, now, 0);
+                // The page's copy is current, and this table had none: remember the version (not a tree) for the interval.
+                Source known = new Source(null, recorded, etag, modified, now, 256);
+                entries.put(url, known);
+                notModified.increment();
+                return known;
             }
             Source again = new Source(kept.tree, kept.version, kept.etag, kept.lastModified, now, kept.weight);
             entries.put(url, again);
