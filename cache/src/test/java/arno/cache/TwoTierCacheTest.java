@@ -370,6 +370,22 @@ class TwoTierCacheTest {
         }
     }
 
+    @Test
+    void clearDropsEveryEntryOfBothTiersAndTheirFiles() throws IOException {
+        TwoTierCache<String, String> cache = cache(1, 1 << 20);
+        cache.put("a", "alpha", store("/a", "1"));
+        cache.put("b", "beta", store("/b", "1"));              // a goes to disk
+        assertThat(cache.fileOf("a")).isNotNull();
+        assertThat(cache.clear()).isEqualTo(2);
+        assertThat(cache.get("a")).isNull();
+        assertThat(cache.get("b")).isNull();
+        assertThat(cache.liveEntries()).isZero();
+        assertThat(cache.indexedSources()).isZero();
+        cache.checkConsistency();                               // the folder holds no entry file either
+        cache.put("a", "again", Dependencies.none());
+        assertThat(cache.get("a")).isEqualTo("again");
+    }
+
     // ----- Invalidation. -----
 
     @Test

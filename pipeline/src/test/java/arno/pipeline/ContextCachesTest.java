@@ -244,4 +244,21 @@ class ContextCachesTest {
         }
         sites.engine.caches.close();
     }
+
+    @Test
+    void cacheFragmentIsTheOnlyExtensionFunctionAndJavaCallsStayRefused() throws Exception {
+        Path root = site("""
+                <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                    xmlns:rsp="urn:arno:response" exclude-result-prefixes="#all">
+                  <xsl:template match="/">
+                    <rsp:response><rsp:body method="text">[[<xsl:value-of
+                        select="Q{java:java.lang.System}getProperty('user.home')"/>]]</rsp:body></rsp:response>
+                  </xsl:template>
+                </xsl:stylesheet>""", "");
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(
+                () -> Sites.compile(PipelineCasesTest.config(root, false), null, clock));
+        assertThat(t).isInstanceOf(arno.xml.ArnoException.class);
+        assertThat(((arno.xml.ArnoException) t).code()).isEqualTo(arno.xml.ErrorCode.SITE_ERROR);
+        assertThat(((arno.xml.ArnoException) t).describe()).contains("getProperty");
+    }
 }
