@@ -129,6 +129,12 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
     private final FileChannel lockChannel;
     private final FileLock folderLock;
     private volatile boolean closed;
+    /**
+     * Why writing the disk tier failed, or null while it works. Set once: from then on the cache
+     * runs in memory only (files already written are still read), and the failure is logged once
+     * rather than at every eviction of a full or unwritable disk.
+     */
+    private volatile String diskFailure;
 
     private TwoTierCache(Builder<K, V> b) throws IOException {
         ToLongFunction<? super V> weigher = b.weigher;
@@ -261,6 +267,22 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
     }
 
     /**
+     * Drops every entry from both tiers (their files deleted), as {@link #remove} would one by one.
+     *
+     * @return how many entries were dropped
+     */
+    public int clear() {
+        checkOpen();
+        int dropped = 0;
+        for (K key : List.copyOf(directory.keySet())) {
+            if (drop(key, -1)) {
+                dropped++;
+            }
+        }
+        return dropped;
+    }
+
+    /**
      * Announces that a source is now at {@code current.version()}: drops, at once, every entry
      * that recorded the same source (kind and URI) at any other version.
      *
@@ -299,7 +321,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         if (closed) {
             return;
         }
-        if (disk != null) {
+        if (disk != null && diskFailure == null) {
             // Least valuable first, so that the disk tier's order ends with the hottest.
             demote(memory.entries());
         }
@@ -385,15 +407,31 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             if (onDisk != null && onDisk.stamp() == held.stamp()) {
                 continue;
             }
+            if (diskFailure != null) {
+                forgetIfGone(key, held.stamp());
+                continue;
+            }
+            byte[] encodedKey;
+            byte[] encodedValue;
+            try {
+                encodedKey = keyCodec.encode(key);
+                encodedValue = valueCodec.encode(held.value());
+            } catch (IOException | RuntimeException ex) {
+                // This value's codec failed, not the disk: the entry ends, the disk tier goes on.
+                LOG.log(Level.WARNING, "encoding key " + key + " for cache folder " + folder + " failed", ex);
+                stats.record(Stats.Event.IO_ERROR);
+                forgetIfGone(key, held.stamp());
+                continue;
+            }
             Stored written;
             try {
                 long fileSequence = sequence.incrementAndGet();
-                long bytes = EntryFile.write(folder, fileSequence, held.stamp(), keyCodec.encode(key),
-                        held.dependencies(), valueCodec.encode(held.value()));
+                long bytes = EntryFile.write(folder, fileSequence, held.stamp(), encodedKey,
+                        held.dependencies(), encodedValue);
                 written = new Stored(held.stamp(), folder.resolve(EntryFile.name(fileSequence)), bytes);
             } catch (IOException | RuntimeException ex) {
-                LOG.log(Level.WARNING, "writing key " + key + " to cache folder " + folder + " failed", ex);
                 stats.record(Stats.Event.IO_ERROR);
+                diskFailed(ex);
                 forgetIfGone(key, held.stamp());
                 continue;
             }
@@ -417,6 +455,23 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             }
             discardFromDisk(diskEvicted);
         }
+    }
+
+    /**
+     * A write to the folder failed (the device is full, the folder is unwritable or gone): the
+     * cache goes on in memory only, and says so once. A half-written file was deleted by
+     * {@link EntryFile#write}, and a temporary file left by a crash is deleted at the next start.
+     */
+    private void diskFailed(Exception cause) {
+        synchronized (stripes) {
+            if (diskFailure != null) {
+                return;
+            }
+            diskFailure = String.valueOf(cause);
+        }
+        LOG.log(Level.WARNING, "writing to cache folder " + folder + " failed (" + cause
+                + "); the cache goes on in memory only, still reading the files it has. Free space on the device or"
+                + " make the folder writable, then restart");
     }
 
     /** Handles files the disk tier evicted: deleted, and their entries end unless in memory. */
@@ -703,6 +758,14 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
     /** Files in the disk tier (0 without one). */
     public int diskEntries() {
         return disk == null ? 0 : disk.size();
+    }
+
+    /**
+     * Why the disk tier stopped taking new entries (a write failed: a full device, an unwritable
+     * folder), or null while it works or when there is none. Then the cache runs in memory only.
+     */
+    public String diskFailure() {
+        return diskFailure;
     }
 
     /** Bytes of the disk tier's files (0 without one). */

@@ -320,6 +320,72 @@ class TwoTierCacheTest {
         assertThat(cache.liveEntries()).isEqualTo(1);
     }
 
+    @Test
+    void aDiskThatCannotBeWrittenTurnsTheCacheMemoryOnlyWithOneWarning() throws IOException {
+        List<java.util.logging.LogRecord> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) warnings.add(r);
+            }
+
+            @Override
+            public void flush() { }
+
+            @Override
+            public void close() { }
+        };
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(TwoTierCache.class.getName());
+        logger.addHandler(handler);
+        try {
+            TwoTierCache<String, String> cache = cache(2, 1 << 20);
+            cache.put("a", "alpha", Dependencies.none());
+            cache.put("b", "beta", Dependencies.none());
+            cache.put("c", "gamma", Dependencies.none());          // a goes to disk
+            assertThat(cache.fileOf("a")).isNotNull();
+            assertThat(cache.diskFailure()).isNull();
+            // The folder becomes unwritable (as root, permissions do not stop a write; a file in its place does).
+            Path folder = dir.resolve("cache");
+            Path aside = dir.resolve("aside");
+            Files.move(folder, aside);
+            Files.writeString(folder, "not a folder");
+            for (int i = 0; i < 20; i++) {
+                cache.put("k" + i, "value " + i, Dependencies.none()); // every put evicts one
+            }
+            assertThat(cache.diskFailure()).isNotNull();
+            assertThat(warnings).hasSize(1);
+            assertThat(warnings.get(0).getMessage()).contains("memory only").contains(folder.toString());
+            assertThat(stats.count(Stats.Event.IO_ERROR)).as("one failed write, then no more attempts").isEqualTo(1);
+            assertThat(stats.count(Stats.Event.DISK_WRITE)).isEqualTo(1);
+            // Memory goes on: the newest entries are served, the evicted ones are gone, nothing throws.
+            assertThat(cache.get("k19")).isEqualTo("value 19");
+            assertThat(cache.get("k18")).isEqualTo("value 18");
+            assertThat(cache.get("k0")).isNull();
+            assertThat(cache.liveEntries()).isEqualTo(3);              // two in memory, "a" still on disk
+            cache.close();
+            open.remove(cache);
+            assertThat(warnings).as("closing writes nothing more").hasSize(1);
+        } finally {
+            logger.removeHandler(handler);
+        }
+    }
+
+    @Test
+    void clearDropsEveryEntryOfBothTiersAndTheirFiles() throws IOException {
+        TwoTierCache<String, String> cache = cache(1, 1 << 20);
+        cache.put("a", "alpha", store("/a", "1"));
+        cache.put("b", "beta", store("/b", "1"));              // a goes to disk
+        assertThat(cache.fileOf("a")).isNotNull();
+        assertThat(cache.clear()).isEqualTo(2);
+        assertThat(cache.get("a")).isNull();
+        assertThat(cache.get("b")).isNull();
+        assertThat(cache.liveEntries()).isZero();
+        assertThat(cache.indexedSources()).isZero();
+        cache.checkConsistency();                               // the folder holds no entry file either
+        cache.put("a", "again", Dependencies.none());
+        assertThat(cache.get("a")).isEqualTo("again");
+    }
+
     // ----- Invalidation. -----
 
     @Test

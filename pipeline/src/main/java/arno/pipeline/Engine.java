@@ -39,7 +39,6 @@ final class Engine {
     Engine(PipelineConfig config, DocumentStore store, arno.cache.Ticker clock) {
         this.config = config;
         this.store = store;
-        this.caches = new PageCaches(config.cacheFolder(), clock, config.pageCaches());
         Configuration c = new Configuration();
         // Run-time warnings go to our log. Saxon's default makes a reporter per transformation,
         // and with it a PrintWriter and its 16 KB buffer: a tenth of an HTML page in garbage.
@@ -51,14 +50,18 @@ final class Engine {
         code.add(config.sites());
         for (Path p : config.packageFolders()) if (Files.isDirectory(p)) code.add(p);
         FileRoots documents = Files.isDirectory(config.content()) ? FileRoots.of(List.of(config.content())) : FileRoots.none();
-        Access access = new Access(documents, FileRoots.of(code), new Outbound(config.outbound()), policy);
+        Outbound outbound = new Outbound(config.outbound());
+        Access access = new Access(documents, FileRoots.of(code), outbound, policy);
         this.resources = new Resources(c, access, config.content(), config.sourceCache(), store);
         resources.install();
-        // store:lookup and store:range, reading the request's view (so a cached page records them).
+        // store:lookup and store:range, reading the request's view (so a cached page records them), and
+        // cache:fragment: ours, and the only functions registered (reflexive Java calls are off, see Access).
         StoreFunctions.register(c, context -> {
             RequestScope scope = RequestScope.current();
             return scope == null || store == null ? null : scope.view(store);
         });
+        CacheFunctions.register(c);
+        this.caches = new PageCaches(config.cacheFolder(), clock, config.pageCaches(), c, outbound, policy);
         try {
             this.xmlToJson = processor.newXPathCompiler().compile("xml-to-json(.)");
         } catch (SaxonApiException e) {

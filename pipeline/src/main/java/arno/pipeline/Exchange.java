@@ -141,7 +141,11 @@ public final class Exchange {
 
     /** Runs {@code pipeline} in a request scope of its own. */
     void run(Pipeline pipeline, String route, long timeoutMillis, Pipeline.Source input, Destination sink) {
-        try (RequestScope scope = new RequestScope(id, route, timeoutMillis, sites.engine.resources, reads)) {
+        ContextCache context = site == null ? null : sites.engine.caches.context(site.name());
+        // With the site's caches on, every request records what it reads: its fragments depend on it.
+        Reads recording = reads != null ? reads : context != null ? new Reads() : null;
+        try (RequestScope scope = new RequestScope(id, route, timeoutMillis, sites.engine.resources, recording, context,
+                sites.code)) {
             pipeline.run(sites.engine.processor.getUnderlyingConfiguration(), scope, input, sink);
         }
     }

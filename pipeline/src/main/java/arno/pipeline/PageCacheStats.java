@@ -13,9 +13,11 @@ package arno.pipeline;
  * @param ioErrors      disk reads or writes that failed (the entry was treated as absent)
  * @param memory        the memory tier
  * @param disk          the disk tier (all zero when the site caches in memory only)
+ * @param diskFailure   why the disk tier takes no entries (it could not be opened, or a write failed: the
+ *                      cache runs in memory only until a restart), or null
  */
 public record PageCacheStats(String site, long misses, long stale, long invalidations, long corrupt, long ioErrors,
-                             Tier memory, Tier disk) {
+                             Tier memory, Tier disk, String diskFailure) {
 
     /**
      * One tier.

@@ -3,7 +3,6 @@ package arno.pipeline;
 import arno.cache.Dependencies;
 import arno.cache.Ticker;
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URLDecoder;
@@ -48,18 +47,28 @@ final class PageCaches implements AutoCloseable {
     /** Off: no site gets a cache, whatever its site.xml says, so every page is built afresh. */
     private final boolean enabled;
     private final ConcurrentHashMap<String, PageCache> bySite = new ConcurrentHashMap<>();
+    /** Every site's context caches (external sources, fragments, its table of files), when enabled. */
+    private final ConcurrentHashMap<String, ContextCache> contexts = new ConcurrentHashMap<>();
     private final ExecutorService validation;
+    private final net.sf.saxon.Configuration config;
+    private final arno.xml.Outbound outbound;
+    private final arno.xml.XmlPolicy policy;
     private volatile Thread follower;
     private volatile boolean closed;
 
     /**
      * Caches whose disk tiers are folders under {@code folder} (null: memory only), timed by
-     * {@code clock} (nanoseconds since the epoch); none at all unless {@code enabled}.
+     * {@code clock} (nanoseconds since the epoch); none at all unless {@code enabled}. External
+     * sources are fetched through {@code outbound}, parsed by {@code policy} into trees of {@code config}.
      */
-    PageCaches(Path folder, Ticker clock, boolean enabled) {
+    PageCaches(Path folder, Ticker clock, boolean enabled, net.sf.saxon.Configuration config, arno.xml.Outbound outbound,
+               arno.xml.XmlPolicy policy) {
         this.folder = folder;
         this.clock = clock;
         this.enabled = enabled;
+        this.config = config;
+        this.outbound = outbound;
+        this.policy = policy;
         AtomicInteger n = new AtomicInteger();
         this.validation = Executors.newFixedThreadPool(VALIDATION_THREADS, r -> {
             Thread t = new Thread(r, "arno-cache-check-" + n.incrementAndGet());
@@ -81,22 +90,28 @@ final class PageCaches implements AutoCloseable {
     synchronized void configure(List<Site> sites) {
         if (closed || !enabled) return;
         for (Site s : sites) {
-            if (!s.caches()) continue;
+            ContextCache context = contexts.get(s.name());
             PageCache old = bySite.get(s.name());
-            if (old != null && old.policy.equals(s.cache)) continue;
+            if (context != null && context.policy.equals(s.cache) && (old != null) == s.caches()) continue;
             if (old != null) {
                 bySite.remove(s.name());
                 closeQuietly(old);
             }
-            Path disk = folder == null ? null : folder.resolve(s.name());
-            try {
-                bySite.put(s.name(), new PageCache(s.name(), s.cache, disk, validation, clock));
-            } catch (IOException e) {
-                // A disk tier that cannot be opened (locked by another server, unwritable): say so, serve uncached.
-                throw ErrorCode.IO.error(e, "cannot open the page cache of site '" + s.name() + "' in " + disk + ": "
-                        + e.getMessage());
+            if (context == null || !context.policy.equals(s.cache)) {
+                if (context != null) context.close();
+                context = new ContextCache(s.name(), s.cache, config, outbound, policy, validation, clock);
+                contexts.put(s.name(), context);
             }
+            if (!s.caches()) continue;
+            Path disk = folder == null ? null : folder.resolve(s.name());
+            // A disk tier that cannot be opened leaves the site's pages in memory, with a warning (see PageCache).
+            bySite.put(s.name(), new PageCache(s.name(), s.cache, disk, validation, clock, context));
         }
+    }
+
+    /** {@code site}'s context caches, or null when the caches are off. */
+    ContextCache context(String site) {
+        return contexts.get(site);
     }
 
     /** A request's place in the cache: where its page is kept, and the page when there is a valid one. */
@@ -296,23 +311,47 @@ final class PageCaches implements AutoCloseable {
      */
     void invalidate(String path, long version, boolean deleted) {
         if (closed) return;
-        Dependencies.Dependency document = new Dependencies.Dependency(Reads.STORE, path, deleted ? "" : Long.toString(version));
-        for (PageCache cache : bySite.values()) {
-            cache.invalidate(document);
-            // No listing's hash is "!": every page that recorded one of these listings goes.
-            cache.invalidate(new Dependencies.Dependency(Reads.STORE_URIS, Reads.EVERYTHING, "!"));
-            for (int i = 1; i <= path.length(); i++) {
-                cache.invalidate(new Dependencies.Dependency(Reads.STORE_URIS, path.substring(0, i), "!"));
-                if (path.charAt(i - 1) == '/') {
-                    cache.invalidate(new Dependencies.Dependency(Reads.STORE_CHILDREN, path.substring(0, i), "!"));
-                }
+        List<Dependencies.Dependency> changed = new ArrayList<>();
+        changed.add(new Dependencies.Dependency(Reads.STORE, path, deleted ? "" : Long.toString(version)));
+        // No listing's hash is "!": every entry that recorded one of these listings goes.
+        changed.add(new Dependencies.Dependency(Reads.STORE_URIS, Reads.EVERYTHING, "!"));
+        for (int i = 1; i <= path.length(); i++) {
+            changed.add(new Dependencies.Dependency(Reads.STORE_URIS, path.substring(0, i), "!"));
+            if (path.charAt(i - 1) == '/') {
+                changed.add(new Dependencies.Dependency(Reads.STORE_CHILDREN, path.substring(0, i), "!"));
             }
+        }
+        for (PageCache cache : bySite.values()) {
+            for (Dependencies.Dependency d : changed) cache.invalidate(d);
+        }
+        for (ContextCache context : contexts.values()) {
+            for (Dependencies.Dependency d : changed) context.invalidate(d);
         }
     }
 
     Map<String, PageCacheStats> stats() {
         Map<String, PageCacheStats> out = new LinkedHashMap<>();
         bySite.values().stream().sorted((a, b) -> a.site.compareTo(b.site)).forEach(c -> out.put(c.site, c.stats()));
+        return out;
+    }
+
+    Map<String, ContextCacheStats> contextStats() {
+        Map<String, ContextCacheStats> out = new LinkedHashMap<>();
+        contexts.values().stream().sorted((a, b) -> a.site.compareTo(b.site)).forEach(c -> out.put(c.site, c.stats()));
+        return out;
+    }
+
+    /**
+     * Drops every cached page, fragment and external source of {@code site} (null: of every
+     * site); returns how many entries went, by site. An unknown site gives an empty map.
+     */
+    Map<String, Integer> clear(String site) {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        for (ContextCache c : contexts.values()) {
+            if (site != null && !site.equals(c.site)) continue;
+            PageCache pages = bySite.get(c.site);
+            out.put(c.site, c.clear() + (pages == null ? 0 : pages.clear()));
+        }
         return out;
     }
 
@@ -332,6 +371,8 @@ final class PageCaches implements AutoCloseable {
         }
         for (PageCache c : bySite.values()) closeQuietly(c);
         bySite.clear();
+        for (ContextCache c : contexts.values()) c.close();
+        contexts.clear();
         validation.shutdown();
         try {
             validation.awaitTermination(5, TimeUnit.SECONDS);

@@ -29,9 +29,19 @@ import java.util.Map;
  * <li>{@value #FILE} path "mtime:size" ("" when absent) and {@value #DIRECTORY} path mtime: a
  * content file, and a content folder listed (a folder's time changes when a file is added to or
  * removed from it).</li>
- * <li>{@value #URI} url "": an external document. Arno's fetch policy does not surface ETag or
- * Last-Modified, so it is recorded without a version: it is trusted for the route's ttl.</li>
+ * <li>{@value #URI} url version: an external document read with {@code doc()} through the site's
+ * {@link Sources}, its version made of the server's validators ("etag E", "modified DATE") or,
+ * without them, of its content ("sha256 H"); checked through the same sources at most once per
+ * their revalidation interval, with a conditional GET. Version "": read some other way
+ * ({@code unparsed-text()}, {@code json-doc()}, or with the caches off): trusted for the route's ttl.</li>
  * </ul>
+ *
+ * <h2>Frames</h2>
+ * A fragment cached with {@code cache:fragment} depends on what its building read, which may
+ * be less than the page read. {@link #open()} starts a frame that records, besides the page, what
+ * is read until {@link #close}: nested frames all record. A document read once per request and
+ * then served from the request's own document cache is recorded again by its dependencies
+ * ({@link #addAll}), so a frame also sees what the page had read before it opened.
  *
  * The first version seen of a source wins: a request reads one store version, and a file that
  * changes under a running request makes the next check of the page find it stale anyway.
@@ -56,6 +66,51 @@ final class Reads {
 
     private final Map<String, Dependencies.Dependency> seen = new LinkedHashMap<>();
     private String uncacheable;
+    /** The open frames, innermost last; empty almost always. */
+    private final List<Frame> frames = new ArrayList<>(0);
+
+    /** What was read while a frame was open. */
+    static final class Frame {
+        private final Map<String, Dependencies.Dependency> seen = new LinkedHashMap<>();
+        private String uncacheable;
+
+        List<Dependencies.Dependency> dependencies() {
+            return new ArrayList<>(seen.values());
+        }
+
+        /** Why what the frame built must not be cached, or null. */
+        String uncacheable() {
+            return uncacheable;
+        }
+    }
+
+    /**
+     * Starts recording into a new frame as well. The store version the request's view saw is
+     * copied into it: the frame's store dependencies are read from that view.
+     */
+    Frame open() {
+        Frame f = new Frame();
+        Dependencies.Dependency view = seen.get(STORE_VIEW + '\u0000' + "/");
+        if (view != null) f.seen.put(STORE_VIEW + '\u0000' + "/", view);
+        frames.add(f);
+        return f;
+    }
+
+    /** Stops recording into {@code frame} (the innermost open one) and returns it. */
+    Frame close(Frame frame) {
+        frames.remove(frame);
+        return frame;
+    }
+
+    /** Whether a frame is open (only then must a request's cached documents be recorded again). */
+    boolean framing() {
+        return !frames.isEmpty();
+    }
+
+    /** Records dependencies found elsewhere: a cached fragment's, or those of a document read before. */
+    void addAll(Iterable<Dependencies.Dependency> dependencies) {
+        for (Dependencies.Dependency d : dependencies) add(d.kind(), d.uri(), d.version());
+    }
 
     void storeVersion(long version) {
         add(STORE_VIEW, "/", Long.toString(version));
@@ -87,13 +142,20 @@ final class Reads {
         add(DIRECTORY, folder.toString(), fileVersion(folder));
     }
 
+    /** An external document read some other way than through the site's sources: unversioned. */
     void uri(String uri) {
         add(URI, uri, "");
     }
 
-    /** Marks the page uncacheable (a stage said so); the first reason is kept. */
+    /** An external document read through the site's sources, at {@code version}. */
+    void uri(String uri, String version) {
+        add(URI, uri, version);
+    }
+
+    /** Marks the page (and the fragments being built) uncacheable; the first reason is kept. */
     void uncacheable(String why) {
         if (uncacheable == null) uncacheable = why;
+        for (Frame f : frames) if (f.uncacheable == null) f.uncacheable = why;
     }
 
     /** Why the page must not be cached, or null. */
@@ -106,7 +168,13 @@ final class Reads {
     }
 
     private void add(String kind, String uri, String version) {
-        seen.putIfAbsent(kind + '\u0000' + uri, new Dependencies.Dependency(kind, uri, version));
+        String key = kind + '\u0000' + uri;
+        Dependencies.Dependency d = seen.get(key);
+        if (d == null) {
+            d = new Dependencies.Dependency(kind, uri, version);
+            seen.put(key, d);
+        }
+        for (int i = 0; i < frames.size(); i++) frames.get(i).seen.putIfAbsent(key, d);
     }
 
     static String versionOf(long version) {

@@ -27,6 +27,8 @@ public final class RequestScope implements AutoCloseable {
     private final long deadlineNanos;
     final long timeoutMillis;
     private final Map<String, TreeInfo> documents = new HashMap<>();
+    /** What reading each kept document recorded, to record again when a fragment's build reuses it. */
+    private Map<String, java.util.List<arno.cache.Dependencies.Dependency>> documentReads;
     /** Index of the stage that most recently started; a failure belongs to it. */
     int stage = -1;
     String stageName = "";
@@ -36,17 +38,27 @@ public final class RequestScope implements AutoCloseable {
     private arno.xml.DocumentStore.View view;
 
     final Resources resources;
-    /** What this request reads, recorded for the page cache; null when its page is not cached. */
+    /**
+     * What this request reads, recorded for the page cache and the fragments it builds; null when
+     * nothing is recorded (the caches are off, or the request is not a site's).
+     */
     final Reads reads;
+    /** The site's context caches (external sources, fragments), or null when the caches are off. */
+    final ContextCache context;
+    /** The fingerprint of the code the sites were compiled from: cached fragments record it. */
+    final String code;
 
     RequestScope(String id, String route, long timeoutMillis, Resources resources) {
-        this(id, route, timeoutMillis, resources, null);
+        this(id, route, timeoutMillis, resources, null, null, "");
     }
 
-    RequestScope(String id, String route, long timeoutMillis, Resources resources, Reads reads) {
+    RequestScope(String id, String route, long timeoutMillis, Resources resources, Reads reads, ContextCache context,
+                 String code) {
         this.id = id;
         this.resources = resources;
         this.reads = reads;
+        this.context = context;
+        this.code = code;
         this.route = route;
         this.timeoutMillis = timeoutMillis;
         this.deadlineNanos = System.nanoTime() + timeoutMillis * 1_000_000L;
@@ -101,12 +113,26 @@ public final class RequestScope implements AutoCloseable {
         if (reads != null) reads.uncacheable(why);
     }
 
+    /**
+     * The document this request has read at {@code uri} already, or null. When a fragment is
+     * being built, what reading it recorded is recorded again, so the fragment depends on it too.
+     */
     TreeInfo document(String uri) {
-        return documents.get(uri);
+        TreeInfo tree = documents.get(uri);
+        if (tree != null && reads != null && reads.framing() && documentReads != null) {
+            java.util.List<arno.cache.Dependencies.Dependency> deps = documentReads.get(uri);
+            if (deps != null) reads.addAll(deps);
+        }
+        return tree;
     }
 
-    void keep(String uri, TreeInfo tree) {
+    /** Keeps the document read at {@code uri}, with what reading it recorded (null when nothing is recorded). */
+    void keep(String uri, TreeInfo tree, Reads.Frame read) {
         documents.put(uri, tree);
+        if (read != null) {
+            if (documentReads == null) documentReads = new HashMap<>();
+            documentReads.put(uri, read.dependencies());
+        }
     }
 
     /** Where xsl:message goes: the log, with the request id, route and stylesheet location. */

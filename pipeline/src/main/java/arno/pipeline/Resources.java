@@ -150,11 +150,31 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         scope.checkDeadline();
         TreeInfo tree = scope.document(uri);
         if (tree == null) {
+            // What reading it records, kept with it: a fragment built later that reads it again depends on it too.
+            Reads.Frame read = scope.reads == null ? null : scope.reads.open();
+            try {
+                tree = read(scope, uri, stored, content, request);
+            } finally {
+                if (read != null) scope.reads.close(read);
+            }
+            scope.keep(uri, tree, read);
+        }
+        return tree.getRootNode();
+    }
+
+    /** Reads a document for a request, the first time it asks for {@code uri}. */
+    private TreeInfo read(RequestScope scope, String uri, boolean stored, boolean content, ResourceRequest request)
+            throws XPathException {
+        TreeInfo tree;
+        {
             if (stored) {
                 tree = stored(scope, uri.substring(DocumentStore.SCHEME.length()), uri);
             } else if (content) {
                 String path = contentPath(uri);
                 tree = store != null && scope.view(store).exists(path) ? stored(scope, path, uri) : parse(uri);
+            } else if (scope.context != null && external(uri)) {
+                // The site's external sources: parsed once, asked again conditionally after their interval.
+                tree = scope.context.sources.tree(uri, scope.reads);
             } else {
                 record(scope, uri);
                 Source s = access.resolve(request);
@@ -165,9 +185,18 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                     throw refusal(arno.xml.XmlPolicy.translate(e, uri), "FODC0002");
                 }
             }
-            scope.keep(uri, tree);
         }
-        return tree.getRootNode();
+        return tree;
+    }
+
+    private static boolean external(String uri) {
+        String lower = uri.length() > 8 ? uri.substring(0, 8).toLowerCase(java.util.Locale.ROOT) : uri.toLowerCase(java.util.Locale.ROOT);
+        return lower.startsWith("http://") || lower.startsWith("https://");
+    }
+
+    /** The store behind {@code store:} URIs, or null. */
+    DocumentStore store() {
+        return store;
     }
 
     /**

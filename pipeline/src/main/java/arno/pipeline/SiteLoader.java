@@ -121,14 +121,45 @@ final class SiteLoader {
         return new Site(name, hosts, prefix, params, routes, errors, file, cache);
     }
 
-    /** The site's {@code <cache memory disk revalidate>}, over the defaults. */
+    /** The site's {@code <cache memory disk revalidate>} with its sources and fragments, over the defaults. */
     private static CachePolicy.Site siteCache(Path file, XdmNode e, CachePolicy.Site defaults) {
         long memory = size(file, e, "memory", defaults.memory());
         long disk = size(file, e, "disk", defaults.disk());
         if (memory < 64 << 10) fail(file, e, "cache memory=\"" + e.attribute("memory") + "\" is too small; give at least 64K");
         Duration revalidate = time(file, e, "revalidate", defaults.revalidate());
-        return new CachePolicy.Site(memory, disk, revalidate);
+        CachePolicy.Sources sources = defaults.sources();
+        CachePolicy.Fragments fragments = defaults.fragments();
+        for (XdmNode c : e.children()) {
+            if (c.getNodeKind() != XdmNodeKind.ELEMENT) continue;
+            if (c.getNodeName().getLocalName().equals("sources")) {
+                int items = count(file, c, "items", sources.items());
+                if (items < 1) fail(file, c, "sources items=\"0\" would keep none; to ask the servers at every use give revalidate=\"0s\"");
+                long bytes = size(file, c, "memory", sources.memory());
+                if (bytes < 64 << 10) fail(file, c, "sources memory=\"" + c.attribute("memory") + "\" is too small; give at least 64K");
+                sources = new CachePolicy.Sources(items, bytes, time(file, c, "revalidate", sources.revalidate()));
+            } else {
+                int items = count(file, c, "items", fragments.items());
+                long bytes = size(file, c, "memory", fragments.memory());
+                if (items > 0 && bytes < 64 << 10) {
+                    fail(file, c, "fragments memory=\"" + c.attribute("memory") + "\" is too small; give at least 64K, or items=\"0\"");
+                }
+                fragments = new CachePolicy.Fragments(items, bytes);
+            }
+        }
+        return new CachePolicy.Site(memory, disk, revalidate, sources, fragments);
     }
+
+    /** A count of items, at most {@value #MAX_ITEMS}. */
+    private static int count(Path file, XdmNode e, String attribute, int fallback) {
+        String text = e.attribute(attribute);
+        if (text == null) return fallback;
+        long n = Long.parseLong(text.trim()); // the schema allows 1 to 9 digits only
+        if (n > MAX_ITEMS) fail(file, e, attribute + "=\"" + text + "\" is too many; give at most " + MAX_ITEMS);
+        return (int) n;
+    }
+
+    /** The most items a context cache may be asked to keep (its ARC lists are bounded in keys). */
+    static final int MAX_ITEMS = 1 << 22;
 
     /** A route's {@code <cache ttl max-size params vary max-age>}. */
     private static CachePolicy.Route routeCache(Path file, XdmNode e) {

@@ -52,6 +52,23 @@ public final class SiteRegistry implements AutoCloseable {
     }
 
     /**
+     * Each site's context caches in figures (cached fragments, external sources, its table of
+     * files), by site name; empty when the caches are off.
+     */
+    public java.util.Map<String, ContextCacheStats> contextStats() {
+        return sites.engine.caches.contextStats();
+    }
+
+    /**
+     * Drops every cached page, fragment and external source of {@code site}, or of every site
+     * when it is null; returns how many entries each site dropped. A site that is not there (or
+     * the caches being off) gives an empty map.
+     */
+    public java.util.Map<String, Integer> clearCaches(String site) {
+        return sites.engine.caches.clear(site);
+    }
+
+    /**
      * Stops following the change feed and closes the page caches, writing what only memory holds to
      * their disk tiers so that the next start is warm. Call it once the servlet takes no more requests.
      */

@@ -79,12 +79,36 @@ class PageCachePolicyTest {
                 + "<template xslt='s.xsl'/></route><route name='u' pattern='/u'><template xslt='s.xsl'/></route>",
                 "<cache memory='2M' disk='0' revalidate='500ms'/>"), false), null);
         Site s = sites.site("s");
-        assertThat(s.cache).isEqualTo(new CachePolicy.Site(2 << 20, 0, Duration.ofMillis(500)));
+        assertThat(s.cache).isEqualTo(new CachePolicy.Site(2 << 20, 0, Duration.ofMillis(500), CachePolicy.Sources.DEFAULT,
+                CachePolicy.Fragments.DEFAULT));
         assertThat(s.routes.get(0).cache).isEqualTo(new CachePolicy.Route(Duration.ofMinutes(10), 2048,
                 List.of("page", "q"), List.of("Accept-Language"), Duration.ofHours(1)));
         assertThat(s.routes.get(0).cache.cacheControl()).isEqualTo("max-age=3600");
         assertThat(s.routes.get(1).cache).isNull();
-        assertThat(CachePolicy.Site.defaults(false)).isEqualTo(new CachePolicy.Site(64L << 20, 1L << 30, Duration.ofSeconds(2)));
+        assertThat(CachePolicy.Site.defaults(false)).isEqualTo(new CachePolicy.Site(64L << 20, 1L << 30, Duration.ofSeconds(2),
+                new CachePolicy.Sources(1000, 64L << 20, Duration.ofMinutes(30)), new CachePolicy.Fragments(10_000, 16L << 20)));
+    }
+
+    @Test
+    void theContextCachePoliciesAreReadAndCheckedWithFileAndLine() throws Exception {
+        String route = "<route name='r' pattern='/r'><template xslt='s.xsl'/></route>";
+        Sites sites = Sites.compile(PipelineCasesTest.config(site(route,
+                "<cache>\n<sources items='50' memory='1M' revalidate='10s'/>\n<fragments items='0'/>\n</cache>"), false), null);
+        assertThat(sites.site("s").cache).isEqualTo(new CachePolicy.Site(64L << 20, 1L << 30, Duration.ofSeconds(2),
+                new CachePolicy.Sources(50, 1 << 20, Duration.ofSeconds(10)), new CachePolicy.Fragments(0, 16L << 20)));
+        ArnoException e = compileError(site(route, "<cache>\n<sources items='0'/>\n</cache>"));
+        assertThat(e.getMessage()).contains("items=\"0\"").contains("revalidate=\"0s\"");
+        assertThat(e.where().line()).isEqualTo(4);
+        e = compileError(site(route, "<cache>\n<fragments items='10' memory='1K'/>\n</cache>"));
+        assertThat(e.getMessage()).contains("too small");
+        assertThat(e.where().line()).isEqualTo(4);
+        e = compileError(site(route, "<cache>\n<fragments items='ten'/>\n</cache>"));
+        assertThat(e.getMessage()).contains("ten");
+        assertThat(e.where().line()).isEqualTo(4);
+        e = compileError(site(route, "<cache>\n<fragments items='999999999'/>\n</cache>"));
+        assertThat(e.getMessage()).contains("too many");
+        e = compileError(site(route, "<cache>\n<fragments/>\n<sources/>\n</cache>"));
+        assertThat(e.getMessage()).as("the order is the schema's").contains("sources");
     }
 
     @Test

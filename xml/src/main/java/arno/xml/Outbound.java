@@ -126,13 +126,52 @@ public final class Outbound {
 
     /** The body of a successful GET of {@code uri}, as a stream the caller closes; redirects followed and checked. */
     public InputStream get(URI uri, String what) {
+        return open(uri, what, null, null).body();
+    }
+
+    /**
+     * What a GET brought: the URI it was answered at (after redirects), the status (2xx, or 304
+     * for a conditional GET whose validators still hold, with an empty body), the body and the
+     * response's validators (null when absent), which a cache keeps to ask again conditionally.
+     */
+    public record Fetched(URI uri, int status, byte[] body, String etag, String lastModified) {
+        /** A conditional GET found the copy the validators describe current: no body. */
+        public boolean notModified() {
+            return status == 304;
+        }
+    }
+
+    /**
+     * A GET of {@code uri} read whole, with its validators; redirects followed and checked as for
+     * {@link #get}. When {@code ifNoneMatch} (an ETag) or {@code ifModifiedSince} (an HTTP date)
+     * is not null it is sent, and a 304 answer comes back as {@link Fetched#notModified()}.
+     */
+    public Fetched fetch(URI uri, String what, String ifNoneMatch, String ifModifiedSince) {
+        HttpResponse<InputStream> response = open(uri, what, ifNoneMatch, ifModifiedSince);
+        byte[] body;
+        try (InputStream in = response.body()) {
+            body = in.readAllBytes();
+        } catch (IOException e) {
+            throw ErrorCode.INPUT_UNREADABLE.error(e, what + " " + uri + " cannot be read: " + e.getMessage());
+        }
+        return new Fetched(response.uri(), response.statusCode(), body,
+                response.headers().firstValue("ETag").orElse(null),
+                response.headers().firstValue("Last-Modified").orElse(null));
+    }
+
+    /** Follows redirects hop by hop, each checked, up to a 2xx (or a 304 when validators were sent). */
+    private HttpResponse<InputStream> open(URI uri, String what, String ifNoneMatch, String ifModifiedSince) {
+        boolean conditional = ifNoneMatch != null || ifModifiedSince != null;
         URI at = uri;
         for (int hop = 0; ; hop++) {
             check(at, what);
-            HttpRequest request = HttpRequest.newBuilder(at).timeout(policy.timeout())
-                    .header("Accept", "application/xml, text/xml, */*;q=0.5").GET().build();
-            HttpResponse<InputStream> response = send(request, what, ErrorCode.INPUT_UNREADABLE);
+            HttpRequest.Builder b = HttpRequest.newBuilder(at).timeout(policy.timeout())
+                    .header("Accept", "application/xml, text/xml, */*;q=0.5").GET();
+            if (ifNoneMatch != null) b.header("If-None-Match", ifNoneMatch);
+            if (ifModifiedSince != null) b.header("If-Modified-Since", ifModifiedSince);
+            HttpResponse<InputStream> response = send(b.build(), what, ErrorCode.INPUT_UNREADABLE);
             int status = response.statusCode();
+            if (status == 304 && conditional) return response;
             if (status / 100 == 3 && response.headers().firstValue("Location").isPresent()) {
                 close(response.body());
                 if (hop >= policy.maxRedirects()) {
@@ -150,7 +189,7 @@ public final class Outbound {
                 close(response.body());
                 throw ErrorCode.INPUT_UNREADABLE.error(what + " " + at + " answered HTTP " + status);
             }
-            return response.body();
+            return response;
         }
     }
 

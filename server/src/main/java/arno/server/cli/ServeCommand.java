@@ -4,6 +4,7 @@ import arno.batch.BatchOptions;
 import arno.batch.BatchService;
 import arno.server.ArnoServer;
 import arno.server.Demo;
+import arno.server.LocalCache;
 import arno.server.LocalLoad;
 import arno.server.config.Config;
 import arno.server.RunFile;
@@ -146,6 +147,8 @@ public final class ServeCommand implements Callable<Integer> {
                 // ./arno store load beside this server loads through it (LocalLoad); the run file is how it finds us.
                 runFile = RunFile.create(localUrl(c, server.port()));
                 server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token()));
+                // ./arno cache stats|clear ask through the same run file and token.
+                server.mount("cache", LocalCache.PATH, new LocalCache(server.sites(), runFile.token()));
                 runFile.write(c.data());
             }
             if (!c.production()) {
