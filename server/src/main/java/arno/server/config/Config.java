@@ -249,6 +249,10 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             String hint = "trusted proxy '" + entry + "' is not an IP address or a CIDR block such as 10.0.0.0/8, 192.168.1.5 or fd00::/8";
             boolean v4 = address.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
             need(v4 || address.matches("[0-9A-Fa-f:.]+") && address.indexOf(':') >= 0, hint);
+            if (v4) {
+                // Checked here: InetAddress would take 300.1.1.1 for a host name and ask DNS.
+                for (String octet : address.split("\\.")) need(Integer.parseInt(octet) <= 255, hint);
+            }
             byte[] bytes;
             try {
                 // A literal: InetAddress parses it without asking DNS.
