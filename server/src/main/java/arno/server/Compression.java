@@ -57,16 +57,33 @@ final class Compression {
         public boolean useCompression(org.apache.coyote.Request request, org.apache.coyote.Response response) {
             MimeHeaders headers = response.getMimeHeaders();
             String etag = headers.getHeader("ETag");
-            if (etag == null || etag.trim().startsWith("W/")) return super.useCompression(request, response);
-            // Hide the strong ETag from Tomcat's check, then put it back, suffixed if the body is gzipped.
-            headers.removeHeader("ETag");
+            java.util.List<String> vary = java.util.Collections.list(headers.values("Vary"));
+            boolean strong = etag != null && !etag.trim().startsWith("W/");
+            // Hide a strong ETag from Tomcat's check, then put it back, suffixed if the body is gzipped.
+            if (strong) headers.removeHeader("ETag");
             boolean gzip = false;
             try {
                 gzip = super.useCompression(request, response);
             } finally {
-                headers.addValue("ETag").setString(gzip ? suffixed(etag) : etag);
+                if (strong) headers.addValue("ETag").setString(gzip ? suffixed(etag) : etag);
+                keepVary(headers, vary);
             }
             return gzip;
+        }
+
+        /**
+         * Tomcat rewrites Vary into one lower-cased list when it adds accept-encoding; the page's
+         * own Vary values are put back as the page wrote them, with Accept-Encoding after them.
+         */
+        private static void keepVary(MimeHeaders headers, java.util.List<String> before) {
+            java.util.List<String> after = java.util.Collections.list(headers.values("Vary"));
+            if (after.equals(before)) return;
+            boolean added = String.join(",", after).toLowerCase(java.util.Locale.ROOT).contains("accept-encoding");
+            headers.removeHeader("Vary");
+            for (String v : before) headers.addValue("Vary").setString(v);
+            boolean had = String.join(",", before).toLowerCase(java.util.Locale.ROOT).contains("accept-encoding")
+                    || before.stream().anyMatch(v -> v.trim().equals("*"));
+            if (added && !had) headers.addValue("Vary").setString("Accept-Encoding");
         }
     }
 

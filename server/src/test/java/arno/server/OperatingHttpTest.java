@@ -141,6 +141,8 @@ class OperatingHttpTest {
         HttpResponse<byte[]> zipped = get("/ops/xml", "Accept-Encoding", "gzip");
         assertThat(zipped.headers().firstValue("Content-Encoding")).hasValue("gzip");
         assertThat(zipped.headers().firstValue("ETag")).hasValue("\"v1--gzip\"");
+        // The page's own Vary is kept as it wrote it; Accept-Encoding joins it.
+        assertThat(zipped.headers().allValues("Vary")).containsExactly("Accept-Language", "Accept-Encoding");
         XmlAssert.assertThat(gunzip(zipped.body())).and(new String(plain.body(), StandardCharsets.UTF_8)).areIdentical();
         // Revalidating the gzipped copy: the page compares its own "v1" and answers 304.
         HttpResponse<byte[]> again = get("/ops/xml", "Accept-Encoding", "gzip", "If-None-Match", "\"v1--gzip\"");

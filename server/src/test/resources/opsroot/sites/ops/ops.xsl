@@ -34,6 +34,7 @@
 
   <xsl:template match="/" mode="xml">
     <rsp:response>
+      <rsp:header name="Vary">Accept-Language</rsp:header>
       <rsp:validators etag="v1"/>
       <rsp:body method="xml">
         <items><xsl:for-each select="1 to 100"><item n="{.}"><xsl:value-of select="$line"/></item></xsl:for-each></items>
