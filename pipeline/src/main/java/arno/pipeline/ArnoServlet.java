@@ -36,6 +36,11 @@ public final class ArnoServlet extends HttpServlet {
     public static final int DEFAULT_QUEUE = 1000;
     /** Responses are buffered up to this many bytes, so an error in a page's first part can still become an error page. */
     static final int BUFFER = 64 * 1024;
+    /**
+     * The request attribute holding the request id (the one in req:request/@id and in log lines),
+     * for the access log; also set on a page cache hit, which runs no pipeline but is a request.
+     */
+    public static final String REQUEST_ID = "arno.request-id";
 
     private final transient SiteRegistry registry;
     private final transient Workers workers;
@@ -76,6 +81,7 @@ public final class ArnoServlet extends HttpServlet {
             HttpRequest view = new View(request);
             lookup = sites.engine.caches.lookup(sites, view);
             if (lookup != null && lookup.page() != null) {
+                request.setAttribute(REQUEST_ID, sites.engine.nextId());
                 lookup.page().write(view, response);
                 return;
             }
@@ -108,6 +114,7 @@ public final class ArnoServlet extends HttpServlet {
             Sites sites = given != null ? given : registry.current();
             HttpRequest view = new View(request);
             Exchange exchange = sites.exchange(view);
+            request.setAttribute(REQUEST_ID, exchange.id());
             if (miss == null || !view.method().equals("GET")) {
                 exchange.respond(new Target(view, response, sites));
                 return;
@@ -127,6 +134,11 @@ public final class ArnoServlet extends HttpServlet {
                 plain(response, 500, "Site configuration error", e.describe());
             }
         } catch (RuntimeException | Error e) {
+            if (ErrorResponses.clientAbort(e) != null) {
+                LOG.log(System.Logger.Level.INFO, "client went away from " + request.getRequestURI() + ": "
+                        + ErrorResponses.clientAbort(e));
+                return;
+            }
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + request.getRequestURI(), e);
             if (!response.isCommitted()) {
                 response.resetBuffer();

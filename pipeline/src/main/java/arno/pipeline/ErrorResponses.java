@@ -37,6 +37,10 @@ import org.xml.sax.helpers.AttributesImpl;
  * {@value #ERROR_PACKAGE}), else a plain page. The error page receives req:request with
  * {@code msg:attribute name="error"} holding {@code err:error} as {@link ErrorXml} writes it; in
  * production a server error's location, reasons and message stay in the log.
+ *
+ * <p>A client that went away while its response was being written (a closed browser tab, a load
+ * generator ending its run) is not a failure of the server: it is logged in one INFO line with
+ * the request id, without an error id, and nothing more is written (there is no one to read it).
  */
 final class ErrorResponses {
     private static final System.Logger LOG = System.getLogger("arno");
@@ -50,6 +54,11 @@ final class ErrorResponses {
     }
 
     void answer(Exchange x, ArnoException e, ResponseTarget target) {
+        String abort = clientAbort(e);
+        if (abort != null) {
+            LOG.log(System.Logger.Level.INFO, "[" + x.id() + "] client went away before the response was complete: " + abort);
+            return;
+        }
         String errorId = "E-" + x.id();
         int status = e.status();
         if (status >= 500) {
@@ -80,6 +89,30 @@ final class ErrorResponses {
         }
         String text = internals || status < 500 ? e.describe() : ErrorCode.statusText(status) + " (" + errorId + ")";
         plain(target, status, "Error " + status, text, x.allow());
+    }
+
+    /**
+     * What tells that the client closed the connection, or null when {@code failure} is something
+     * else. Recognised among its causes: Tomcat's ClientAbortException (what its response stream
+     * throws for any failed write to the socket; matched by name, as this module compiles against
+     * the servlet API only), and an IOException saying broken pipe or connection reset (as the
+     * operating system words it, for containers that do not wrap it).
+     */
+    static String clientAbort(Throwable failure) {
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = failure; t != null && seen.add(t); ) {
+            if (t.getClass().getName().equals("org.apache.catalina.connector.ClientAbortException")) {
+                return t.getCause() != null && t.getCause().getMessage() != null ? t.getCause().getMessage() : t.toString();
+            }
+            if (t instanceof java.io.IOException) {
+                String m = String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT);
+                if (m.contains("broken pipe") || m.contains("connection reset") || m.contains("connection was aborted")) {
+                    return t.getMessage();
+                }
+            }
+            t = t instanceof org.xml.sax.SAXException s && s.getException() != null ? s.getException() : t.getCause();
+        }
+        return null;
     }
 
     void plain(ResponseTarget target, int status, String title, String text, String allow) {

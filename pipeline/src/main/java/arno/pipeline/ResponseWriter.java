@@ -43,6 +43,10 @@ import net.sf.saxon.type.SchemaType;
  * <p>A redirect's absolute URL names the request's host only when that host is configured (a
  * site's host or one of the configuration's hosts); otherwise it names the address the request
  * came in on, so a client cannot make the server write a Location of its choosing.
+ *
+ * <p>A write that fails because the client went away ends the run as any failure does, but is
+ * marked as reported, so that Saxon does not log it as a stage's fatal error on its way out:
+ * {@link ErrorResponses} logs it once, as a client abort.
  */
 final class ResponseWriter extends AbstractDestination {
     static final String NS = "urn:arno:response";
@@ -215,7 +219,7 @@ final class ResponseWriter extends AbstractDestination {
             }
             if (method.equals("html") && encoding.equalsIgnoreCase("UTF-8") && !"true".equals(attr(a, "indent"))
                     && attr(a, "doctype-public") == null && attr(a, "doctype-system") == null) {
-                body = new HtmlWriter(out, pipe); // the common case, written without Saxon's serializer
+                body = new AbortAware(new HtmlWriter(out, pipe)); // the common case, written without Saxon's serializer
                 body.open();
                 body.startDocument(0);
                 return;
@@ -240,8 +244,8 @@ final class ResponseWriter extends AbstractDestination {
                 default -> p.setProperty(OutputKeys.METHOD, method);
             }
             StreamResult result = new StreamResult(out);
-            Receiver serializer = pipe.getConfiguration().getSerializerFactory()
-                    .getReceiver(result, new SerializationProperties(p), pipe);
+            Receiver serializer = new AbortAware(pipe.getConfiguration().getSerializerFactory()
+                    .getReceiver(result, new SerializationProperties(p), pipe));
             if (method.equals("json")) {
                 // JSON may come as the fn: vocabulary of xml-to-json(): collect it, convert at the end.
                 jsonTree = new TinyBuilder(pipe);
@@ -436,6 +440,62 @@ final class ResponseWriter extends AbstractDestination {
         e.setErrorCode("ARNO0001");
         e.setIsStaticError(false);
         return e;
+    }
+
+    /**
+     * Passes body events on; a failure to write because the client went away is marked as reported
+     * (see the class comment).
+     */
+    private static final class AbortAware extends net.sf.saxon.event.ProxyReceiver {
+        AbortAware(Receiver next) {
+            super(next);
+        }
+
+        private static XPathException seen(XPathException e) {
+            if (ErrorResponses.clientAbort(e) != null) e.setHasBeenReported(true);
+            return e;
+        }
+
+        @Override
+        public void startDocument(int properties) throws XPathException {
+            try { super.startDocument(properties); } catch (XPathException e) { throw seen(e); }
+        }
+
+        @Override
+        public void endDocument() throws XPathException {
+            try { super.endDocument(); } catch (XPathException e) { throw seen(e); }
+        }
+
+        @Override
+        public void startElement(NodeName name, SchemaType type, AttributeMap attributes, NamespaceMap namespaces,
+                                 Location location, int properties) throws XPathException {
+            try { super.startElement(name, type, attributes, namespaces, location, properties); } catch (XPathException e) { throw seen(e); }
+        }
+
+        @Override
+        public void endElement() throws XPathException {
+            try { super.endElement(); } catch (XPathException e) { throw seen(e); }
+        }
+
+        @Override
+        public void characters(UnicodeString chars, Location location, int properties) throws XPathException {
+            try { super.characters(chars, location, properties); } catch (XPathException e) { throw seen(e); }
+        }
+
+        @Override
+        public void processingInstruction(String target, UnicodeString data, Location location, int properties) throws XPathException {
+            try { super.processingInstruction(target, data, location, properties); } catch (XPathException e) { throw seen(e); }
+        }
+
+        @Override
+        public void comment(UnicodeString content, Location location, int properties) throws XPathException {
+            try { super.comment(content, location, properties); } catch (XPathException e) { throw seen(e); }
+        }
+
+        @Override
+        public void close() throws XPathException {
+            try { super.close(); } catch (XPathException e) { throw seen(e); }
+        }
     }
 
     /** Swallows events: the body of a 304 or a HEAD. */

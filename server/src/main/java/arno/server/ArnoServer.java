@@ -17,7 +17,9 @@ import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
+import org.apache.catalina.valves.AccessLogValve;
 import org.apache.catalina.valves.ErrorReportValve;
+import org.apache.catalina.valves.RemoteIpValve;
 
 /**
  * Arno in an embedded Tomcat, from the one configuration: one connector on the configured address
@@ -26,11 +28,25 @@ import org.apache.catalina.valves.ErrorReportValve;
  *
  * <p>Tomcat's own error pages (for what it refuses before any servlet sees it: a malformed
  * request line, an encoded slash) show neither a stack trace nor Tomcat's version.
+ *
+ * <p>Operating: text responses are gzipped by the connector ({@link Compression}); behind
+ * configured trusted proxies, Tomcat's RemoteIpValve makes the request carry the client's
+ * address, scheme, host and port from X-Forwarded-For, -Proto, -Host and -Port, so req:request,
+ * redirects, site routing by host and the access log all see the client; the access log is
+ * Tomcat's AccessLogValve with {@link #ACCESS_LOG_PATTERN}.
  */
 public final class ArnoServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("arno");
     /** Bytes of a response Tomcat sends per write; see where the connector is set up. */
     static final int WRITE_BUFFER = 32 * 1024;
+    /**
+     * The access log's line: Apache's combined format (client address, identity "-", user, time,
+     * request line, status, body bytes sent or "-", Referer, User-Agent), then the request id (the
+     * one in req:request/@id, in log lines and error ids; "-" for what no site answered) and the
+     * time taken in microseconds. Behind a trusted proxy the address is the client's.
+     */
+    public static final String ACCESS_LOG_PATTERN = "%h %l %u %t \"%r\" %s %b \"%{Referer}i\" \"%{User-Agent}i\" %{"
+            + ArnoServlet.REQUEST_ID + "}r %D";
 
     private final Tomcat tomcat;
     private final Connector connector;
@@ -82,6 +98,7 @@ public final class ArnoServer implements AutoCloseable {
     public static ArnoServer start(Config config, DocumentStore store, arno.cache.Ticker clock) {
         ArnoServlet.check(config.workers(), config.queue()); // before compiling the sites
         Config.requireFolder(config.sites(), "sites folder");
+        arno.server.config.Logging.apply(config.logLevel(), config.logFile());
         PipelineConfig pipeline = pipelineConfig(config);
         SiteRegistry registry = clock == null ? SiteRegistry.start(pipeline, store) : SiteRegistry.start(pipeline, store, clock);
         if (store instanceof arno.store.Store s) registry.followChanges(changeFeed(s));
@@ -93,7 +110,7 @@ public final class ArnoServer implements AutoCloseable {
         }
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(work.toString());
-        Connector connector = new Connector();
+        Connector connector = new Connector(new Compression.Protocol());
         connector.setPort(config.port());
         connector.setProperty("address", config.bind());
         // Keep-alive connections are reused for as many requests as clients like (load tests, proxies).
@@ -106,7 +123,15 @@ public final class ArnoServer implements AutoCloseable {
         connector.setURIEncoding("UTF-8");
         // A port in use must fail the start, not leave a server that answers nothing.
         connector.setThrowOnFailure(true);
+        if (config.compression()) {
+            connector.setProperty("compression", "on");
+            connector.setProperty("compressibleMimeType", Compression.TYPES);
+            connector.setProperty("compressionMinSize", Integer.toString(Compression.MIN_SIZE));
+            tomcat.getEngine().getPipeline().addValve(new Compression.Conditions());
+        }
         tomcat.setConnector(connector);
+        if (!config.trustedProxies().isEmpty()) tomcat.getEngine().getPipeline().addValve(proxies(config.trustedProxies()));
+        if (config.accessLog() != null) tomcat.getEngine().getPipeline().addValve(accessLog(config.accessLog()));
         StandardHost host = (StandardHost) tomcat.getHost();
         host.setErrorReportValveClass(QuietErrorReportValve.class.getName());
         Context context = tomcat.addContext("", null);
@@ -129,6 +154,51 @@ public final class ArnoServer implements AutoCloseable {
                 + connector.getLocalPort() + "/ with " + config.workers() + " workers, queue " + config.queue()
                 + (config.production() ? "" : " (development mode)"));
         return new ArnoServer(tomcat, connector, registry, servlet, work);
+    }
+
+    /**
+     * Tomcat's RemoteIpValve trusting {@code trusted} (addresses and CIDR blocks, checked by
+     * {@link Config}) and no one else: a bare address becomes a /32 or /128 block, since the valve
+     * reads the list as CIDR blocks only when each has a prefix (else as one regular expression).
+     * The client is the rightmost X-Forwarded-For entry that is not a trusted proxy.
+     */
+    static RemoteIpValve proxies(List<String> trusted) {
+        List<String> blocks = new ArrayList<>();
+        for (String t : trusted) blocks.add(t.indexOf('/') >= 0 ? t : t + (t.indexOf(':') >= 0 ? "/128" : "/32"));
+        RemoteIpValve v = new RemoteIpValve();
+        v.setInternalProxies(String.join(",", blocks));
+        v.setTrustedProxies("");
+        v.setRemoteIpHeader("X-Forwarded-For");
+        v.setProtocolHeader("X-Forwarded-Proto");
+        v.setHostHeader("X-Forwarded-Host");
+        v.setPortHeader("X-Forwarded-Port");
+        // The access log is written after the valve has put the proxy's values back: it reads the client's from attributes.
+        v.setRequestAttributesEnabled(true);
+        return v;
+    }
+
+    /** The access log in {@code file} (appended to, never rotated by date: logrotate's copytruncate rotates it). */
+    static AccessLogValve accessLog(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
+        try {
+            Files.createDirectories(parent);
+        } catch (IOException e) {
+            throw ErrorCode.BAD_CONFIGURATION.error(e, "access log " + file + " cannot be written: " + e
+                    + "; name a file in a folder Arno may write (log/@access in the configuration)");
+        }
+        if (Files.exists(file) && !Files.isWritable(file)) {
+            throw ErrorCode.BAD_CONFIGURATION.error("access log " + file + " cannot be written; name a file Arno may write"
+                    + " (log/@access in the configuration)");
+        }
+        AccessLogValve v = new AccessLogValve();
+        v.setDirectory(parent.toString());
+        v.setPrefix(file.getFileName().toString());
+        v.setSuffix("");
+        v.setRotatable(false);
+        v.setEncoding("UTF-8");
+        v.setPattern(ACCESS_LOG_PATTERN);
+        v.setRequestAttributesEnabled(true);
+        return v;
     }
 
     /** The store's change feed as the page caches follow it: one read snapshot per poll. */

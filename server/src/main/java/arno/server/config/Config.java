@@ -54,12 +54,40 @@ import java.util.List;
  * @param batchRoots    folders batch jobs may read and write (none by default: never the data folder)
  * @param batchWorkers  transformations run at once
  * @param batchQueue    batch jobs that may wait
+ * @param trustedProxies the proxies whose X-Forwarded-For, -Proto, -Host and -Port headers are
+ *                      believed: IP addresses and CIDR blocks ({@code 10.0.0.0/8}, {@code 192.168.1.5},
+ *                      {@code fd00::/8}); none by default, so a client cannot claim another address
+ * @param compression   whether text responses are gzipped for clients that accept it
+ * @param logLevel      the least important of Arno's log lines that is written
+ * @param logFile       where log lines go (Arno's and Tomcat's), or null for standard error
+ * @param accessLog     the access log file, or null for none
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                      int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
                      long storeMapSize,
                      ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
-                     int batchQueue) {
+                     int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
+                     Path accessLog) {
+
+    /**
+     * How much is logged. Each level names the {@link System.Logger.Level} and the
+     * java.util.logging level it lets through, from the most to the least important.
+     */
+    public enum LogLevel {
+        ERROR(java.util.logging.Level.SEVERE), WARNING(java.util.logging.Level.WARNING), INFO(java.util.logging.Level.INFO),
+        DEBUG(java.util.logging.Level.FINE), TRACE(java.util.logging.Level.FINEST);
+
+        private final java.util.logging.Level jul;
+
+        LogLevel(java.util.logging.Level jul) {
+            this.jul = jul;
+        }
+
+        /** The java.util.logging level that System.Logger's level of the same name maps to. */
+        public java.util.logging.Level jul() {
+            return jul;
+        }
+    }
 
     /** Where the sites' content comes from. */
     public enum ContentFrom { STORE, FILES }
@@ -70,6 +98,17 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
     public Config {
         hosts = List.copyOf(hosts);
         batchRoots = List.copyOf(batchRoots);
+        trustedProxies = List.copyOf(trustedProxies);
+    }
+
+    /** The settings before the operating ones (proxies, compression, logs), those at their defaults. */
+    public Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
+                  int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
+                  long storeMapSize, ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads,
+                  XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers, int batchQueue) {
+        this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
+                storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
+                List.of(), true, LogLevel.INFO, null, null);
     }
 
     /**
@@ -83,7 +122,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE, PipelineConfig.DEFAULT_BODY_LIMIT,
                 PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, true, StoreOptions.DEFAULT_MAP_SIZE,
                 ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
-                BatchOptions.DEFAULT_QUEUE);
+                BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null);
     }
 
     public Path content() {
@@ -126,6 +165,13 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public Outbound.Policy outbound;
         public List<Path> batchRoots;
         public int batchWorkers, batchQueue;
+        public List<String> trustedProxies;
+        public boolean compression;
+        public LogLevel logLevel;
+        /** Null: standard error. */
+        public Path logFile;
+        /** Null: no access log. */
+        public Path accessLog;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -134,6 +180,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             contentFrom = c.contentFrom; changeRetention = c.changeRetention; storeReads = c.storeReads;
             xmlLimits = c.xmlLimits; outbound = c.outbound; batchRoots = new ArrayList<>(c.batchRoots);
             batchWorkers = c.batchWorkers; batchQueue = c.batchQueue;
+            trustedProxies = new ArrayList<>(c.trustedProxies); compression = c.compression; logLevel = c.logLevel;
+            logFile = c.logFile; accessLog = c.accessLog;
         }
 
         /**
@@ -162,6 +210,12 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(storeReads != null, "store reads must be public or need accounts");
             need(batchWorkers >= 1, "batch workers must be at least 1, not " + batchWorkers);
             need(batchQueue >= 1, "batch queue must hold at least 1 job, not " + batchQueue);
+            for (String p : trustedProxies) checkProxy(p);
+            need(logLevel != null, "log level must be one of error, warning, info, debug, trace");
+            need(logFile == null || !Files.isDirectory(logFile), "log file " + logFile + " is a folder; name a file in it");
+            need(accessLog == null || !Files.isDirectory(accessLog), "access log " + accessLog + " is a folder; name a file in it");
+            need(logFile == null || accessLog == null || !logFile.toAbsolutePath().normalize().equals(accessLog.toAbsolutePath().normalize()),
+                    "the log file and the access log must be different files, not both " + logFile);
             Path d = data.toAbsolutePath().normalize();
             Path realData = real(d);
             for (Path root : batchRoots) {
@@ -175,14 +229,70 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             }
             return new Config(home.toAbsolutePath().normalize(), d, sites.toAbsolutePath().normalize(), production, bind,
                     port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches, storeMapSize, contentFrom,
-                    changeRetention, storeReads, xmlLimits, outbound, batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue);
+                    changeRetention, storeReads, xmlLimits, outbound, batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue,
+                    trustedProxies.stream().map(String::strip).toList(), compression, logLevel, absolute(logFile), absolute(accessLog));
+        }
+
+        private static Path absolute(Path p) {
+            return p == null ? null : p.toAbsolutePath().normalize();
+        }
+
+        /**
+         * Refuses {@code entry} unless it is an IP address literal, alone or with a prefix length
+         * whose host bits are zero (10.0.0.0/8, not 10.1.0.0/8, which is probably a mistake).
+         * Host names are refused: trust must not depend on what DNS answers.
+         */
+        private static void checkProxy(String entry) {
+            String e = entry == null ? "" : entry.strip();
+            int slash = e.indexOf('/');
+            String address = slash < 0 ? e : e.substring(0, slash);
+            String hint = "trusted proxy '" + entry + "' is not an IP address or a CIDR block such as 10.0.0.0/8, 192.168.1.5 or fd00::/8";
+            boolean v4 = address.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+            need(v4 || address.matches("[0-9A-Fa-f:.]+") && address.indexOf(':') >= 0, hint);
+            if (v4) {
+                // Checked here: InetAddress would take 300.1.1.1 for a host name and ask DNS.
+                for (String octet : address.split("\\.")) need(Integer.parseInt(octet) <= 255, hint);
+            }
+            byte[] bytes;
+            try {
+                // A literal: InetAddress parses it without asking DNS.
+                bytes = java.net.InetAddress.getByName(address).getAddress();
+            } catch (java.net.UnknownHostException ex) {
+                throw ErrorCode.BAD_CONFIGURATION.error(hint);
+            }
+            need(!v4 || bytes.length == 4, hint);
+            if (slash < 0) return;
+            int bits;
+            try {
+                bits = Integer.parseInt(e.substring(slash + 1));
+            } catch (NumberFormatException ex) {
+                throw ErrorCode.BAD_CONFIGURATION.error(hint);
+            }
+            need(bits >= 0 && bits <= bytes.length * 8, "trusted proxy '" + entry + "': the prefix length must be between 0 and "
+                    + bytes.length * 8);
+            java.math.BigInteger value = new java.math.BigInteger(1, bytes);
+            java.math.BigInteger hostBits = java.math.BigInteger.ONE.shiftLeft(bytes.length * 8 - bits).subtract(java.math.BigInteger.ONE);
+            if (!value.and(hostBits).equals(java.math.BigInteger.ZERO)) {
+                byte[] network = value.andNot(hostBits).toByteArray();
+                byte[] fixed = new byte[bytes.length];
+                System.arraycopy(network, Math.max(0, network.length - fixed.length), fixed, Math.max(0, fixed.length - network.length),
+                        Math.min(network.length, fixed.length));
+                String suggestion;
+                try {
+                    suggestion = java.net.InetAddress.getByAddress(fixed).getHostAddress() + "/" + bits;
+                } catch (java.net.UnknownHostException ex) {
+                    throw new IllegalStateException(ex);
+                }
+                throw ErrorCode.BAD_CONFIGURATION.error("trusted proxy '" + entry + "' has bits set after its prefix of " + bits
+                        + "; did you mean " + suggestion + "?");
+            }
         }
 
         /** The settings as they are, unchecked: a layer (the file) whose values later layers may still change. */
         Config unchecked() {
             return new Config(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout,
                     sourceCache, pageCaches, storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots,
-                    batchWorkers, batchQueue);
+                    batchWorkers, batchQueue, trustedProxies, compression, logLevel, logFile, accessLog);
         }
 
         private static boolean isAddress(String bind) {

@@ -178,6 +178,22 @@ public final class ConfigFile {
                         parent = local;
                         if (atts.getValue("bind") != null) b.bind = atts.getValue("bind").strip();
                         if (atts.getValue("port") != null) b.port = Integer.parseInt(atts.getValue("port").strip());
+                        if (atts.getValue("compression") != null) b.compression = atts.getValue("compression").strip().equals("on");
+                    }
+                    case "proxies" -> {
+                        String v = atts.getValue("trusted");
+                        if (v != null) {
+                            b.trustedProxies = new ArrayList<>();
+                            for (String p : v.strip().split("\\s+")) if (!p.isEmpty()) b.trustedProxies.add(p);
+                        }
+                    }
+                    case "log" -> {
+                        String v;
+                        if ((v = atts.getValue("level")) != null) {
+                            b.logLevel = Config.LogLevel.valueOf(v.strip().toUpperCase(java.util.Locale.ROOT));
+                        }
+                        if ((v = atts.getValue("file")) != null) b.logFile = path(v.strip());
+                        if ((v = atts.getValue("access")) != null) b.accessLog = path(v.strip());
                     }
                     case "pages" -> {
                         String v;

@@ -1,0 +1,110 @@
+package arno.server;
+
+import jakarta.servlet.ServletException;
+import java.io.IOException;
+import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.Response;
+import org.apache.catalina.valves.ValveBase;
+import org.apache.coyote.http11.Http11NioProtocol;
+import org.apache.tomcat.util.buf.MessageBytes;
+import org.apache.tomcat.util.http.MimeHeaders;
+
+/**
+ * Gzip for text responses, done by Tomcat's connector (its gzip output filter, after the servlet,
+ * so asynchronous pages, the store API and the batch service are compressed alike, and a response
+ * that already has a Content-Encoding, such as a page cache's stored gzip form, is left alone). The
+ * connector decides per response: a compressible type ({@link #TYPES}; images, PDF and other
+ * binaries are not), a client whose Accept-Encoding takes gzip, no known length under
+ * {@link #MIN_SIZE}; it adds {@code Vary: accept-encoding} to every response it could have
+ * compressed.
+ *
+ * <p>Strong ETags: Tomcat refuses to compress a response with a strong ETag, because the
+ * gzipped bytes are a different representation and must not share the identity bytes' strong
+ * validator (RFC 9110 8.8.1). That would leave the store API's entries and every page with
+ * validators uncompressed, so, as Jetty's GzipHandler does, {@link Protocol} compresses them
+ * with the ETag suffixed ({@code "v42"} becomes {@code "v42--gzip"}), and {@link Conditions}
+ * removes the suffix from If-None-Match and If-Match before any servlet sees them: the servlets
+ * compare their own validators and know nothing of compression, a client that revalidates its
+ * gzipped copy gets its 304, and a conditional PUT with the ETag of a gzipped GET succeeds.
+ *
+ * <p>Brotli is not offered: Tomcat's connector has gzip only and no way to add a coding, the one
+ * maintained Java binding (brotli4j) is a native library per platform, and doing it in a servlet
+ * response wrapper would have to handle asynchronous responses and validators by hand. A reverse
+ * proxy in front can add it.
+ */
+final class Compression {
+    /** Media types compressed (Tomcat matches them as prefixes of Content-Type). Not text/event-stream: it must flow. */
+    static final String TYPES = String.join(",", "text/html", "text/xml", "text/plain", "text/css", "text/csv",
+            "text/javascript", "application/javascript", "application/json", "application/ld+json", "application/xml",
+            "application/xhtml+xml", "application/atom+xml", "application/atomsvc+xml", "application/atomcat+xml",
+            "application/rss+xml", "application/xslt+xml", "application/mathml+xml", "image/svg+xml");
+    /** Bodies of a known length below this are sent as they are: gzip's header and trailer would eat the gain. */
+    static final int MIN_SIZE = 1024;
+    /** Appended to a strong ETag when its response is gzipped; Jetty's choice, so proxies and tools recognise it. */
+    static final String SUFFIX = "--gzip";
+
+    private Compression() {}
+
+    /** {@code "x"} as the ETag of its gzipped form: {@code "x--gzip"}. */
+    static String suffixed(String etag) {
+        String t = etag.trim();
+        return t.endsWith("\"") ? t.substring(0, t.length() - 1) + SUFFIX + "\"" : t + SUFFIX;
+    }
+
+    /** HTTP/1.1 over NIO, compressing responses with strong ETags too (with the ETag suffixed). */
+    public static final class Protocol extends Http11NioProtocol {
+        @Override
+        public boolean useCompression(org.apache.coyote.Request request, org.apache.coyote.Response response) {
+            MimeHeaders headers = response.getMimeHeaders();
+            String etag = headers.getHeader("ETag");
+            java.util.List<String> vary = java.util.Collections.list(headers.values("Vary"));
+            boolean strong = etag != null && !etag.trim().startsWith("W/");
+            // Hide a strong ETag from Tomcat's check, then put it back, suffixed if the body is gzipped.
+            if (strong) headers.removeHeader("ETag");
+            boolean gzip = false;
+            try {
+                gzip = super.useCompression(request, response);
+            } finally {
+                if (strong) headers.addValue("ETag").setString(gzip ? suffixed(etag) : etag);
+                keepVary(headers, vary);
+            }
+            return gzip;
+        }
+
+        /**
+         * Tomcat rewrites Vary into one lower-cased list when it adds accept-encoding; the page's
+         * own Vary values are put back as the page wrote them, with Accept-Encoding after them.
+         */
+        private static void keepVary(MimeHeaders headers, java.util.List<String> before) {
+            java.util.List<String> after = java.util.Collections.list(headers.values("Vary"));
+            if (after.equals(before)) return;
+            boolean added = String.join(",", after).toLowerCase(java.util.Locale.ROOT).contains("accept-encoding");
+            headers.removeHeader("Vary");
+            for (String v : before) headers.addValue("Vary").setString(v);
+            boolean had = String.join(",", before).toLowerCase(java.util.Locale.ROOT).contains("accept-encoding")
+                    || before.stream().anyMatch(v -> v.trim().equals("*"));
+            if (added && !had) headers.addValue("Vary").setString("Accept-Encoding");
+        }
+    }
+
+    /** Takes the {@link #SUFFIX} off the ETags a client sends back, before anything compares them. */
+    static final class Conditions extends ValveBase {
+        Conditions() {
+            super(true);
+        }
+
+        @Override
+        public void invoke(Request request, Response response) throws IOException, ServletException {
+            MimeHeaders headers = request.getCoyoteRequest().getMimeHeaders();
+            for (int i = 0; i < headers.size(); i++) {
+                String name = headers.getName(i).toString();
+                if (name.equalsIgnoreCase("If-None-Match") || name.equalsIgnoreCase("If-Match")) {
+                    MessageBytes value = headers.getValue(i);
+                    String v = value.toString();
+                    if (v != null && v.contains(SUFFIX + "\"")) value.setString(v.replace(SUFFIX + "\"", "\""));
+                }
+            }
+            getNext().invoke(request, response);
+        }
+    }
+}
