@@ -112,6 +112,8 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         Config c = configuration();
+        // The configured level and log file from the first line on (opening the store, loading the demo).
+        arno.server.config.Logging.apply(c.logLevel(), c.logFile());
         int demoArticles = articles == null ? DEFAULT_ARTICLES : articles;
         if (demoArticles < 1 || demoArticles > 1_000_000) {
             throw ErrorCode.BAD_CONFIGURATION.error("--articles must be between 1 and 1000000, not " + demoArticles);
