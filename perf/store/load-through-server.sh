@@ -15,12 +15,12 @@ for mode in stopped serving; do
   ./arno serve --port 0 --data "$data" --articles 1 > "$out/first-$mode.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 120); do grep -q 'serving on' "$out/first-$mode.log" && break; sleep 0.5; done
-  if [ "$mode" = stopped ]; then kill -INT "$pid"; wait "$pid" || true; fi
+  if [ "$mode" = stopped ]; then kill -TERM "$pid"; wait "$pid" || true; fi
   echo "== $mode: load average $(cut -d' ' -f1-3 /proc/loadavg)"
   start=$(date +%s.%N)
   ./arno store load --resources "$out/content" --data "$data" 2>&1 | tr '\r' '\n' | grep -v ' written, ' | tail -3
   end=$(date +%s.%N)
   echo "   wall time of the command: $(echo "$end - $start" | bc) s"
-  if [ "$mode" = serving ]; then kill -INT "$pid"; wait "$pid" || true; fi
+  if [ "$mode" = serving ]; then kill -TERM "$pid"; wait "$pid" || true; fi
   ./arno store check --data "$data" | tail -1
 done

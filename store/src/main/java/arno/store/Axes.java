@@ -51,7 +51,7 @@ final class Axes {
      * other side of an intersection) is checked on the node.
      */
     static AxisIterator byName(StoredTree tree, long from, long limit, NodePredicate predicate) {
-        if (limit - from < indexMinBytes || !(predicate instanceof NodeTest test)
+        if (limit - from < indexMinBytes || !NameIndex.indexed(tree.header.length()) || !(predicate instanceof NodeTest test)
                 || !UType.ELEMENT.subsumes(test.getUType())) {
             return null;
         }

@@ -440,11 +440,14 @@ final class Checker {
         private final String uri;
         private final StoredTree t;
         private final NameIndex.Positions[][] lists = new NameIndex.Positions[2][];
+        /** A small document has no index (NameIndex.minDocumentBytes): then it must have no entry at all. */
+        private final boolean indexed;
         private boolean failed;
 
         IndexCheck(String uri, StoredTree t) {
             this.uri = uri;
             this.t = t;
+            this.indexed = NameIndex.indexed(t.header.length());
             int n = t.header.nameCodes();
             lists[0] = new NameIndex.Positions[n];
             lists[1] = new NameIndex.Positions[n];
@@ -456,7 +459,7 @@ final class Checker {
         }
 
         void expect(byte kind, int code, long pos) {
-            if (failed) {
+            if (failed || !indexed) {
                 return;
             }
             NameIndex.Positions l = lists[kind][code];
@@ -508,6 +511,10 @@ final class Checker {
                     int code = key.capacity() == Keys.NAME_KEY ? key.getInt(10, Keys.BE) : -1;
                     if (kind < 0 || kind > 1 || code < 0 || code >= lists[kind].length) {
                         fail("structural index has a malformed key or a name code beyond the document's");
+                        return;
+                    }
+                    if (!indexed) {
+                        fail(what((byte) kind, code) + "a list in a document too small to have an index");
                         return;
                     }
                     if (lists[kind][code] == null) {

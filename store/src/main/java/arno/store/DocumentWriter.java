@@ -446,7 +446,7 @@ final class DocumentWriter implements Receiver {
         closeParent();
         long length = sink.position();
         int chunks = sink.finish();
-        index.finish();
+        index.finish(length);
         int flags = 0;
         if (bigCount > 0) {
             putBigs();

@@ -45,6 +45,19 @@ import org.lmdbjava.Txn;
  */
 final class NameIndex {
 
+    /**
+     * Documents whose record stream is shorter than this have no structural index: reading one
+     * scans it, as a range under {@link Axes#indexMinBytes} is scanned anyway, and an index of a
+     * small Atom entry (a list per name) took as much disk as the entry itself. Tests lower it to
+     * index everything; it must not change between writing a document and reading it.
+     */
+    static int minDocumentBytes = 2048;
+
+    /** Whether a document of {@code recordBytes} record bytes has a structural index. */
+    static boolean indexed(long recordBytes) {
+        return recordBytes >= minDocumentBytes;
+    }
+
     static final byte ELEMENTS = 0;
     static final byte ATTRIBUTES = 1;
 
@@ -253,8 +266,15 @@ final class NameIndex {
             r.length = 0;
         }
 
-        /** Writes what is left. */
-        void finish() {
+        /**
+         * Writes what is left; for a document of fewer than {@link #minDocumentBytes} record bytes,
+         * nothing at all (nothing was written before: a run fills at 1,900 bytes of positions).
+         */
+        void finish(long recordBytes) {
+            if (!indexed(recordBytes)) {
+                runs = null;
+                return;
+            }
             spill();
             runs = null;
         }

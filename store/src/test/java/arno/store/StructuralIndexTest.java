@@ -62,12 +62,15 @@ class StructuralIndexTest {
     final Processor processor = new Processor(false);
     int savedMin;
     int savedSpill;
+    int savedMinDocument;
 
     @BeforeEach
     void open() {
         savedMin = Axes.indexMinBytes;
         savedSpill = NameIndex.Builder.spillBytes;
+        savedMinDocument = NameIndex.minDocumentBytes;
         Axes.indexMinBytes = 0;
+        NameIndex.minDocumentBytes = 0;
         store = TestStores.open(dir);
     }
 
@@ -75,6 +78,7 @@ class StructuralIndexTest {
     void close() {
         Axes.indexMinBytes = savedMin;
         NameIndex.Builder.spillBytes = savedSpill;
+        NameIndex.minDocumentBytes = savedMinDocument;
         store.close();
     }
 
@@ -323,6 +327,24 @@ class StructuralIndexTest {
     private long docId(String uri) {
         try (Txn<DirectBuffer> txn = store.engine.env.txnRead()) {
             return store.engine.paths.get(txn, new Keys().utf8(uri)).getLong(0, Keys.BE);
+        }
+    }
+
+    @Test
+    void aSmallDocumentHasNoIndexAndIsScannedCorrectly() throws Exception {
+        NameIndex.minDocumentBytes = savedMinDocument;
+        Axes.indexMinBytes = savedMin;
+        String small = "<entry><title>t</title><link href='a'/><link href='b'/><category term='x'/></entry>";
+        String big = Corpus.abstracts(200, 5) + "";
+        TestStores.putAll(store, "/small.xml", small, "/big.xml", big);
+        assertThat(runs("/small.xml")).as("no lists for a 1-2 KB entry").isZero();
+        assertThat(runs("/big.xml")).isPositive();
+        assertThat(store.check()).isEmpty();
+        try (Snapshot s = store.read()) {
+            XPathCompiler c = xpath();
+            for (String expr : List.of("//link/@href/string()", "count(//link)", "//*[@term]/name()")) {
+                assertThat(eval(c, expr, stored(s, "/small.xml"))).as(expr).isEqualTo(eval(c, expr, tiny(small)));
+            }
         }
     }
 
