@@ -11,19 +11,17 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.URLEncoder;
-import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code ./arno cache stats} and {@code ./arno cache clear} beside a running server: the command
@@ -44,34 +42,17 @@ public final class LocalCache extends HttpServlet {
             "INVALIDATIONS", "P", "NOTE");
 
     private final SiteRegistry sites;
-    private final byte[] token;
+    private final LocalAccess access;
 
     public LocalCache(SiteRegistry sites, String token) {
         this.sites = sites;
-        this.token = token.getBytes(StandardCharsets.US_ASCII);
+        this.access = new LocalAccess(token);
     }
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        if (!access.admit(req, resp, Set.of("GET", "POST"))) return;
         String method = req.getMethod();
-        if (!method.equals("GET") && !method.equals("POST")) {
-            resp.setHeader("Allow", "GET, POST");
-            refuse(resp, ErrorCode.METHOD_NOT_ALLOWED.error(req.getRequestURI(), method, "GET, POST"));
-            return;
-        }
-        if (!sameMachine(req)) {
-            refuse(resp, ErrorCode.FORBIDDEN.error(req.getRequestURI() + " is answered on this machine's own addresses only"));
-            return;
-        }
-        String auth = req.getHeader("Authorization");
-        byte[] given = auth != null && auth.startsWith("Bearer ")
-                ? auth.substring(7).strip().getBytes(StandardCharsets.US_ASCII) : new byte[0];
-        if (!MessageDigest.isEqual(given, token)) {
-            resp.setHeader("WWW-Authenticate", "Bearer realm=\"arno-local\"");
-            refuse(resp, ErrorCode.UNAUTHORIZED.error(req.getRequestURI() + " needs this run's token from the data"
-                    + " folder's " + RunFile.NAME + " file"));
-            return;
-        }
         StringBuilder out = new StringBuilder();
         if (method.equals("GET")) {
             rows(out);
@@ -79,7 +60,7 @@ public final class LocalCache extends HttpServlet {
             String site = req.getParameter("site");
             Map<String, Integer> dropped = sites.clearCaches(site == null || site.isBlank() ? null : site);
             if (site != null && !site.isBlank() && dropped.isEmpty()) {
-                refuse(resp, ErrorCode.NOT_FOUND.error("no site '" + site + "' has caches on this server (its sites: "
+                LocalAccess.refuse(resp, ErrorCode.NOT_FOUND.error("no site '" + site + "' has caches on this server (its sites: "
                         + sites.contextStats().keySet() + ")"));
                 return;
             }
@@ -180,21 +161,5 @@ public final class LocalCache extends HttpServlet {
         return resp.body();
     }
 
-    /** The connection comes from this machine: loopback, or one of its own addresses calling itself. */
-    private static boolean sameMachine(HttpServletRequest req) {
-        try {
-            InetAddress remote = InetAddress.getByName(req.getRemoteAddr());
-            return remote.isLoopbackAddress() || remote.equals(InetAddress.getByName(req.getLocalAddr()));
-        } catch (UnknownHostException e) {
-            return false;
-        }
-    }
 
-    private static void refuse(HttpServletResponse resp, ArnoException e) throws IOException {
-        resp.setStatus(e.code().status());
-        resp.setContentType("application/xml; charset=UTF-8");
-        try (OutputStream o = resp.getOutputStream()) {
-            o.write(ErrorXml.toBytes(e, null, false));
-        }
-    }
 }

@@ -20,19 +20,17 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.xml.stream.XMLStreamConstants;
@@ -68,34 +66,16 @@ public final class LocalLoad extends HttpServlet {
     private static final Logger LOG = Logger.getLogger(LocalLoad.class.getName());
 
     private final AtomStore atom;
-    private final byte[] token;
+    private final LocalAccess access;
 
     public LocalLoad(AtomStore atom, String token) {
         this.atom = atom;
-        this.token = token.getBytes(StandardCharsets.US_ASCII);
+        this.access = new LocalAccess(token);
     }
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        if (!"POST".equals(req.getMethod())) {
-            resp.setHeader("Allow", "POST");
-            refuse(req, resp, ErrorCode.METHOD_NOT_ALLOWED.error(req.getRequestURI(), req.getMethod(), "POST"));
-            return;
-        }
-        if (!sameMachine(req)) {
-            refuse(req, resp, ErrorCode.FORBIDDEN.error(req.getRequestURI() + " is answered on this machine's own"
-                    + " addresses only"));
-            return;
-        }
-        String auth = req.getHeader("Authorization");
-        byte[] given = auth != null && auth.startsWith("Bearer ")
-                ? auth.substring(7).strip().getBytes(StandardCharsets.US_ASCII) : new byte[0];
-        if (!MessageDigest.isEqual(given, token)) {
-            resp.setHeader("WWW-Authenticate", "Bearer realm=\"arno-local\"");
-            refuse(req, resp, ErrorCode.UNAUTHORIZED.error(req.getRequestURI() + " needs this run's token from the data"
-                    + " folder's " + RunFile.NAME + " file"));
-            return;
-        }
+        if (!access.admit(req, resp, Set.of("POST"))) return;
         List<Path> paths = new ArrayList<>();
         String[] given0 = req.getParameterValues("path");
         if (given0 != null) for (String p : given0) paths.add(Path.of(p));
@@ -107,7 +87,7 @@ public final class LocalLoad extends HttpServlet {
         try {
             batch = Integer.parseInt(req.getParameter("batch") == null ? "" + StoreTasks.DEFAULT_BATCH : req.getParameter("batch"));
         } catch (NumberFormatException e) {
-            refuse(req, resp, ErrorCode.BAD_PARAMETER.error("batch must be a number, not '" + req.getParameter("batch") + "'"));
+            LocalAccess.refuse(resp, ErrorCode.BAD_PARAMETER.error("batch must be a number, not '" + req.getParameter("batch") + "'"));
             return;
         }
 
@@ -251,23 +231,7 @@ public final class LocalLoad extends HttpServlet {
         return -1;
     }
 
-    /** The connection comes from this machine: loopback, or one of its own addresses calling itself. */
-    private static boolean sameMachine(HttpServletRequest req) {
-        try {
-            InetAddress remote = InetAddress.getByName(req.getRemoteAddr());
-            return remote.isLoopbackAddress() || remote.equals(InetAddress.getByName(req.getLocalAddr()));
-        } catch (UnknownHostException e) {
-            return false;
-        }
-    }
 
-    private static void refuse(HttpServletRequest req, HttpServletResponse resp, ArnoException e) throws IOException {
-        resp.setStatus(e.code().status());
-        resp.setContentType("application/xml; charset=UTF-8");
-        try (OutputStream o = resp.getOutputStream()) {
-            o.write(ErrorXml.toBytes(e, null, false));
-        }
-    }
 
     /**
      * A writer to the response that throws when the client has gone: {@link PrintWriter} would

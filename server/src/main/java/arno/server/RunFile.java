@@ -27,17 +27,20 @@ import java.util.Properties;
  * so {@code ./arno store load} beside a running server writes through it. Whoever can read the
  * data folder already owns the store, so the file is the credential: it is readable by its owner
  * only, the token is good for this run only, and it is accepted from loopback connections only.
+ * {@code store} says whether the server holds the store (content from files: it does not, and
+ * {@code store load} opens the store itself); the file is written either way, for
+ * {@code ./arno cache}.
  */
-public record RunFile(long pid, URI url, String token) {
+public record RunFile(long pid, URI url, String token, boolean store) {
     public static final String NAME = "arno-server";
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    /** A new run's file contents: this process, {@code url}, a fresh 256-bit token. */
-    public static RunFile create(URI url) {
+    /** A new run's file contents: this process, {@code url}, a fresh 256-bit token, whether it holds the store. */
+    public static RunFile create(URI url, boolean store) {
         byte[] t = new byte[32];
         RANDOM.nextBytes(t);
         return new RunFile(ProcessHandle.current().pid(), url,
-                Base64.getUrlEncoder().withoutPadding().encodeToString(t));
+                Base64.getUrlEncoder().withoutPadding().encodeToString(t), store);
     }
 
     /** Writes the file into {@code data}, readable by its owner only, replacing a stale one atomically. */
@@ -57,6 +60,7 @@ public record RunFile(long pid, URI url, String token) {
             p.setProperty("pid", Long.toString(pid));
             p.setProperty("url", url.toString());
             p.setProperty("token", token);
+            p.setProperty("store", Boolean.toString(store));
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 p.store(w, "the Arno server holding this data folder; removed when it stops");
             }
@@ -95,7 +99,7 @@ public record RunFile(long pid, URI url, String token) {
             if (url == null || token == null || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) == Boolean.FALSE) {
                 return Optional.empty();
             }
-            return Optional.of(new RunFile(pid, URI.create(url), token));
+            return Optional.of(new RunFile(pid, URI.create(url), token, Boolean.parseBoolean(p.getProperty("store"))));
         } catch (IOException | IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -146,13 +146,13 @@ public final class ServeCommand implements Callable<Integer> {
                 server.mount("store", STORE_MOUNT + "/*", new StoreServlet(atom, batch.accounts(),
                         c.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
                         atom.options().maxBodyBytes()));
-                // ./arno store load beside this server loads through it (LocalLoad); the run file is how it finds us.
-                runFile = RunFile.create(localUrl(c, server.port()));
-                server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token()));
-                // ./arno cache stats|clear ask through the same run file and token.
-                server.mount("cache", LocalCache.PATH, new LocalCache(server.sites(), runFile.token()));
-                runFile.write(c.data());
             }
+            // Commands beside this server reach it through the run file: ./arno store load (LocalLoad) when it
+            // holds the store, ./arno cache stats|clear (LocalCache) always.
+            runFile = RunFile.create(localUrl(c, server.port()), atom != null);
+            if (atom != null) server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token()));
+            server.mount("cache", LocalCache.PATH, new LocalCache(server.sites(), runFile.token()));
+            runFile.write(c.data());
             if (!c.production()) {
                 String account = batch.createDevelopmentAccount();
                 if (account != null) {

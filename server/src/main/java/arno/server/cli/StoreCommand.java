@@ -169,7 +169,7 @@ public final class StoreCommand implements Runnable {
             List<StoreTasks.Input> inputs = resources ? List.of() : StoreTasks.inputs(paths, prefix);
             Config c = store.config();
             Optional<RunFile> server = RunFile.find(c.data());
-            if (server.isPresent()) return throughServer(server.get());
+            if (server.isPresent() && server.get().store()) return throughServer(server.get());
             if (resources) return loadResources(c);
             try (Store s = store.open()) {
                 StoreTasks.Loaded loaded = StoreTasks.load(s, inputs, batch, spec.commandLine().getErr(), interactive());

@@ -167,6 +167,24 @@ class StoreLoadWhileServingTest {
     }
 
     @Test
+    void aServerServingFilesLeavesTheStoreToTheCommand() {
+        List<Cli> loads = new ArrayList<>();
+        List<RunFile> found = new ArrayList<>();
+        ServeCommand.whileServing = port -> {
+            found.add(RunFile.find(data).orElseThrow());
+            loads.add(Cli.run("store", "load", "--resources", content.toString(), "--data", data.toString()));
+        };
+        int status = Main.run(new String[] {"serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString(),
+                "--content-from", "files"}, new PrintStream(new ByteArrayOutputStream(), true),
+                new PrintStream(new ByteArrayOutputStream(), true));
+        assertThat(status).isZero();
+        assertThat(found.get(0).store()).as("the run file says the server holds no store").isFalse();
+        Cli load = loads.get(0);
+        assertThat(load.status()).as(load.err()).isZero();
+        assertThat(load.err()).doesNotContain("loading through it").contains("23 entries, 15 variants");
+    }
+
+    @Test
     void aStaleRunFileFromAKilledServerIsIgnored() throws IOException {
         // A server killed with -9 leaves its file; its pid is dead, so the command opens the store itself.
         Files.createDirectories(data);

@@ -1,0 +1,71 @@
+package arno.server;
+
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.ErrorXml;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Set;
+
+/**
+ * The one gate of the commands' servlets under {@code /_arno/local/} ({@link LocalLoad},
+ * {@link LocalCache}): an allowed method, a connection from this machine, and this run's token
+ * from the data folder's {@link RunFile} (compared in constant time). Whoever can read that
+ * owner-only file owns the data folder, so the token is the credential; see {@link RunFile}.
+ */
+final class LocalAccess {
+    private final byte[] token;
+
+    LocalAccess(String token) {
+        this.token = token.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** True when the request may go on; otherwise the refusal has been answered. */
+    boolean admit(HttpServletRequest req, HttpServletResponse resp, Set<String> methods) throws IOException {
+        if (!methods.contains(req.getMethod())) {
+            String allowed = String.join(", ", methods.stream().sorted().toList());
+            resp.setHeader("Allow", allowed);
+            refuse(resp, ErrorCode.METHOD_NOT_ALLOWED.error(req.getRequestURI(), req.getMethod(), allowed));
+            return false;
+        }
+        if (!sameMachine(req)) {
+            refuse(resp, ErrorCode.FORBIDDEN.error(req.getRequestURI() + " is answered on this machine's own addresses only"));
+            return false;
+        }
+        String auth = req.getHeader("Authorization");
+        byte[] given = auth != null && auth.startsWith("Bearer ")
+                ? auth.substring(7).strip().getBytes(StandardCharsets.US_ASCII) : new byte[0];
+        if (!MessageDigest.isEqual(given, token)) {
+            resp.setHeader("WWW-Authenticate", "Bearer realm=\"arno-local\"");
+            refuse(resp, ErrorCode.UNAUTHORIZED.error(req.getRequestURI() + " needs this run's token from the data"
+                    + " folder's " + RunFile.NAME + " file"));
+            return false;
+        }
+        return true;
+    }
+
+    /** Answers {@code e} as an {@code err:error} with its status. */
+    static void refuse(HttpServletResponse resp, ArnoException e) throws IOException {
+        resp.setStatus(e.code().status());
+        resp.setContentType("application/xml; charset=UTF-8");
+        try (OutputStream o = resp.getOutputStream()) {
+            o.write(ErrorXml.toBytes(e, null, false));
+        }
+    }
+
+    /** The connection comes from this machine: loopback, or one of its own addresses calling itself. */
+    private static boolean sameMachine(HttpServletRequest req) {
+        try {
+            InetAddress remote = InetAddress.getByName(req.getRemoteAddr());
+            return remote.isLoopbackAddress() || remote.equals(InetAddress.getByName(req.getLocalAddr()));
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+}
