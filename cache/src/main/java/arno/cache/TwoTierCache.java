@@ -289,6 +289,14 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
      * @return how many entries were dropped
      */
     public int invalidate(Dependencies.Dependency current) {
+        return invalidate(current, built -> false);
+    }
+
+    /**
+     * As {@link #invalidate(Dependencies.Dependency)}, sparing the entries {@code spare} says were
+     * built after the change (a change feed read late must not drop what already reflects it).
+     */
+    public int invalidate(Dependencies.Dependency current, java.util.function.Predicate<Dependencies> spare) {
         Objects.requireNonNull(current, "current");
         checkOpen();
         Set<K> keys = sources.get(Source.of(current));
@@ -300,7 +308,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             List<Stored> files = new ArrayList<>(1);
             synchronized (stripe(key)) {
                 Meta meta = directory.get(key);
-                if (meta != null && recordsOtherVersion(meta.dependencies(), current)) {
+                if (meta != null && recordsOtherVersion(meta.dependencies(), current) && !spare.test(meta.dependencies())) {
                     dropLocked(key, meta, files);
                     dropped++;
                     stats.record(Stats.Event.INVALIDATION);

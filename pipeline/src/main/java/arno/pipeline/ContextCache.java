@@ -174,8 +174,8 @@ final class ContextCache implements AutoCloseable {
     }
 
     /** Drops the fragments that recorded {@code current}'s source at another version. */
-    int invalidate(Dependencies.Dependency current) {
-        return fragments == null ? 0 : fragments.invalidate(current);
+    int invalidate(Dependencies.Dependency current, java.util.function.Predicate<Dependencies> spare) {
+        return fragments == null ? 0 : fragments.invalidate(current, spare);
     }
 
     /** Drops every fragment and source (./arno cache clear); returns how many there were. */

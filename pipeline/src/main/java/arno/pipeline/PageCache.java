@@ -122,8 +122,8 @@ final class PageCache implements AutoCloseable {
     }
 
     /** Drops the pages that recorded {@code current}'s source at another version. */
-    int invalidate(Dependencies.Dependency current) {
-        return pages.invalidate(current);
+    int invalidate(Dependencies.Dependency current, java.util.function.Predicate<Dependencies> spare) {
+        return pages.invalidate(current, spare);
     }
 
     /** Nanoseconds since the epoch. */

@@ -321,11 +321,18 @@ final class PageCaches implements AutoCloseable {
                 changed.add(new Dependencies.Dependency(Reads.STORE_CHILDREN, path.substring(0, i), "!"));
             }
         }
+        // What was built from a view that already saw this change stays: the feed is read late.
+        java.util.function.Predicate<Dependencies> newer = built -> {
+            for (Dependencies.Dependency d : built) {
+                if (d.kind().equals(Reads.STORE_VIEW)) return Long.parseLong(d.version()) >= version;
+            }
+            return false;
+        };
         for (PageCache cache : bySite.values()) {
-            for (Dependencies.Dependency d : changed) cache.invalidate(d);
+            for (Dependencies.Dependency d : changed) cache.invalidate(d, newer);
         }
         for (ContextCache context : contexts.values()) {
-            for (Dependencies.Dependency d : changed) context.invalidate(d);
+            for (Dependencies.Dependency d : changed) context.invalidate(d, newer);
         }
     }
 
