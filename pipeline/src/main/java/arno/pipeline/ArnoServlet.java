@@ -41,6 +41,17 @@ public final class ArnoServlet extends HttpServlet {
      * for the access log; also set on a page cache hit, which runs no pipeline but is a request.
      */
     public static final String REQUEST_ID = "arno.request-id";
+    /**
+     * Appended to a strong ETag when its response is sent gzipped (Jetty's choice, so proxies and
+     * tools recognise it): the two forms differ in bytes, so they must not share a strong tag.
+     */
+    public static final String GZIP_ETAG_SUFFIX = "--gzip";
+
+    /** {@code "x"} as the ETag of its gzipped form: {@code "x--gzip"}. */
+    public static String gzipEtag(String etag) {
+        String t = etag.trim();
+        return t.endsWith("\"") ? t.substring(0, t.length() - 1) + GZIP_ETAG_SUFFIX + "\"" : t + GZIP_ETAG_SUFFIX;
+    }
 
     private final transient SiteRegistry registry;
     private final transient Workers workers;

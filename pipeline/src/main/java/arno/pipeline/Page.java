@@ -98,6 +98,7 @@ final class Page {
         byte[] bytes = body;
         if (gzip != null && acceptsGzip(request.headers("Accept-Encoding"))) {
             response.setHeader("Content-Encoding", "gzip");
+            if (etag != null && !etag.startsWith("W/")) response.setHeader("ETag", ArnoServlet.gzipEtag(etag));
             bytes = gzip;
         }
         response.setContentLength(bytes.length);
@@ -114,7 +115,7 @@ final class Page {
             for (String line : inm) {
                 for (String tag : line.split(",")) {
                     String t = tag.trim();
-                    if (t.equals("*") || opaque(t).equals(mine)) return true;
+                    if (t.equals("*") || opaque(t).equals(mine) || opaque(t).equals(ArnoServlet.gzipEtag(mine))) return true;
                 }
             }
             return false;

@@ -40,15 +40,14 @@ final class Compression {
             "application/rss+xml", "application/xslt+xml", "application/mathml+xml", "image/svg+xml");
     /** Bodies of a known length below this are sent as they are: gzip's header and trailer would eat the gain. */
     static final int MIN_SIZE = 1024;
-    /** Appended to a strong ETag when its response is gzipped; Jetty's choice, so proxies and tools recognise it. */
-    static final String SUFFIX = "--gzip";
+    /** Appended to a strong ETag when its response is gzipped: the pipeline's, for the page cache's gzip form too. */
+    static final String SUFFIX = arno.pipeline.ArnoServlet.GZIP_ETAG_SUFFIX;
 
     private Compression() {}
 
     /** {@code "x"} as the ETag of its gzipped form: {@code "x--gzip"}. */
     static String suffixed(String etag) {
-        String t = etag.trim();
-        return t.endsWith("\"") ? t.substring(0, t.length() - 1) + SUFFIX + "\"" : t + SUFFIX;
+        return arno.pipeline.ArnoServlet.gzipEtag(etag);
     }
 
     /** HTTP/1.1 over NIO, compressing responses with strong ETags too (with the ETag suffixed). */

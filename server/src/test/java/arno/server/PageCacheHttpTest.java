@@ -167,6 +167,12 @@ class PageCacheHttpTest {
             assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo(plain);
         }
         assertThat(bytes("/c/file/a", "Accept-Encoding", "gzip;q=0").headers().firstValue("Content-Encoding")).isEmpty();
+        // the two forms differ in bytes, so not in their strong ETag; either revalidates the page
+        String identity = get("/c/file/a").headers().firstValue("ETag").orElseThrow();
+        String gzipped = zipped.headers().firstValue("ETag").orElseThrow();
+        assertThat(gzipped).isEqualTo(identity.substring(0, identity.length() - 1) + "--gzip\"");
+        assertThat(bytes("/c/file/a", "Accept-Encoding", "gzip", "If-None-Match", gzipped).statusCode()).isEqualTo(304);
+        assertThat(bytes("/c/file/a", "If-None-Match", identity).statusCode()).isEqualTo(304);
         assertThat(CountingStage.runs("file")).isEqualTo(1);
     }
 
