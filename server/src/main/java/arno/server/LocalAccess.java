@@ -59,6 +59,32 @@ final class LocalAccess {
         }
     }
 
+    /**
+     * The commands' side: the server's refusal ({@code err:error}, or any other answer with
+     * {@code status}) as this side's error, naming the server and what it refused. Its code is kept
+     * when it says something to the user (no such thing, no or a wrong token); else {@code io}.
+     */
+    static ArnoException refused(RunFile run, String what, int status, String body) {
+        String reason = "HTTP " + status;
+        ErrorCode code = ErrorCode.IO;
+        try {
+            javax.xml.stream.XMLStreamReader r = arno.xml.XmlPolicy.streamOwn(new java.io.StringReader(body));
+            while (r.hasNext() && r.next() != javax.xml.stream.XMLStreamConstants.START_ELEMENT) {
+                // up to the root
+            }
+            if (r.isStartElement() && ErrorXml.NS.equals(r.getNamespaceURI()) && "error".equals(r.getLocalName())) {
+                ArnoException e = ErrorXml.read(r, null);
+                reason = e.getMessage();
+                if (e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.UNAUTHORIZED || e.code() == ErrorCode.FORBIDDEN) {
+                    code = e.code();
+                }
+            }
+        } catch (javax.xml.stream.XMLStreamException notAnError) {
+            // said as the status
+        }
+        return code.error("the server at " + run.url() + " refused " + what + ": " + reason);
+    }
+
     /** The connection comes from this machine: loopback, or one of its own addresses calling itself. */
     private static boolean sameMachine(HttpServletRequest req) {
         try {

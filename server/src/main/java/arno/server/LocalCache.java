@@ -3,9 +3,7 @@ package arno.server;
 import arno.pipeline.ContextCacheStats;
 import arno.pipeline.PageCacheStats;
 import arno.pipeline.SiteRegistry;
-import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
-import arno.xml.ErrorXml;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -140,24 +138,7 @@ public final class LocalCache extends HttpServlet {
             Thread.currentThread().interrupt();
             throw ErrorCode.IO.error(e, "interrupted while asking the server at " + run.url());
         }
-        if (resp.statusCode() != 200) {
-            String reason = "HTTP " + resp.statusCode();
-            ErrorCode code = ErrorCode.IO;
-            try {
-                javax.xml.stream.XMLStreamReader r = arno.xml.XmlPolicy.streamOwn(new java.io.StringReader(resp.body()));
-                while (r.hasNext() && r.next() != javax.xml.stream.XMLStreamConstants.START_ELEMENT) {
-                    // up to the root
-                }
-                if (r.isStartElement() && ErrorXml.NS.equals(r.getNamespaceURI()) && "error".equals(r.getLocalName())) {
-                    ArnoException e = ErrorXml.read(r, null);
-                    reason = e.getMessage();
-                    if (e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.UNAUTHORIZED) code = e.code();
-                }
-            } catch (javax.xml.stream.XMLStreamException notAnError) {
-                // said as the status
-            }
-            throw code.error("the server at " + run.url() + " refused " + what + ": " + reason);
-        }
+        if (resp.statusCode() != 200) throw LocalAccess.refused(run, what, resp.statusCode(), resp.body());
         return resp.body();
     }
 

@@ -5,8 +5,6 @@ import arno.store.atom.AtomStore;
 import arno.store.cli.StoreTasks;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
-import arno.xml.ErrorXml;
-import arno.xml.XmlPolicy;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -14,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
-import java.io.StringReader;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -33,9 +30,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.xml.stream.XMLStreamConstants;
-import javax.xml.stream.XMLStreamException;
-import javax.xml.stream.XMLStreamReader;
 
 /**
  * {@code ./arno store load} beside a running server: the command finds the server in the data
@@ -175,7 +169,7 @@ public final class LocalLoad extends HttpServlet {
         try (InputStream body = resp.body();
                 Reader r = new InputStreamReader(body, StandardCharsets.UTF_8)) {
             if (resp.statusCode() != 200) {
-                throw refused(run, resp.statusCode(), new String(body.readAllBytes(), StandardCharsets.UTF_8));
+                throw LocalAccess.refused(run, "the load", resp.statusCode(), new String(body.readAllBytes(), StandardCharsets.UTF_8));
             }
             // Copied as it comes (a redrawn progress line has no newline); the end marker is NUL, never displayed.
             char[] buf = new char[4096];
@@ -206,24 +200,6 @@ public final class LocalLoad extends HttpServlet {
             throw ErrorCode.IO.error(e, "the connection to the server at " + run.url() + " broke during the load ("
                     + e.getMessage() + "); what it had committed is stored");
         }
-    }
-
-    /** The server's {@code err:error} as this side's error, its message prefixed with who refused. */
-    private static ArnoException refused(RunFile run, int status, String body) {
-        try {
-            XMLStreamReader r = XmlPolicy.streamOwn(new StringReader(body));
-            while (r.hasNext() && r.next() != XMLStreamConstants.START_ELEMENT) {
-                // up to the root
-            }
-            if (r.isStartElement() && ErrorXml.NS.equals(r.getNamespaceURI()) && "error".equals(r.getLocalName())) {
-                ArnoException e = ErrorXml.read(r, null);
-                ErrorCode c = e.code() == ErrorCode.UNAUTHORIZED || e.code() == ErrorCode.FORBIDDEN ? e.code() : ErrorCode.IO;
-                return c.error("the server at " + run.url() + " refused the load: " + e.getMessage());
-            }
-        } catch (XMLStreamException e) {
-            // not an error document: said below
-        }
-        return ErrorCode.IO.error("the server at " + run.url() + " refused the load with HTTP " + status);
     }
 
     private static int indexOf(char[] b, int n, char c) {
