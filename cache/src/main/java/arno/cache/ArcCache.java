@@ -35,15 +35,22 @@ import java.util.function.ToLongFunction;
  * <h2>Beyond the paper</h2>
  * The paper's cache only grows until full and never loses a page except by REPLACE. This map
  * also has {@link #remove} and an optional bound on the total weight (e.g. bytes) of the
- * resident values, so the cache may hold fewer than {@code c} values while the directory (the
- * four lists together) is full. The paper calls REPLACE at points where, in its world, the
- * cache is always full; here REPLACE runs at those same points only while the cache is full
- * by count or over its weight bound ({@link #makeRoom}). For a pure request stream without
- * removals or weights this is exactly the paper's algorithm: the test's reference model
- * checks that the guard never skips a REPLACE the paper would make. Every generalisation
- * keeps the four invariants above: evicting to a ghost list moves a key from T1 to B1 or from
- * T2 to B2, which changes neither {@code |T1|+|B1|} nor the total. A value heavier than the
- * whole weight bound is never admitted: it is handed to the eviction listener at once.
+ * resident values. The paper calls REPLACE at points where, in its world, the cache is always
+ * full; here REPLACE runs at those same points only while the cache is full by count or over
+ * its weight bound ({@link #makeRoom}).
+ *
+ * <p><b>Sizes are weights.</b> Every list's size above is the sum of its keys' weights (a
+ * ghost keeps the weight its value had), {@code c} is the weight bound, and {@code p} and its
+ * adaptation steps are weights: a ghost hit moves {@code p} by the ghost's weight times the
+ * paper's ratio. Without a weigher every weight is 1 and {@code c} is the entry capacity, and
+ * this is the paper's algorithm exactly: the test's reference model checks that the guard never
+ * skips a REPLACE the paper would make. The count bound {@code c} entries still holds for
+ * weighted caches (it bounds the directory's memory). Counting entries instead, as this class
+ * first did, made a byte-bounded page cache plain LRU: with pages of 30 KB in a cache whose
+ * count bound allows 4 KB each, {@code p} grew in entries past anything T1 could hold, so every
+ * eviction came from T1 and a crawler pushed the popular pages out as it does under LRU
+ * ({@code perf/RESULTS.md}, page caches). A value heavier than the whole weight bound is never
+ * admitted: it is handed to the eviction listener at once.
  *
  * <h2>Threads</h2>
  * Every operation, {@link #get} included (a hit moves the entry to T2), holds one lock; the
@@ -75,14 +82,16 @@ public final class ArcCache<K, V> {
     private final LruList<K, V> t2 = new LruList<>(ListId.T2);
     private final LruList<K, V> b1 = new LruList<>(ListId.B1);
     private final LruList<K, V> b2 = new LruList<>(ListId.B2);
-    /** The target size of T1. */
+    /** The paper's c in weight: the weight bound, or the capacity when every weight is 1. */
+    private final long limit;
+    /** The target weight of T1. */
     private double p;
-    /** The total weight of the resident values (T1 and T2). */
-    private long weight;
 
     private ArcCache(Builder<K, V> builder) {
         this.capacity = builder.maximumSize;
         this.maximumWeight = builder.maximumWeight;
+        // Bounded so that twice it cannot overflow.
+        this.limit = builder.weighted ? Math.min(builder.maximumWeight, Long.MAX_VALUE / 4) : builder.maximumSize;
         this.weigher = builder.weigher;
         this.stats = builder.stats;
         this.evictionListener = builder.evictionListener;
@@ -178,44 +187,39 @@ public final class ArcCache<K, V> {
                 // Move x to the MRU position of T2. Taken out first, so that making room for
                 // its new weight cannot choose x itself.
                 list(x.list).unlink(x);
-                weight -= x.weight;
                 makeRoom(w, false, evicted);
                 admit(x, value, w, t2);
             } else if (x != null && x.list == ListId.B1) {
                 // Case II: x is in B1 (a miss that T1 would have kept, had it been larger).
-                // Adapt: p = min(p + d1, c), with d1 = 1 if |B1| >= |B2|, else |B2|/|B1|.
-                double d1 = b1.size >= b2.size ? 1 : (double) b2.size / b1.size;
-                p = Math.min(p + d1, capacity);
+                // Adapt: p = min(p + d1, c), with d1 = |x| if |B1| >= |B2|, else |x| |B2|/|B1|.
+                p = Math.min(p + step(x, b1, b2), limit);
                 b1.unlink(x);
                 // REPLACE(x, p); then move x from B1 to the MRU position of T2.
                 makeRoom(w, false, evicted);
                 admit(x, value, w, t2);
             } else if (x != null && x.list == ListId.B2) {
                 // Case III: x is in B2 (a miss that T2 would have kept, had it been larger).
-                // Adapt: p = max(p - d2, 0), with d2 = 1 if |B2| >= |B1|, else |B1|/|B2|.
-                double d2 = b2.size >= b1.size ? 1 : (double) b1.size / b2.size;
-                p = Math.max(p - d2, 0);
+                // Adapt: p = max(p - d2, 0), with d2 = |x| if |B2| >= |B1|, else |x| |B1|/|B2|.
+                p = Math.max(p - step(x, b2, b1), 0);
                 b2.unlink(x);
                 // REPLACE(x, p); then move x from B2 to the MRU position of T2.
                 makeRoom(w, true, evicted);
                 admit(x, value, w, t2);
             } else {
                 // Case IV: x is in none of the four lists (a miss, and new to the directory).
-                if (t1.size + b1.size >= capacity) {
-                    // Case A: L1 = T1 + B1 has c keys.
-                    if (t1.size < capacity) {
-                        // Delete the LRU key of B1; REPLACE(x, p) below.
-                        forget(b1.lru());
-                    } else {
-                        // B1 is empty: delete the LRU page of T1, keeping no ghost of it.
-                        Node<K, V> lru = t1.lru();
-                        V gone = lru.value;
-                        discard(lru);
-                        collect(evicted, lru.key, gone);
-                    }
-                } else if (directorySize() >= 2L * capacity) {
-                    // Case B: L1 has fewer than c keys, and the directory is full (2c keys):
-                    // delete the LRU key of B2; REPLACE(x, p) below.
+                // Case A: L1 = T1 + B1 has no room for x: delete B1's LRU keys (one, with unit
+                // weights), then REPLACE(x, p) below; when B1 is empty and T1 alone leaves no
+                // room, delete T1's LRU pages instead, keeping no ghost of them.
+                while (b1.size > 0 && l1Full(w)) forget(b1.lru());
+                while (t1.size > 0 && l1Full(w)) {
+                    Node<K, V> lru = t1.lru();
+                    V gone = lru.value;
+                    discard(lru);
+                    collect(evicted, lru.key, gone);
+                }
+                // Case B: the directory (2c) has no room for x: delete B2's LRU keys.
+                while (b2.size > 0 && (directorySize() >= 2L * capacity
+                        || t1.weight + t2.weight + b1.weight + b2.weight + w > 2 * limit)) {
                     forget(b2.lru());
                 }
                 makeRoom(w, false, evicted);
@@ -224,6 +228,7 @@ public final class ArcCache<K, V> {
                 nodes.put(key, x);
                 admit(x, value, w, t1);
             }
+            trimGhosts();
             return previous;
         } finally {
             lock.unlock();
@@ -262,7 +267,6 @@ public final class ArcCache<K, V> {
             b1.clear();
             b2.clear();
             p = 0;
-            weight = 0;
         } finally {
             lock.unlock();
         }
@@ -282,7 +286,7 @@ public final class ArcCache<K, V> {
     public long weight() {
         lock.lock();
         try {
-            return weight;
+            return t1.weight + t2.weight;
         } finally {
             lock.unlock();
         }
@@ -290,7 +294,8 @@ public final class ArcCache<K, V> {
 
     /**
      * ARC's target size for T1 (the paper's {@code p}, between 0 and {@code c}): how much room
-     * it currently gives to keys seen once against keys seen twice or more. For statistics.
+     * it currently gives to keys seen once against keys seen twice or more, in weight (entries
+     * when no weigher was given). For statistics.
      */
     public double target() {
         lock.lock();
@@ -314,8 +319,29 @@ public final class ArcCache<K, V> {
      */
     private void makeRoom(long incomingWeight, boolean xInB2, List<Map.Entry<K, V>> evicted) {
         while (t1.size + t2.size >= capacity
-                || (t1.size + t2.size > 0 && incomingWeight > maximumWeight - weight)) {
+                || (t1.size + t2.size > 0 && incomingWeight > maximumWeight - (t1.weight + t2.weight))) {
             replace(xInB2, evicted);
+        }
+    }
+
+    /** Whether L1 = T1 + B1 has no room for a new key of weight {@code w}: c keys, or c in weight. */
+    private boolean l1Full(long w) {
+        return t1.size + b1.size >= capacity || t1.weight + b1.weight + w > limit;
+    }
+
+    /** The paper's adaptation step for a hit on ghost {@code x} of {@code own}, in weight. */
+    private static double step(Node<?, ?> x, LruList<?, ?> own, LruList<?, ?> other) {
+        if (x.weight == 0) return 0;
+        return own.weight >= other.weight ? x.weight : x.weight * ((double) other.weight / own.weight);
+    }
+
+    /**
+     * Keeps the directory within 2c in weight after a key came back with a heavier value
+     * (cases I to III; with unit weights it never has anything to do).
+     */
+    private void trimGhosts() {
+        while (t1.weight + t2.weight + b1.weight + b2.weight > 2 * limit && b2.size + b1.size > 0) {
+            forget(b2.size > 0 ? b2.lru() : b1.lru());
         }
     }
 
@@ -326,7 +352,7 @@ public final class ArcCache<K, V> {
      * after removals or weight evictions, which the paper does not have; T1 gives a page then.
      */
     private void replace(boolean xInB2, List<Map.Entry<K, V>> evicted) {
-        boolean fromT1 = t1.size > 0 && (t1.size > p || (xInB2 && t1.size == p));
+        boolean fromT1 = t1.size > 0 && (t1.weight > p || (xInB2 && t1.weight == p));
         if (fromT1 || t2.size == 0) {
             toGhost(t1.lru(), b1, evicted);
         } else {
@@ -337,10 +363,8 @@ public final class ArcCache<K, V> {
     private void toGhost(Node<K, V> node, LruList<K, V> ghosts, List<Map.Entry<K, V>> evicted) {
         list(node.list).unlink(node);
         collect(evicted, node.key, node.value);
-        weight -= node.weight;
         node.value = null;
-        node.weight = 0;
-        ghosts.addMru(node);
+        ghosts.addMru(node); // with its weight: the ghost lists are sized in weight too
     }
 
     private void collect(List<Map.Entry<K, V>> evicted, K key, V value) {
@@ -353,7 +377,6 @@ public final class ArcCache<K, V> {
     private void admit(Node<K, V> x, V value, long w, LruList<K, V> into) {
         x.value = value;
         x.weight = w;
-        weight += w;
         into.addMru(x);
     }
 
@@ -367,9 +390,7 @@ public final class ArcCache<K, V> {
     private void discard(Node<K, V> x) {
         list(x.list).unlink(x);
         nodes.remove(x.key);
-        weight -= x.weight;
         x.value = null;
-        x.weight = 0;
     }
 
     private int directorySize() {
@@ -434,12 +455,14 @@ public final class ArcCache<K, V> {
             check(t1.size + t2.size <= c, "|T1|+|T2| <= c");
             check(t1.size + b1.size <= c, "|T1|+|B1| <= c");
             check(directorySize() <= 2 * c, "|T1|+|T2|+|B1|+|B2| <= 2c");
-            check(0 <= p && p <= c, "0 <= p <= c");
-            check(weight <= maximumWeight, "weight <= maximumWeight");
+            check(0 <= p && p <= limit, "0 <= p <= c");
+            check(t1.weight + t2.weight <= maximumWeight, "weight <= maximumWeight");
+            check(t1.weight + b1.weight <= limit, "|T1|+|B1| <= c in weight");
+            check(t1.weight + t2.weight + b1.weight + b2.weight <= 2 * limit, "|T1|+|T2|+|B1|+|B2| <= 2c in weight");
             check(nodes.size() == directorySize(), "every key in exactly one list");
-            long sum = 0;
             for (LruList<K, V> l : List.of(t1, t2, b1, b2)) {
                 int n = 0;
+                long sum = 0;
                 for (Node<K, V> e = l.head.next; e != l.head; e = e.next, n++) {
                     check(e.list == l.id, "node of " + e.key + " knows its list " + l.id);
                     check(nodes.get(e.key) == e, "node of " + e.key + " is the mapped one");
@@ -447,8 +470,8 @@ public final class ArcCache<K, V> {
                     sum += e.weight;
                 }
                 check(n == l.size, "size of " + l.id);
+                check(sum == l.weight, "weight of " + l.id + " is the sum of its keys' weights");
             }
-            check(sum == weight, "weight is the sum of the resident weights");
         } finally {
             lock.unlock();
         }
@@ -458,7 +481,7 @@ public final class ArcCache<K, V> {
         if (!condition) {
             throw new IllegalStateException("ARC invariant broken: " + invariant + " (|T1|=" + t1.size
                     + " |T2|=" + t2.size + " |B1|=" + b1.size + " |B2|=" + b2.size + " p=" + p
-                    + " c=" + capacity + " weight=" + weight + ")");
+                    + " c=" + capacity + " weight=" + (t1.weight + t2.weight) + ")");
         }
     }
 
@@ -467,7 +490,7 @@ public final class ArcCache<K, V> {
         lock.lock();
         try {
             return "ArcCache[c=" + capacity + ", |T1|=" + t1.size + ", |T2|=" + t2.size + ", |B1|="
-                    + b1.size + ", |B2|=" + b2.size + ", p=" + p + ", weight=" + weight + "]";
+                    + b1.size + ", |B2|=" + b2.size + ", p=" + p + ", weight=" + (t1.weight + t2.weight) + "]";
         } finally {
             lock.unlock();
         }
@@ -496,6 +519,8 @@ public final class ArcCache<K, V> {
         final ListId id;
         final Node<K, V> head = new Node<>(null);
         int size;
+        /** The sum of the weights of the keys in the list (a ghost's is its value's when evicted). */
+        long weight;
 
         LruList(ListId id) {
             this.id = id;
@@ -514,6 +539,7 @@ public final class ArcCache<K, V> {
             head.prev.next = node;
             head.prev = node;
             size++;
+            weight += node.weight;
         }
 
         void unlink(Node<K, V> node) {
@@ -522,12 +548,14 @@ public final class ArcCache<K, V> {
             node.prev = null;
             node.next = null;
             size--;
+            weight -= node.weight;
         }
 
         void clear() {
             head.prev = head;
             head.next = head;
             size = 0;
+            weight = 0;
         }
 
         List<K> keys() {
@@ -549,6 +577,7 @@ public final class ArcCache<K, V> {
         private final int maximumSize;
         private long maximumWeight = Long.MAX_VALUE;
         private ToLongFunction<? super V> weigher = v -> 1;
+        private boolean weighted;
         private Stats stats = Stats.disabled();
         private BiConsumer<? super K, ? super V> evictionListener;
 
@@ -571,6 +600,7 @@ public final class ArcCache<K, V> {
             }
             this.maximumWeight = maximumWeight;
             this.weigher = Objects.requireNonNull(weigher, "weigher");
+            this.weighted = true;
             return this;
         }
 

@@ -9,16 +9,18 @@ import java.util.function.ToLongFunction;
 
 /**
  * ARC written as plainly as possible, for differential tests of {@link ArcCache}: four
- * {@link LinkedList}s of keys searched linearly, values in a map, the paper's cases in order.
- * It carries the same extensions as ArcCache (removal, a weight bound, REPLACE only while the
- * cache is full), and counts the REPLACE calls that the paper makes but the guard skips: for a
- * stream of requests without removals or weights that count must stay 0, which shows the
- * guarded algorithm is the paper's.
+ * {@link LinkedList}s of keys searched linearly and summed on every use, values and weights in
+ * maps, the paper's cases in order. It carries the same extensions as ArcCache (removal, a
+ * weight bound, sizes measured in weight, REPLACE only while the cache is full), and counts the
+ * REPLACE calls that the paper makes but the guard skips: for a stream of requests without
+ * removals or weights that count must stay 0, which shows the guarded algorithm is the paper's.
  */
 final class ArcModel<K, V> {
     final int c;
     final long maximumWeight;
     final ToLongFunction<V> weigher;
+    /** The paper's c in weight: the weight bound when there is one, else c (every weight is 1). */
+    final long limit;
 
     /** Least recently used first. */
     final LinkedList<K> t1 = new LinkedList<>();
@@ -26,9 +28,9 @@ final class ArcModel<K, V> {
     final LinkedList<K> b1 = new LinkedList<>();
     final LinkedList<K> b2 = new LinkedList<>();
     final Map<K, V> values = new HashMap<>();
+    /** The weight of every key in the directory; a ghost keeps its value's. */
     final Map<K, Long> weights = new HashMap<>();
     double p;
-    long weight;
     int skippedReplaces;
     final List<Map.Entry<K, V>> evicted = new ArrayList<>();
 
@@ -36,6 +38,12 @@ final class ArcModel<K, V> {
         this.c = c;
         this.maximumWeight = maximumWeight;
         this.weigher = weigher;
+        this.limit = maximumWeight == Long.MAX_VALUE ? c : maximumWeight;
+    }
+
+    /** The weight of the values held. */
+    long weight() {
+        return w(t1) + w(t2);
     }
 
     V get(K key) {
@@ -63,52 +71,59 @@ final class ArcModel<K, V> {
             // Case I
             t1.remove(key);
             t2.remove(key);
-            weight -= weights.remove(key);
+            weights.remove(key);
             values.remove(key);
             room(w, false);
             t2.addLast(key);
         } else if (b1.contains(key)) {
             // Case II
-            double d = b1.size() >= b2.size() ? 1 : (double) b2.size() / b1.size();
-            p = Math.min(p + d, c);
+            p = Math.min(p + step(key, b1, b2), limit);
             b1.remove(key);
+            weights.remove(key);
             paperReplace(w, false);
             t2.addLast(key);
         } else if (b2.contains(key)) {
             // Case III
-            double d = b2.size() >= b1.size() ? 1 : (double) b1.size() / b2.size();
-            p = Math.max(p - d, 0);
+            p = Math.max(p - step(key, b2, b1), 0);
             b2.remove(key);
+            weights.remove(key);
             paperReplace(w, true);
             t2.addLast(key);
         } else {
             // Case IV
-            if (t1.size() + b1.size() == c) {
-                if (t1.size() < c) {
-                    b1.removeFirst();
-                    paperReplace(w, false);
-                } else {
+            boolean paperReplaces;
+            if (l1Full(w)) {
+                // Case A: B1's oldest ghosts go; if T1 alone leaves no room, its oldest pages go
+                // without ghosts and the paper makes no REPLACE.
+                while (!b1.isEmpty() && l1Full(w)) weights.remove(b1.removeFirst());
+                paperReplaces = !(!t1.isEmpty() && l1Full(w));
+                while (!t1.isEmpty() && l1Full(w)) {
                     K lru = t1.removeFirst();
                     evicted.add(Map.entry(lru, values.remove(lru)));
-                    weight -= weights.remove(lru);
-                    room(w, false);
+                    weights.remove(lru);
                 }
             } else {
-                int total = t1.size() + t2.size() + b1.size() + b2.size();
-                if (total >= c) {
-                    if (total == 2 * c) {
-                        b2.removeFirst();
-                    }
-                    paperReplace(w, false);
-                } else {
-                    room(w, false);
-                }
+                paperReplaces = t1.size() + t2.size() + b1.size() + b2.size() >= c;
+            }
+            // Case B: the directory has no room: B2's oldest ghosts go.
+            while (!b2.isEmpty() && (t1.size() + t2.size() + b1.size() + b2.size() >= 2 * c
+                    || w(t1) + w(t2) + w(b1) + w(b2) + w > 2 * limit)) {
+                weights.remove(b2.removeFirst());
+            }
+            if (paperReplaces) {
+                paperReplace(w, false);
+            } else {
+                room(w, false);
             }
             t1.addLast(key);
         }
         values.put(key, value);
         weights.put(key, w);
-        weight += w;
+        {
+            while (w(t1) + w(t2) + w(b1) + w(b2) > 2 * limit && !(b1.isEmpty() && b2.isEmpty())) {
+                weights.remove(!b2.isEmpty() ? b2.removeFirst() : b1.removeFirst());
+            }
+        }
         return previous;
     }
 
@@ -118,11 +133,21 @@ final class ArcModel<K, V> {
         t2.remove(key);
         b1.remove(key);
         b2.remove(key);
-        if (!resident) {
-            return null;
-        }
-        weight -= weights.remove(key);
-        return values.remove(key);
+        weights.remove(key);
+        return resident ? values.remove(key) : null;
+    }
+
+    private boolean l1Full(long w) {
+        return t1.size() + b1.size() >= c || w(t1) + w(b1) + w > limit;
+    }
+
+    /** The paper's step (1, or the ratio of the ghost lists), times the ghost's weight. */
+    private double step(K key, List<K> own, List<K> other) {
+        long x = weights.get(key);
+        if (x == 0) return 0;
+        long o = w(own);
+        long t = w(other);
+        return o >= t ? x : x * ((double) t / o);
     }
 
     /** A point where the paper calls REPLACE. */
@@ -134,21 +159,22 @@ final class ArcModel<K, V> {
     }
 
     private void room(long w, boolean xInB2) {
-        while (t1.size() + t2.size() >= c || (!values.isEmpty() && weight + w > maximumWeight)) {
-            if (!t1.isEmpty() && (t1.size() > p || (xInB2 && t1.size() == p)) || t2.isEmpty()) {
+        while (t1.size() + t2.size() >= c || (!values.isEmpty() && weight() + w > maximumWeight)) {
+            if (!t1.isEmpty() && (w(t1) > p || (xInB2 && w(t1) == p)) || t2.isEmpty()) {
                 K lru = t1.removeFirst();
                 b1.addLast(lru);
-                evict(lru);
+                evicted.add(Map.entry(lru, values.remove(lru)));
             } else {
                 K lru = t2.removeFirst();
                 b2.addLast(lru);
-                evict(lru);
+                evicted.add(Map.entry(lru, values.remove(lru)));
             }
         }
     }
 
-    private void evict(K key) {
-        evicted.add(Map.entry(key, values.remove(key)));
-        weight -= weights.remove(key);
+    private long w(List<K> list) {
+        long sum = 0;
+        for (K k : list) sum += weights.get(k);
+        return sum;
     }
 }

@@ -27,7 +27,7 @@ public record PageCacheStats(String site, long misses, long stale, long invalida
      * @param writes    entries written to this tier (disk only: memory's evictions demoted)
      * @param entries   entries held now
      * @param bytes     bytes held now
-     * @param arcTarget ARC's target size for its list of entries seen once (the paper's p), in entries
+     * @param arcTarget ARC's target size for its list of entries seen once (the paper's p), in bytes (the tiers are bounded by bytes)
      */
     public record Tier(long hits, long evictions, long writes, int entries, long bytes, double arcTarget) {}
 

@@ -272,6 +272,18 @@ public final class ArnoServer implements AutoCloseable {
         context.addServletMappingDecoded(pattern, name);
     }
 
+    /**
+     * Serves the files under {@code folder} at the context path {@code path} (e.g. "/static")
+     * with Tomcat's default servlet: ETag, Last-Modified, conditional requests and Range, no
+     * listings. A context of its own, so the sites' servlet never sees these requests.
+     */
+    public void mountFiles(String path, Path folder) {
+        Context files = tomcat.addContext(path, folder.toAbsolutePath().toString());
+        Tomcat.addDefaultMimeTypeMappings(files);
+        Tomcat.addServlet(files, "files", new org.apache.catalina.servlets.DefaultServlet());
+        files.addServletMappingDecoded("/", "files");
+    }
+
     /** Stops serving, then closes the page caches (what only memory holds is written to disk). */
     @Override
     public void close() {

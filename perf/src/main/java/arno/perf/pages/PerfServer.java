@@ -15,7 +15,8 @@ import java.util.stream.Stream;
 /**
  * The server the page benchmarks run against: Arno in production mode over a
  * content folder, plus an empty servlet at /_perf/empty in the same Tomcat as
- * the baseline. Writes the full-text URLs of every article to a file for the
+ * the baseline, and with {@code -Darno.static=DIR} the files of DIR at /_perf/static served by
+ * Tomcat's default servlet. Writes the full-text URLs of every article to a file for the
  * load generator's feeder.
  *
  * <p>{@code PerfServer ROOT CONTENT PORT URLS-FILE}, or {@code PerfServer --list CONTENT}
@@ -41,6 +42,9 @@ public final class PerfServer {
         }
         ArnoServer server = ArnoServer.start(config(root, data, port), store);
         server.mount("empty", "/_perf/empty", new Empty());
+        // The static-file baseline of the page caches' figures: the same bytes from Tomcat's default servlet.
+        String files = System.getProperty("arno.static");
+        if (files != null) server.mountFiles("/_perf/static", Files.createDirectories(Path.of(files)));
         if (!urls.toString().equals("/dev/null")) Files.write(urls, fullTextPaths(content));
         System.out.println("READY " + server.port());
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));

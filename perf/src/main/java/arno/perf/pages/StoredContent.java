@@ -11,10 +11,10 @@ import java.nio.file.Path;
  * With {@code -Darno.store=true}, the page benchmarks serve their content from
  * a store loaded with it (in a temporary folder) instead of from the files.
  */
-final class StoredContent {
+public final class StoredContent {
     private StoredContent() {}
 
-    static boolean wanted() {
+    public static boolean wanted() {
         return Boolean.getBoolean("arno.store");
     }
 
@@ -22,7 +22,7 @@ final class StoredContent {
      * A new store in {@code dir} holding the content folder (laid out as the store's resources),
      * loaded through the store service as {@code ./arno serve} loads the demo.
      */
-    static Store load(Path content, Path dir) throws IOException {
+    public static Store load(Path content, Path dir) throws IOException {
         Store store = Store.open(dir);
         try (AtomStore atom = AtomStore.open(store, AtomOptions.defaults().hrefPrefix("/store"))) {
             TreeLoader.load(atom, content, "perf", null);
