@@ -211,6 +211,8 @@ final class PageCaches implements AutoCloseable {
         for (String v : route.cache.vary()) vary.add(v);
         if (gzip != null) vary.add("Accept-Encoding");
         if (!vary.isEmpty()) headers.add(new String[] {"Vary", String.join(", ", vary)});
+        String keys = surrogateKeys(deps);
+        if (keys != null) headers.add(new String[] {SURROGATE_KEY, keys});
         Page page = new Page(capture.status(), contentType, headers, body, gzip);
         try {
             lookup.cache().put(lookup.key(), page, dependencies);
@@ -218,6 +220,40 @@ final class PageCaches implements AutoCloseable {
             // The cache closed meanwhile (a development reload changed its bounds, or shutdown): answer uncached.
         }
         page.write(request, response);
+    }
+
+    /** The header naming what in the store a cached page was built from. */
+    static final String SURROGATE_KEY = "Surrogate-Key";
+    /** Beyond this the keys become folders, then "*": proxies limit a header's length (Varnish: 8 KB). */
+    static final int SURROGATE_KEY_LIMIT = 4096;
+
+    /**
+     * For caches downstream (a proxy or CDN that purges by surrogate key, as Varnish's xkey and
+     * Fastly do), in the spirit of Cache-Channel: the store paths a page read, the folders it
+     * listed ({@code /a/b/}) and {@code *} when it depends on any commit (a value-index lookup).
+     * A follower of {@code /store/changes} purges, for each changed path, the path itself, each
+     * of its ancestor folders and {@code *}: never less than this cache evicts. Null when the
+     * page read nothing from the store (content files are not in the feed).
+     */
+    static String surrogateKeys(List<Dependencies.Dependency> deps) {
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        for (Dependencies.Dependency d : deps) {
+            switch (d.kind()) {
+                case Reads.STORE -> keys.add(d.uri().replace(" ", "%20"));
+                case Reads.STORE_URIS, Reads.STORE_CHILDREN -> keys.add(d.uri().equals(Reads.EVERYTHING) ? "*"
+                        : d.uri().substring(0, d.uri().lastIndexOf('/') + 1).replace(" ", "%20"));
+                case Reads.STORE_ANY -> keys.add("*");
+                default -> { }
+            }
+        }
+        if (keys.isEmpty()) return null;
+        if (keys.contains("*") || keys.contains("/")) return keys.contains("*") ? "*" : "/";
+        String all = String.join(" ", keys);
+        if (all.length() <= SURROGATE_KEY_LIMIT) return all;
+        java.util.Set<String> folders = new java.util.TreeSet<>();
+        for (String k : keys) folders.add(k.substring(0, k.lastIndexOf('/') + 1));
+        String coarse = String.join(" ", folders);
+        return coarse.length() <= SURROGATE_KEY_LIMIT ? coarse : "*";
     }
 
     private static String refusal(HttpRequest request, Exchange exchange, Reads reads, Capture capture) {

@@ -211,6 +211,24 @@ class PageCacheHttpTest {
     }
 
     @Test
+    void cachedPagesNameWhatTheyReadInTheStoreForCachesDownstream() throws IOException {
+        put("/_config/indexes.xml", "<indexes xmlns='urn:arno:indexes'>"
+                + "<index name='code' match='doc' value='code'/></indexes>");
+        start(false, null);
+        assertThat(get("/c/stored/s").headers().firstValue("Surrogate-Key")).hasValue("/docs/s.xml");
+        assertThat(get("/c/listing").headers().firstValue("Surrogate-Key")).hasValueSatisfying(
+                k -> assertThat(k.split(" ")).contains("/docs/"));
+        assertThat(get("/c/lookup/K").headers().firstValue("Surrogate-Key")).as("a lookup depends on any commit").hasValue("*");
+        // content: asked the store first (it holds no /docs/a.xml, so the file was read): that absence is a dependency.
+        assertThat(get("/c/file/a").headers().firstValue("Surrogate-Key")).hasValue("/docs/a.xml");
+        // The rule a follower applies, purging the changed path, its folders and "*", covers what this cache evicts.
+        HttpResponse<String> stored = get("/c/stored/s");
+        put("/docs/s.xml", "<doc><title>changed</title></doc>");
+        assertThat(List.of("/docs/s.xml", "/docs/", "/", "*")).containsAnyElementsOf(
+                List.of(stored.headers().firstValue("Surrogate-Key").orElseThrow().split(" ")));
+    }
+
+    @Test
     void aPageThatLookedUpAValueIndexIsRebuiltAfterAnyCommit() throws IOException {
         put("/_config/indexes.xml", "<indexes xmlns='urn:arno:indexes'>"
                 + "<index name='code' match='doc' value='code'/></indexes>");
