@@ -24,8 +24,6 @@
       <xsl:variable name="j:site-name" as="xs:string" select="'Journal of Coastal Hydrology'"/>
       <xsl:variable name="j:logo-text" as="xs:string" select="'JCH'"/>
       <xsl:variable name="j:tagline" as="xs:string" select="'Water at the land–sea boundary'"/>
-      <xsl:variable name="j:colour-primary" as="xs:string" select="'#0b4f6c'"/>
-      <xsl:variable name="j:colour-accent" as="xs:string" select="'#1a7f64'"/>
 
       <xsl:template name="j:navigation">
         <xsl:param name="page" as="map(*)"/>

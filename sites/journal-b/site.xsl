@@ -19,15 +19,6 @@
       <xsl:variable name="j:site-name" as="xs:string" select="'Materials Informatics Review'"/>
       <xsl:variable name="j:logo-text" as="xs:string" select="'MIR'"/>
       <xsl:variable name="j:tagline" as="xs:string" select="'Data-driven materials science'"/>
-      <xsl:variable name="j:colour-primary" as="xs:string" select="'#3d1f5c'"/>
-      <xsl:variable name="j:colour-accent" as="xs:string" select="'#c2571a'"/>
-      <xsl:variable name="j:font" as="xs:string" select="'''Helvetica Neue'', Arial, sans-serif'"/>
-      <!-- The package's style sheet, then the rules of this table of contents. -->
-      <xsl:template name="j:style">
-        <xsl:call-template name="xsl:original"/>
-        <xsl:text expand-text="no">&#10;.toc-table{width:100%}.toc-table td{vertical-align:top}.toc-table .pages{white-space:nowrap;color:#555}&#10;.toc-table details{font-size:.9rem}</xsl:text>
-      </xsl:template>
-
       <xsl:template match=".[?kind eq 'toc']" mode="j:main">
         <xsl:variable name="page" select="."/>
         <h1>{?issue/atom:title}</h1>

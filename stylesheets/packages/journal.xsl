@@ -27,7 +27,8 @@
   nodes, not copies: a full-text page costs one pass over the article.
 
   What sites override (all public): the branding variables ($j:site-name,
-  $j:logo-text, $j:tagline, the colours, the font), the style sheet (j:style),
+  $j:logo-text, $j:tagline), the style sheets (j:stylesheets; colours and
+  fonts are CSS variables in each site's static/site.css),
   the layout pieces (j:page, j:masthead, j:navigation, j:footer), the main content of any kind
   (template rules in mode j:main, e.g. a different table of contents), and how
   JATS renders (mode j:jats). A site adds a page with its own mode that builds
@@ -99,43 +100,17 @@
   <xsl:variable name="j:site-name" as="xs:string" select="'Arno Journal'" visibility="public"/>
   <xsl:variable name="j:logo-text" as="xs:string" select="'AJ'" visibility="public"/>
   <xsl:variable name="j:tagline" as="xs:string" select="'Research articles'" visibility="public"/>
-  <xsl:variable name="j:colour-primary" as="xs:string" select="'#2f3e4e'" visibility="public"/>
-  <xsl:variable name="j:colour-accent" as="xs:string" select="'#b5523b'" visibility="public"/>
-  <xsl:variable name="j:colour-background" as="xs:string" select="'#ffffff'" visibility="public"/>
-  <xsl:variable name="j:font" as="xs:string" select="'Georgia, ''Times New Roman'', serif'" visibility="public"/>
-
   <!--
-    The text of the page's <style>. A site adds rules after
-    <xsl:call-template name="xsl:original"/>, or replaces it whole. This is a
-    template rather than a string variable because a global variable of a
-    package is evaluated again in every transformation: here only the first
-    two rules, which use the branding variables, are built per page; the rest
-    is one string made at compile time ($j:css-rules is static) and written
-    as it is.
+    The page's style sheets: the sites' shared /static/journal.css, then the
+    site's own static/site.css (its colours and font as CSS variables, and its
+    own rules), both static files served with validators (README, "Static
+    files"). A site replaces this template to link others.
   -->
-  <xsl:template name="j:style" visibility="public">
-    <xsl:text>:root{{--primary:{$j:colour-primary};--accent:{$j:colour-accent};--bg:{$j:colour-background}}}&#10;</xsl:text>
-    <xsl:text>body{{margin:0;font:17px/1.55 {$j:font};color:#1d1d1f;background:var(--bg)}}&#10;</xsl:text>
-    <xsl:value-of select="$j:css-rules"/>
+  <xsl:template name="j:stylesheets" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <link rel="stylesheet" href="/static/journal.css"/>
+    <link rel="stylesheet" href="{$page?base}/static/site.css"/>
   </xsl:template>
-
-  <xsl:variable name="j:css-rules" static="yes" as="xs:string" select="string-join((
-      'a{color:var(--accent)}',
-      '.masthead{background:var(--primary);color:#fff;padding:1rem 2rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}',
-      '.masthead a{color:#fff;text-decoration:none}',
-      '.logo{font:700 1.4rem/1 sans-serif;border:2px solid #fff;padding:.35rem .5rem;letter-spacing:.05em}',
-      '.site-name{font-size:1.3rem}.tagline{opacity:.8;font-style:italic}',
-      '.masthead nav{margin-left:auto;display:flex;gap:1rem}',
-      '.crumbs{padding:.5rem 2rem;font-size:.9rem;border-bottom:1px solid #ddd}',
-      '.crumbs ol{list-style:none;margin:0;padding:0;display:flex;gap:.5rem;flex-wrap:wrap}',
-      '.crumbs li+li::before{content:''\203A'';margin-right:.5rem;color:#888}',
-      'main{max-width:52rem;margin:0 auto;padding:1rem 2rem 3rem}',
-      '.authors{font-style:normal}.meta{color:#555;font-size:.9rem}',
-      'figure{margin:1.5rem 0;padding:.75rem;border:1px solid #ddd}figure img,figure svg{max-width:100%;height:auto}',
-      'table{border-collapse:collapse;font-size:.9rem}th,td{border-bottom:1px solid #ccc;padding:.25rem .5rem;text-align:left}',
-      '.toc-type{margin-top:2rem;color:var(--primary);border-bottom:2px solid var(--accent)}',
-      '.toc-item{margin:1rem 0}.toc-item h3{margin:0;font-size:1.05rem}',
-      'footer{border-top:1px solid #ddd;padding:1rem 2rem;font-size:.85rem;color:#555}'), '&#10;')"/>
 
   <!-- ===== content access ===== -->
 
@@ -315,7 +290,9 @@
             <meta charset="utf-8"/>
             <meta name="viewport" content="width=device-width, initial-scale=1"/>
             <title>{if ($page?kind eq 'home') then $j:site-name else $page?title || ' – ' || $j:site-name}</title>
-            <style><xsl:call-template name="j:style"/></style>
+            <xsl:call-template name="j:stylesheets">
+              <xsl:with-param name="page" select="$page"/>
+            </xsl:call-template>
             <xsl:apply-templates select="$page" mode="j:head"/>
           </head>
           <body class="page-{$page?kind}">

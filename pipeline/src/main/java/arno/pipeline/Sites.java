@@ -165,6 +165,33 @@ public final class Sites {
         return engine.processor;
     }
 
+    /** The folder of files shared by every site, served at {@value #STATIC}/ (CSS, fonts, scripts). */
+    public static final String STATIC = "/static";
+
+    /**
+     * The folders of static files to serve, by the path they are served at: {@code SITES/static}
+     * at {@value #STATIC} for every site, and each site's {@code static} folder beside its
+     * site.xml at {@code PREFIX/static}; only those that exist. Fixed when the server starts (a
+     * static folder added later is served after a restart). Fails with SITE_ERROR when two
+     * folders would be served at one path (a site at the root with a folder of its own).
+     */
+    public java.util.Map<String, Path> staticFolders() {
+        java.util.Map<String, Path> folders = new java.util.LinkedHashMap<>();
+        Path shared = engine.config.sites().resolve("static");
+        if (Files.isDirectory(shared)) folders.put(STATIC, shared);
+        for (Site site : sites) {
+            Path own = site.file.getParent().resolve("static");
+            if (!Files.isDirectory(own)) continue;
+            Path before = folders.putIfAbsent(site.prefix() + STATIC, own);
+            if (before != null) {
+                throw ErrorCode.SITE_ERROR.error("site " + site.name() + " has a static folder " + own + " that would be served at "
+                        + site.prefix() + STATIC + "/, where " + before + " is served; move its files there or give the site a prefix")
+                        .at(arno.xml.Where.at(site.file.toUri().toString()));
+            }
+        }
+        return folders;
+    }
+
     /** The sites' names, in the order they are tried. */
     public List<String> names() {
         return sites.stream().map(Site::name).toList();

@@ -138,6 +138,15 @@ public final class ArnoServer implements AutoCloseable {
         ArnoServlet servlet = new ArnoServlet(registry, config.workers(), config.queue());
         Tomcat.addServlet(context, "arno", servlet).setAsyncSupported(true);
         context.addServletMappingDecoded("/", "arno");
+        // Static files: SITES/static at /static, each site's static folder at PREFIX/static (Tomcat
+        // maps a request to the longest matching context path, so these never reach the sites).
+        try {
+            registry.current().staticFolders().forEach((path, folder) -> StaticFiles.mount(tomcat, path, folder));
+        } catch (RuntimeException e) {
+            stopQuietly(tomcat, work);
+            registry.close();
+            throw e;
+        }
         try {
             tomcat.start();
         } catch (LifecycleException | RuntimeException e) {
@@ -274,14 +283,10 @@ public final class ArnoServer implements AutoCloseable {
 
     /**
      * Serves the files under {@code folder} at the context path {@code path} (e.g. "/static")
-     * with Tomcat's default servlet: ETag, Last-Modified, conditional requests and Range, no
-     * listings. A context of its own, so the sites' servlet never sees these requests.
+     * as the sites' static folders are served ({@link StaticFiles}).
      */
     public void mountFiles(String path, Path folder) {
-        Context files = tomcat.addContext(path, folder.toAbsolutePath().toString());
-        Tomcat.addDefaultMimeTypeMappings(files);
-        Tomcat.addServlet(files, "files", new org.apache.catalina.servlets.DefaultServlet());
-        files.addServletMappingDecoded("/", "files");
+        StaticFiles.mount(tomcat, path, folder);
     }
 
     /** Stops serving, then closes the page caches (what only memory holds is written to disk). */

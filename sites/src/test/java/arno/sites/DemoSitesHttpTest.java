@@ -171,6 +171,40 @@ class DemoSitesHttpTest {
     }
 
     @Test
+    void styleSheetsAreStaticFilesWithValidatorsAndRanges() throws Exception {
+        Document a = page("/journal-a/", 200);
+        Document b = page("/journal-b/", 200);
+        List<String> linksA = texts(a, "//link[@rel='stylesheet']/@href");
+        assertThat(linksA).containsExactly("/static/journal.css", "/journal-a/static/site.css");
+        assertThat(texts(b, "//link[@rel='stylesheet']/@href")).containsExactly("/static/journal.css", "/journal-b/static/site.css");
+        HttpResponse<String> shared = get("/static/journal.css");
+        assertThat(shared.statusCode()).isEqualTo(200);
+        assertThat(shared.headers().firstValue("Content-Type").orElse("")).startsWith("text/css");
+        assertThat(shared.headers().firstValue("Cache-Control")).hasValue("no-cache");
+        assertThat(shared.body()).isEqualTo(Files.readString(Path.of("static/journal.css")));
+        assertThat(get("/journal-a/static/site.css").body()).contains("--primary:#0b4f6c").doesNotContain("toc-table");
+        assertThat(get("/journal-b/static/site.css").body()).contains("--primary:#3d1f5c").contains("Helvetica Neue")
+                .contains(".toc-table{");
+        // Validators: the ETag revalidates to 304 without a body.
+        String etag = shared.headers().firstValue("ETag").orElseThrow();
+        HttpResponse<String> again = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/static/journal.css")).header("If-None-Match", etag).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(again.statusCode()).isEqualTo(304);
+        assertThat(again.body()).isEmpty();
+        assertThat(shared.headers().firstValue("Last-Modified")).isPresent();
+        // Range: the first ten bytes.
+        HttpResponse<String> range = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/static/journal.css")).header("Range", "bytes=0-9").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(range.statusCode()).isEqualTo(206);
+        assertThat(range.body()).isEqualTo(shared.body().substring(0, 10));
+        // Nothing outside the folder, no listings.
+        assertThat(get("/static/../journal-a/site.xml").statusCode()).isNotEqualTo(200);
+        assertThat(get("/static/%2e%2e/journal-a/site.xml").statusCode()).isNotEqualTo(200);
+        assertThat(get("/static/").statusCode()).isEqualTo(404);
+        assertThat(get("/journal-a/static/missing.css").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void unknownResourcesAre404PagesInTheSiteLayout() throws Exception {
         Document missing = page("/journal-a/v9/i9", 404);
         assertThat(Html.text(missing, "count(//header[@class='masthead'])")).isEqualTo("1");

@@ -298,8 +298,10 @@ class SitePagesTest {
     assertThat(s(b, "string(//span[@class='site-name'])")).isEqualTo("Materials Informatics Review");
     assertThat(s(a, "string(//a[@class='logo'])")).isEqualTo("JCH");
     assertThat(s(b, "string(//a[@class='logo'])")).isEqualTo("MIR");
-    assertThat(s(a, "string(//style)")).contains("--primary:#0b4f6c").doesNotContain("toc-table{");
-    assertThat(s(b, "string(//style)")).contains("--primary:#3d1f5c").contains("Helvetica Neue").contains(".toc-table{");
+    // Style is in static files now: the shared sheet, then the site's own (DemoSitesHttpTest fetches them).
+    assertThat(all(a, "//link[@rel='stylesheet']/@href/string()")).containsExactly("/static/journal.css", "/journal-a/static/site.css");
+    assertThat(all(b, "//link[@rel='stylesheet']/@href/string()")).containsExactly("/static/journal.css", "/journal-b/static/site.css");
+    assertThat(all(a, "//style")).isEmpty();
     assertThat(all(a, "//header//nav/a/string()")).containsExactly("Issues", "Authors");
     assertThat(all(b, "//header//nav/a/string()")).containsExactly("Issues");
     assertThat(h.get("journal-b", "/authors").error().code()).as("journal-b has no /authors route")

@@ -1,0 +1,67 @@
+package arno.server;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+import org.apache.catalina.Context;
+import org.apache.catalina.servlets.DefaultServlet;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
+
+/**
+ * A folder of static files (CSS, scripts, fonts, images) served at a path by Tomcat's default
+ * servlet, in a context of its own so the sites' servlet never sees these requests: ETag and
+ * Last-Modified with conditional requests, {@code Range}, the connector's compression for text,
+ * no listings, nothing outside the folder. Tomcat's, not ours: it is what every Tomcat serves
+ * files with, and it streams from the file without copying it into the heap.
+ *
+ * <p>{@code Cache-Control}: a fingerprinted name ({@code site.3f9a2c1e.css}: a dot or dash, then
+ * at least eight hex digits, before the extension) never changes, so browsers and proxies keep
+ * it for a year without asking again ({@code immutable}); any other name may change under the
+ * same URL, so it is revalidated on each use ({@code no-cache}: a 304 when unchanged).
+ */
+final class StaticFiles {
+    static final String IMMUTABLE = "public, max-age=31536000, immutable";
+    static final String REVALIDATE = "no-cache";
+    private static final Pattern FINGERPRINTED = Pattern.compile(".*[.-][0-9a-fA-F]{8,}\\.[A-Za-z0-9]+");
+
+    private StaticFiles() {
+    }
+
+    /** Serves {@code folder} at {@code path} (e.g. "/journal-a/static") in {@code tomcat}. */
+    static void mount(Tomcat tomcat, String path, Path folder) {
+        Context files = tomcat.addContext(path, folder.toAbsolutePath().toString());
+        Tomcat.addDefaultMimeTypeMappings(files);
+        Tomcat.addServlet(files, "files", new DefaultServlet());
+        files.addServletMappingDecoded("/", "files");
+        FilterDef def = new FilterDef();
+        def.setFilterName("cache-control");
+        def.setFilter(new CacheControl());
+        files.addFilterDef(def);
+        FilterMap map = new FilterMap();
+        map.setFilterName("cache-control");
+        map.addURLPattern("/*");
+        files.addFilterMap(map);
+    }
+
+    /** The Cache-Control of a file's name. */
+    static String cacheControl(String name) {
+        return FINGERPRINTED.matcher(name).matches() ? IMMUTABLE : REVALIDATE;
+    }
+
+    private static final class CacheControl extends HttpFilter {
+        @Override
+        protected void doFilter(HttpServletRequest req, HttpServletResponse resp, FilterChain chain)
+                throws IOException, ServletException {
+            String uri = req.getRequestURI();
+            resp.setHeader("Cache-Control", cacheControl(uri.substring(uri.lastIndexOf('/') + 1)));
+            chain.doFilter(req, resp);
+        }
+    }
+}
