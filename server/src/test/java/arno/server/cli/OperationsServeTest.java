@@ -220,6 +220,17 @@ class OperationsServeTest {
     }
 
     @Test
+    void metricsAddressesAreCheckedBeforeAnythingStarts() throws Exception {
+        Path config = Files.writeString(tmp.resolve("arno.xml"), "<arno xmlns='urn:arno:config'><metrics allow='10.1.0.0/8'/></arno>");
+        Cli.run("serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString(), "--config", config.toString())
+                .failsWith("metrics address '10.1.0.0/8' has bits set after its prefix of 8; did you mean 10.0.0.0/8?");
+        Files.writeString(config, "<arno xmlns='urn:arno:config'><metrics allow='scraper.example.org'/></arno>");
+        Cli.run("serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString(), "--config", config.toString())
+                .failsWith(config + " line 1", "scraper.example.org");
+        assertThat(data).doesNotExist();
+    }
+
+    @Test
     void productionKeepsTheWriteApisClosedUntilAnAccountMayWrite() throws Exception {
         List<HttpResponse<String>> r = new ArrayList<>();
         List<Cli> commands = new ArrayList<>();
