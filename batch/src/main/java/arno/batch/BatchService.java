@@ -182,6 +182,23 @@ public final class BatchService implements AutoCloseable {
     }
 
     /**
+     * The service in figures, for the health check and the metrics.
+     *
+     * @param open    whether it takes jobs (false once it is stopping)
+     * @param waiting jobs accepted and waiting to start
+     * @param jobs    jobs known to the service by state (queued, running, completed, failed, cancelled), every state present
+     */
+    public record Figures(boolean open, int waiting, java.util.Map<String, Integer> jobs) {}
+
+    /** The service in figures now: one pass over its jobs. */
+    public Figures figures() {
+        java.util.Map<String, Integer> byState = new java.util.LinkedHashMap<>();
+        for (Job.Status s : Job.Status.values()) byState.put(s.lower(), 0);
+        for (Job job : jobs.values()) byState.merge(job.status.lower(), 1, Integer::sum);
+        return new Figures(!scheduler.isClosed(), scheduler.waiting(), java.util.Collections.unmodifiableMap(byState));
+    }
+
+    /**
      * Stops taking jobs, lets the transformations under way finish (waiting up
      * to a minute), and leaves every unfinished job to resume at the next start.
      */

@@ -113,12 +113,17 @@ final class BatchServlet extends HttpServlet {
      * lacks the role: {@code read} for GET and HEAD, {@code write} for submitting and cancelling.
      */
     private Accounts.Account authenticate(HttpServletRequest req, HttpServletResponse resp, String method) {
-        Accounts.Account user = service.authenticate(req.getHeader("Authorization"));
-        if (user == null) {
+        Accounts.Account user;
+        try {
+            // Throttled per account and address, hashed off this thread (Accounts.check).
+            user = service.accounts().check(req.getHeader("Authorization"), req.getRemoteAddr());
+        } catch (Accounts.Refusal e) {
+            if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
+            if (e.code() != ErrorCode.UNAUTHORIZED) throw e;
             resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-batch\", charset=\"UTF-8\"");
-            throw ErrorCode.UNAUTHORIZED.error(req.getHeader("Authorization") == null
-                    ? "the batch service needs an account (HTTP Basic) for submitting, reading and cancelling jobs"
-                    : "the account name or password is wrong");
+            throw req.getHeader("Authorization") == null
+                    ? ErrorCode.UNAUTHORIZED.error("the batch service needs an account (HTTP Basic) for submitting, reading and cancelling jobs")
+                    : e;
         }
         Accounts.Role needed = method.equals("GET") || method.equals("HEAD") ? Accounts.Role.READ : Accounts.Role.WRITE;
         if (!user.has(needed)) {
@@ -232,7 +237,7 @@ final class BatchServlet extends HttpServlet {
 
     private void error(HttpServletRequest req, HttpServletResponse resp, ArnoException e, String jobHref) throws IOException {
         if (resp.isCommitted()) return;
-        if (e.code() == ErrorCode.BUSY || e.code() == ErrorCode.SHUTTING_DOWN) {
+        if ((e.code() == ErrorCode.BUSY || e.code() == ErrorCode.SHUTTING_DOWN) && !resp.containsHeader("Retry-After")) {
             resp.setHeader("Retry-After", Long.toString(service.retryAfterSeconds()));
         }
         // The body of a refused POST may be unread; Tomcat then closes the connection rather than drain it.

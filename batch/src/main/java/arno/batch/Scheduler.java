@@ -44,6 +44,11 @@ final class Scheduler {
         return closed;
     }
 
+    /** Jobs accepted and waiting to start. */
+    synchronized int waiting() {
+        return queue.size();
+    }
+
     /** Queues a newly accepted job; the caller checked {@link #isFull} under the same lock. */
     synchronized void enqueue(Job job) {
         queue.add(job);

@@ -57,6 +57,7 @@ public final class ArnoServlet extends HttpServlet {
     private final transient Workers workers;
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong lastRefusalLog = new AtomicLong();
+    private volatile RequestObserver observer = RequestObserver.IGNORE;
 
     /** Runs pipelines on {@code workers} threads, with at most {@code queue} requests waiting for one. */
     public ArnoServlet(SiteRegistry registry, int workers, int queue) {
@@ -83,8 +84,14 @@ public final class ArnoServlet extends HttpServlet {
         return workers.running();
     }
 
+    /** Tells {@code o} of every request from now on (metrics); one observer, replacing the last. */
+    public void observe(RequestObserver o) {
+        observer = o == null ? RequestObserver.IGNORE : o;
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) {
+        long start = System.nanoTime();
         Sites sites = null;
         PageCaches.Lookup lookup = null;
         try {
@@ -94,6 +101,7 @@ public final class ArnoServlet extends HttpServlet {
             if (lookup != null && lookup.page() != null) {
                 request.setAttribute(REQUEST_ID, sites.engine.nextId());
                 lookup.page().write(view, response);
+                observer.done(lookup.cache().site, lookup.route().name(), response.getStatus(), System.nanoTime() - start);
                 return;
             }
         } catch (arno.xml.ArnoException e) {
@@ -110,21 +118,23 @@ public final class ArnoServlet extends HttpServlet {
         async.setTimeout(0);
         Sites given = sites;
         PageCaches.Lookup miss = lookup;
-        if (!workers.submit(() -> run(async, given, miss))) {
+        if (!workers.submit(() -> run(async, given, miss, start))) {
             busy(response);
+            observer.done(RequestObserver.NONE, RequestObserver.NONE, 503, System.nanoTime() - start);
             async.complete();
         }
     }
 
     /** Builds the page on a worker; {@code sites} may be null (then read again), {@code miss} is where to keep it, or null. */
-    private void run(AsyncContext async, Sites given, PageCaches.Lookup miss) {
+    private void run(AsyncContext async, Sites given, PageCaches.Lookup miss, long start) {
         HttpServletRequest request = (HttpServletRequest) async.getRequest();
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
+        Exchange exchange = null;
         try {
             response.setBufferSize(BUFFER);
             Sites sites = given != null ? given : registry.current();
             HttpRequest view = new View(request);
-            Exchange exchange = sites.exchange(view);
+            exchange = sites.exchange(view);
             request.setAttribute(REQUEST_ID, exchange.id());
             if (miss == null || !view.method().equals("GET")) {
                 exchange.respond(new Target(view, response, sites));
@@ -156,6 +166,11 @@ public final class ArnoServlet extends HttpServlet {
                 plain(response, 500, "Internal error", "Unexpected failure; the server log has the details.");
             }
         } finally {
+            // The one place a built page (or its failure) is finished: what the metrics count.
+            Site site = exchange == null ? null : exchange.site();
+            String route = exchange == null ? null : exchange.routeName();
+            observer.done(site == null ? RequestObserver.NONE : site.name(), route == null ? RequestObserver.NONE : route,
+                    response.getStatus(), System.nanoTime() - start);
             async.complete();
         }
     }

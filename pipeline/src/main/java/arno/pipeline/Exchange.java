@@ -33,6 +33,8 @@ public final class Exchange {
     private final XdmNode document;
     private final String id;
     private Site site;
+    /** The route that matched, for the metrics; null when none did. */
+    private Route route;
     private RequestSource source;
     private String allow;
     private ArnoException error;
@@ -104,6 +106,7 @@ public final class Exchange {
             boolean showResponse = development && m.sitePath().startsWith(DebugRoutes.RESPONSE);
             if (showResponse) m = Router.route(site, m.sitePath().substring(DebugRoutes.RESPONSE.length() - 1));
             Route route = m.route();
+            this.route = route;
             RequestReader reader = reader(site, m.sitePath(), route, m.variables());
             source = reader;
             if (route == null) throw ErrorCode.NO_ROUTE.error(site.name(), m.sitePath());
@@ -236,6 +239,11 @@ public final class Exchange {
 
     Site site() {
         return site;
+    }
+
+    /** The matched route's name, or null. */
+    String routeName() {
+        return route == null ? null : route.name();
     }
 
     RequestSource source() {

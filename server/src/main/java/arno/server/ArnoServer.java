@@ -248,18 +248,23 @@ public final class ArnoServer implements AutoCloseable {
     }
 
     /** Pipelines run at once; the other requests wait in arrival order. */
-    int workers() {
+    public int workers() {
         return servlet.workers();
     }
 
     /** Requests waiting for a worker now. */
-    int waiting() {
+    public int waiting() {
         return servlet.waiting();
     }
 
     /** Requests whose pipelines are running now. */
-    int running() {
+    public int running() {
         return servlet.running();
+    }
+
+    /** Tells {@code observer} of every request the sites answer (the metrics). */
+    public void observe(arno.pipeline.RequestObserver observer) {
+        servlet.observe(observer);
     }
 
     public int port() {

@@ -1,5 +1,6 @@
 package arno.server;
 
+import arno.server.cli.AccountsCommand;
 import arno.server.cli.BatchCommand;
 import arno.server.cli.CacheCommand;
 import arno.server.cli.GenerateCommand;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Command;
 @Command(name = "arno", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "An XSLT/XQuery pipeline application server for XML publishing.",
         subcommands = {ServeCommand.class, StoreCommand.class, QueryCommand.class, BatchCommand.class,
-                CacheCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class},
+                CacheCommand.class, AccountsCommand.class, GenerateCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit status: 0 done, 1 failed, 2 wrong usage, 3 (batch) the batch service cannot be reached.", "'./arno COMMAND --help' shows a command's options and an example."})
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -176,6 +176,16 @@ public final class Store implements DocumentStore, AutoCloseable {
         }
     }
 
+    /** Read snapshots open now (a long-held one pins old pages): for the metrics. */
+    public int openSnapshots() {
+        return openSnapshots.get();
+    }
+
+    /** Whether the store is open (not yet closed): for the health check. */
+    public boolean isOpen() {
+        return !closed;
+    }
+
     /** Bytes of the data file in use (LMDB pages up to the last one written). */
     public long diskBytes() {
         checkOpen();

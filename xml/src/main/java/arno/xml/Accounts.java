@@ -24,20 +24,37 @@ import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
 
 /**
- * The accounts of every Arno service (the batch service, the store API), checked with HTTP Basic.
- * One line per account in one file:
+ * The accounts of every Arno service (the batch service, the store API), checked with HTTP Basic,
+ * and managed by {@code ./arno accounts}. One line per account in one file:
  * {@code name:pbkdf2-sha256:iterations:salt:hash[:roles]} (salt and hash in Base64, roles a
  * comma-separated subset of {@code read,write,admin}), so the file never holds a password. A line
  * without roles (the batch service's old five-field form) has {@code read,write}: those accounts
  * could submit jobs.
  *
- * <p>PBKDF2 is deliberately slow, so a caller checks credentials once per request; a verified
- * name, password and account line are remembered (as a SHA-256 of the three, never the password)
- * so that a client polling with credentials pays for the hash once. The file is re-read when it
- * changes, so accounts can be added or their roles changed while the services run.
+ * <p>Work factor: new and changed passwords get PBKDF2-HMAC-SHA256 with {@link #ITERATIONS}
+ * (600,000, OWASP's figure for it). Lines with fewer iterations (120,000 before) still verify,
+ * and are re-hashed at the current count after their next successful login (in the background,
+ * the line replaced only if the file still holds it as it was) or by {@code ./arno accounts passwd}.
  *
- * <p>Thread-safe: one instance may (and should, for the remembered checks) be shared by every
- * servlet that reads the same file.
+ * <p>Servers call {@link #check}: the hash (a fifth of a second of one core) runs off the request
+ * thread on a small shared pool of half the cores ({@link #HASHERS}; the other half stay the
+ * pages'), with a bounded queue; the request thread waits for it with a time limit and idles
+ * meanwhile. A flood of logins thus queues (then is refused as busy) instead of taking every core
+ * from the pages. Async servlet processing would free the waiting thread too, but the store and
+ * batch servlets read their bodies synchronously after the check, and a waiting container thread
+ * costs memory, not CPU. A name that has no account is hashed against a dummy line of the same
+ * work factor, so it takes as long as a known one with a wrong password. Failures are logged
+ * (name and address, never the password) and slowed per name and per address
+ * ({@link LoginThrottle}). {@link #authenticate} is the plain check for tools and tests.
+ *
+ * <p>A verified name, password and account line are remembered (as a SHA-256 of the three, never
+ * the password) so that a client polling with credentials pays for the hash once. The file is
+ * re-read when it changes (its time, size or identity: every write replaces it atomically), so
+ * accounts can be added, removed or their roles changed while the services run. Writers (the
+ * command line, a re-hash) hold a lock file beside it while they read, change and replace it.
+ *
+ * <p>Thread-safe: one instance may (and should, for the remembered checks and the throttle) be
+ * shared by every servlet that reads the same file.
  */
 public final class Accounts {
     /** What an account may do. */
@@ -58,6 +75,11 @@ public final class Accounts {
             for (Role r : values()) if (r.token().equals(token)) return r;
             return null;
         }
+
+        /** The role named {@code token} in the accounts file ({@code read}, {@code write}, {@code admin}), if any. */
+        public static java.util.Optional<Role> of(String token) {
+            return java.util.Optional.ofNullable(parse(token));
+        }
     }
 
     /** An authenticated account. */
@@ -75,19 +97,72 @@ public final class Accounts {
     public static final Set<Role> DEFAULT_ROLES = Collections.unmodifiableSet(EnumSet.of(Role.READ, Role.WRITE));
     public static final Set<Role> ALL_ROLES = Collections.unmodifiableSet(EnumSet.allOf(Role.class));
 
-    static final int ITERATIONS = 120_000;
+    /** PBKDF2 iterations for new and changed passwords; fewer in a line are re-hashed at the next login. */
+    public static final int ITERATIONS = 600_000;
+    /** Threads hashing for {@link #check}, shared by every instance: half the cores, the rest stay the pages'. */
+    static final int HASHERS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    /** Checks that may wait for a hashing thread; beyond it a login is refused as busy. */
+    static final int HASH_QUEUE = 256;
+    /** How long a request waits for its hash before it is refused as busy. */
+    static final long HASH_WAIT_MILLIS = 10_000;
     private static final String SCHEME = "pbkdf2-sha256";
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final System.Logger LOG = System.getLogger("arno");
+    /** One writer of any accounts file in this JVM at a time (file locks are per process). */
+    private static final Object WRITING = new Object();
 
     private record Line(String name, int iterations, String salt, String hash, Set<Role> roles, String text) {}
 
+    /** An account as {@code ./arno accounts list} shows it: never its hash. */
+    public record Listing(String name, Set<Role> roles, int iterations) {
+        /** Whether the line's hash is weaker than {@link #ITERATIONS} (it is re-hashed at the next login). */
+        public boolean outdated() {
+            return iterations < ITERATIONS;
+        }
+    }
+
+    /**
+     * A refused login: {@link ErrorCode#UNAUTHORIZED} (no, malformed or wrong credentials; answer
+     * with a challenge), {@link ErrorCode#TOO_MANY_ATTEMPTS} (throttled after failures) or
+     * {@link ErrorCode#BUSY} (the hashing threads are saturated); the last two carry how long the
+     * client should wait (Retry-After).
+     */
+    public static final class Refusal extends ArnoException {
+        private final long retryAfterSeconds;
+
+        Refusal(ErrorCode code, String message, long retryAfterSeconds) {
+            super(code, code.format(message), null);
+            this.retryAfterSeconds = retryAfterSeconds;
+        }
+
+        /** Seconds to wait before trying again, or 0 when waiting will not help. */
+        public long retryAfterSeconds() {
+            return retryAfterSeconds;
+        }
+    }
+
     private final Path file;
+    private final LoginThrottle throttle;
     private volatile Map<String, Line> accounts = Map.of();
-    private volatile long loadedModified = Long.MIN_VALUE;
+    private volatile Object loadedState = null;
     private final Set<String> verified = ConcurrentHashMap.newKeySet();
+    /** Compared against when a name has no account: the same work as a real line, never matching. */
+    private final Line dummy;
 
     public Accounts(Path file) {
+        this(file, System::nanoTime);
+    }
+
+    /** With the throttle's time from {@code nanos}: for tests of the delays. */
+    Accounts(Path file, java.util.function.LongSupplier nanos) {
         this.file = file;
+        this.throttle = new LoginThrottle(nanos);
+        byte[] salt = new byte[16];
+        byte[] hash = new byte[32];
+        RANDOM.nextBytes(salt);
+        RANDOM.nextBytes(hash);
+        Base64.Encoder b = Base64.getEncoder();
+        this.dummy = new Line("", ITERATIONS, b.encodeToString(salt), b.encodeToString(hash), Set.of(), "");
     }
 
     /** The accounts file. */
@@ -98,37 +173,75 @@ public final class Accounts {
     /**
      * The account if {@code authorization} (an HTTP Authorization header) carries valid Basic
      * credentials, else null (no header, another scheme, bad Base64, unknown name, wrong password).
+     * Hashes on the calling thread and neither throttles nor logs: for tools and tests; servers
+     * use {@link #check}.
      *
      * @throws ArnoException {@link ErrorCode#BAD_CONFIGURATION} when the file has a malformed line
      */
     public Account authenticate(String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) return null;
-        String decoded;
-        try {
-            decoded = new String(Base64.getDecoder().decode(authorization.substring(6).strip()), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        int colon = decoded.indexOf(':');
-        if (colon <= 0) return null;
-        String name = decoded.substring(0, colon);
-        String password = decoded.substring(colon + 1);
-        Line account = accounts().get(name);
+        String[] credentials = credentials(authorization);
+        if (credentials == null) return null;
+        Line account = accounts().get(credentials[0]);
         if (account == null) return null;
-        // The whole line is part of the key: a changed hash or salt must be checked again.
-        String remembered = sha256(account.text + "\n" + password);
-        if (!verified.contains(remembered)) {
-            byte[] salt = Base64.getDecoder().decode(account.salt);
-            byte[] expected = Base64.getDecoder().decode(account.hash);
-            byte[] actual = hash(password.toCharArray(), salt, account.iterations);
-            if (!MessageDigest.isEqual(expected, actual)) return null;
-            verified.add(remembered);
+        return verify(account, credentials[1]) ? new Account(account.name, account.roles) : null;
+    }
+
+    /**
+     * The account that {@code authorization} (an HTTP Authorization header) names, checked as a
+     * server must: throttled per name and per {@code address} (the client's, or null), hashed off
+     * the calling thread, failures logged; an old hash is renewed after a success.
+     *
+     * @throws Refusal when the login is refused (see {@link Refusal})
+     * @throws ArnoException {@link ErrorCode#BAD_CONFIGURATION} when the file has a malformed line
+     */
+    public Account check(String authorization, String address) {
+        String[] credentials = credentials(authorization);
+        if (credentials == null) {
+            throw new Refusal(ErrorCode.UNAUTHORIZED, authorization == null ? "no credentials (HTTP Basic) were given"
+                    : "the credentials are not HTTP Basic with a name and a password", 0);
         }
-        return new Account(name, account.roles);
+        String name = credentials[0];
+        String password = credentials[1];
+        long wait = throttle.wait(name, address);
+        if (wait > 0) {
+            long seconds = seconds(wait);
+            throw new Refusal(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins for this account or from this address;"
+                    + " try again in " + seconds + " s", seconds);
+        }
+        Line account = accounts().get(name);
+        boolean ok;
+        if (account != null && verified.contains(remembered(account, password))) {
+            ok = true;
+        } else {
+            Line against = account != null ? account : dummy;
+            ok = hashed(() -> verify(against, password)) && account != null;
+        }
+        if (!ok) {
+            long next = throttle.failed(name, address);
+            LOG.log(System.Logger.Level.WARNING, "failed login for " + (account == null ? "unknown account " : "account ")
+                    + printable(name) + " from " + (address == null ? "an unknown address" : address)
+                    + (next > 0 ? "; further attempts wait " + seconds(next) + " s" : ""));
+            throw new Refusal(ErrorCode.UNAUTHORIZED, "the account name or password is wrong", 0);
+        }
+        throttle.succeeded(name);
+        if (account.iterations < ITERATIONS) renew(account, password);
+        return new Account(account.name, account.roles);
     }
 
     public boolean isEmpty() {
         return accounts().isEmpty();
+    }
+
+    /** Whether some account has {@code role}. */
+    public boolean anyWith(Role role) {
+        for (Line l : accounts().values()) if (l.roles.contains(role)) return true;
+        return false;
+    }
+
+    /** The accounts, sorted by name: names, roles and work factors, never hashes. */
+    public List<Listing> list() {
+        return accounts().values().stream().sorted(java.util.Comparator.comparing(Line::name))
+                .map(l -> new Listing(l.name, l.roles, l.iterations)).toList();
     }
 
     /** Adds (or replaces) an account with {@link #DEFAULT_ROLES}. */
@@ -142,40 +255,56 @@ public final class Accounts {
      * @throws ArnoException {@link ErrorCode#BAD_PARAMETER} for a name with ':' or spaces, a password
      *     under 8 characters or no role; {@link ErrorCode#IO} when the file cannot be written
      */
-    public synchronized void add(String name, String password, Set<Role> roles) {
-        if (name.isEmpty() || name.contains(":") || name.chars().anyMatch(Character::isWhitespace)) {
-            throw ErrorCode.BAD_PARAMETER.error("account name '" + name + "' must be non-empty, without ':' or spaces");
-        }
-        if (password.length() < 8) {
-            throw ErrorCode.BAD_PARAMETER.error("the password for " + name + " must have at least 8 characters");
-        }
-        if (roles.isEmpty()) {
-            throw ErrorCode.BAD_PARAMETER.error("the account " + name + " needs at least one role (read, write, admin)");
-        }
-        byte[] salt = new byte[16];
-        RANDOM.nextBytes(salt);
-        String line = name + ":" + SCHEME + ":" + ITERATIONS + ":" + Base64.getEncoder().encodeToString(salt) + ":"
-                + Base64.getEncoder().encodeToString(hash(password.toCharArray(), salt, ITERATIONS)) + ":"
-                + tokens(roles);
-        try {
-            List<String> lines = new ArrayList<>();
-            if (Files.exists(file)) {
-                for (String l : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                    if (!l.startsWith(name + ":")) lines.add(l);
-                }
-            } else {
-                lines.add("# Arno accounts: name:" + SCHEME + ":iterations:salt:hash:roles (roles: read,write,admin)");
+    public void add(String name, String password, Set<Role> roles) {
+        String line = newLine(name, password, roles);
+        update(lines -> {
+            lines.removeIf(l -> named(l, name));
+            lines.add(line);
+        });
+    }
+
+    /**
+     * Adds an account that must not exist yet.
+     *
+     * @throws ArnoException {@link ErrorCode#CONFLICT} when it exists; else as {@link #add(String, String, Set)}
+     */
+    public void create(String name, String password, Set<Role> roles) {
+        String line = newLine(name, password, roles);
+        update(lines -> {
+            if (lines.stream().anyMatch(l -> named(l, name))) {
+                throw ErrorCode.CONFLICT.error("the account " + printable(name) + " exists already in " + file
+                        + "; change its password with 'passwd', or remove it first");
             }
             lines.add(line);
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) Files.createDirectories(parent);
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.write(tmp, lines, StandardCharsets.UTF_8);
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot write the accounts file " + file + ": " + e.getMessage());
-        }
-        loadedModified = Long.MIN_VALUE;
+        });
+    }
+
+    /**
+     * Removes an account.
+     *
+     * @throws ArnoException {@link ErrorCode#NOT_FOUND} when there is none of that name
+     */
+    public void remove(String name) {
+        update(lines -> {
+            if (!lines.removeIf(l -> named(l, name))) throw unknown(name);
+        });
+    }
+
+    /**
+     * Gives an account a new password (hashed at {@link #ITERATIONS}), keeping its roles.
+     *
+     * @throws ArnoException {@link ErrorCode#NOT_FOUND} when there is none of that name;
+     *     {@link ErrorCode#BAD_PARAMETER} for a password under 8 characters
+     */
+    public void password(String name, String password) {
+        Line old = accounts().get(name);
+        if (old == null) throw unknown(name);
+        String line = newLine(name, password, old.roles);
+        update(lines -> {
+            int i = indexOf(lines, name);
+            if (i < 0) throw unknown(name);
+            lines.set(i, line);
+        });
     }
 
     /** A random password that is easy to copy from a console: 20 characters, no look-alikes. */
@@ -186,17 +315,210 @@ public final class Accounts {
         return s.toString();
     }
 
+    /** The throttle's score of a name, for tests. */
+    double failures(String name) {
+        return throttle.score(name);
+    }
+
+    // ---- Verifying
+
+    /** Name and password of Basic credentials, or null. */
+    private static String[] credentials(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Basic ", 0, 6)) return null;
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(authorization.substring(6).strip()), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        int colon = decoded.indexOf(':');
+        if (colon <= 0) return null;
+        return new String[] {decoded.substring(0, colon), decoded.substring(colon + 1)};
+    }
+
+    /** Hashes {@code password} as {@code account} says and compares in constant time; remembers a match. */
+    private boolean verify(Line account, String password) {
+        // The whole line is part of the key: a changed hash or salt must be checked again.
+        String remembered = remembered(account, password);
+        if (verified.contains(remembered)) return true;
+        byte[] salt = Base64.getDecoder().decode(account.salt);
+        byte[] expected = Base64.getDecoder().decode(account.hash);
+        byte[] actual = hash(password.toCharArray(), salt, account.iterations);
+        if (!MessageDigest.isEqual(expected, actual)) return false;
+        if (account != dummy) verified.add(remembered);
+        return true;
+    }
+
+    private static String remembered(Line account, String password) {
+        return sha256(account.text + "\n" + password);
+    }
+
+    /** Runs {@code check} on a hashing thread and waits for it; BUSY when the threads are saturated. */
+    private static boolean hashed(java.util.concurrent.Callable<Boolean> check) {
+        java.util.concurrent.Future<Boolean> f;
+        try {
+            f = Hashers.POOL.submit(check);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new Refusal(ErrorCode.BUSY, "too many logins are being checked; try again in a moment", 1);
+        }
+        try {
+            return f.get(HASH_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            f.cancel(false);
+            throw new Refusal(ErrorCode.BUSY, "too many logins are being checked; try again in a moment", 1);
+        } catch (InterruptedException e) {
+            f.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new Refusal(ErrorCode.BUSY, "the login check was interrupted", 1);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** After a successful login with an old hash: the same password at the current work factor, in the background. */
+    private void renew(Line old, String password) {
+        try {
+            Hashers.POOL.execute(() -> {
+                try {
+                    String line = newLine(old.name, password, old.roles);
+                    boolean[] replaced = {false};
+                    update(lines -> {
+                        int i = lines.indexOf(old.text);
+                        if (i >= 0) {
+                            lines.set(i, line);
+                            replaced[0] = true;
+                        }
+                    });
+                    if (replaced[0]) {
+                        LOG.log(System.Logger.Level.INFO, "account " + printable(old.name) + " re-hashed with " + ITERATIONS
+                                + " PBKDF2 iterations (was " + old.iterations + ")");
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot re-hash the account " + printable(old.name) + " in " + file
+                            + ": " + e.getMessage());
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // busy: the next login tries again
+        }
+    }
+
+    /** The hashing threads: daemons, shared by every instance in the JVM (one bound per process). */
+    private static final class Hashers {
+        static final java.util.concurrent.ThreadPoolExecutor POOL;
+
+        static {
+            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+            POOL = new java.util.concurrent.ThreadPoolExecutor(HASHERS, HASHERS, 60, java.util.concurrent.TimeUnit.SECONDS,
+                    new java.util.concurrent.ArrayBlockingQueue<>(HASH_QUEUE), r -> {
+                        Thread t = new Thread(r, "arno-login-" + n.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    });
+            POOL.allowCoreThreadTimeOut(true);
+        }
+    }
+
+    private static long seconds(long nanos) {
+        return Math.max(1, (nanos + 999_999_999L) / 1_000_000_000L);
+    }
+
+    /** A name as it may appear in a log line: no control characters, at most 64 characters. */
+    static String printable(String name) {
+        StringBuilder b = new StringBuilder("'");
+        for (int i = 0; i < name.length() && i < 64; i++) {
+            char c = name.charAt(i);
+            b.append(Character.isISOControl(c) ? '?' : c);
+        }
+        if (name.length() > 64) b.append("...");
+        return b.append('\'').toString();
+    }
+
+    // ---- Writing
+
+    private String newLine(String name, String password, Set<Role> roles) {
+        if (name.isEmpty() || name.contains(":") || name.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            throw ErrorCode.BAD_PARAMETER.error("account name '" + name + "' must be non-empty, without ':' or spaces");
+        }
+        if (password.length() < 8) {
+            throw ErrorCode.BAD_PARAMETER.error("the password for " + name + " must have at least 8 characters");
+        }
+        if (roles.isEmpty()) {
+            throw ErrorCode.BAD_PARAMETER.error("the account " + name + " needs at least one role (read, write, admin)");
+        }
+        byte[] salt = new byte[16];
+        RANDOM.nextBytes(salt);
+        return name + ":" + SCHEME + ":" + ITERATIONS + ":" + Base64.getEncoder().encodeToString(salt) + ":"
+                + Base64.getEncoder().encodeToString(hash(password.toCharArray(), salt, ITERATIONS)) + ":"
+                + tokens(roles);
+    }
+
+    private static boolean named(String line, String name) {
+        return line.startsWith(name + ":");
+    }
+
+    private static int indexOf(List<String> lines, String name) {
+        for (int i = 0; i < lines.size(); i++) if (named(lines.get(i), name)) return i;
+        return -1;
+    }
+
+    private ArnoException unknown(String name) {
+        return ErrorCode.NOT_FOUND.error("there is no account " + printable(name) + " in " + file
+                + " ('./arno accounts list' shows them)");
+    }
+
+    /**
+     * Reads the file's lines, lets {@code change} edit them, and replaces the file atomically
+     * (owner-only where the file system has POSIX permissions), holding a lock file beside it so
+     * that a command and a running server do not lose each other's changes.
+     */
+    private void update(java.util.function.Consumer<List<String>> change) {
+        Path parent = file.toAbsolutePath().getParent();
+        synchronized (WRITING) {
+            try {
+                if (parent != null) Files.createDirectories(parent);
+                Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+                try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(lockFile,
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+                     java.nio.channels.FileLock lock = channel.lock()) {
+                    List<String> lines = new ArrayList<>();
+                    if (Files.exists(file)) {
+                        lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+                    } else {
+                        lines.add("# Arno accounts: name:" + SCHEME + ":iterations:salt:hash:roles (roles: read,write,admin)");
+                    }
+                    change.accept(lines);
+                    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+                    Files.deleteIfExists(tmp);
+                    if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                        Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+                    }
+                    Files.write(tmp, lines, StandardCharsets.UTF_8);
+                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                }
+            } catch (IOException e) {
+                throw ErrorCode.IO.error(e, "cannot write the accounts file " + file + ": " + e.getMessage());
+            }
+            loadedState = null;
+        }
+    }
+
     private static String tokens(Set<Role> roles) {
         return EnumSet.copyOf(roles).stream().map(Role::token).collect(Collectors.joining(","));
     }
 
+    // ---- Reading
+
     private Map<String, Line> accounts() {
         try {
-            long modified = Files.exists(file) ? Files.getLastModifiedTime(file).toMillis() ^ Files.size(file) : -1;
-            if (modified != loadedModified) {
+            Object state = state();
+            if (!state.equals(loadedState)) {
                 synchronized (this) {
                     Map<String, Line> loaded = new ConcurrentHashMap<>();
-                    if (modified != -1) {
+                    state = state();
+                    if (!state.equals(Boolean.FALSE)) {
                         int number = 0;
                         for (String text : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                             number++;
@@ -206,13 +528,28 @@ public final class Accounts {
                         }
                     }
                     accounts = loaded;
-                    loadedModified = modified;
+                    loadedState = state;
                 }
             }
+            return accounts;
+        } catch (java.nio.file.NoSuchFileException e) {
+            accounts = Map.of();
+            loadedState = null;
             return accounts;
         } catch (IOException e) {
             throw ErrorCode.IO.error(e, "cannot read the accounts file " + file + ": " + e.getMessage());
         }
+    }
+
+    /** What tells a changed file: its time, size and identity (each write replaces it); FALSE when there is none. */
+    private Object state() throws IOException {
+        java.nio.file.attribute.BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Boolean.FALSE;
+        }
+        return List.of(a.lastModifiedTime(), a.size(), String.valueOf(a.fileKey()));
     }
 
     private Line parse(String text, int number) {
@@ -249,7 +586,11 @@ public final class Accounts {
         return new Line(parts[0], iterations, parts[3], parts[4], roles, text);
     }
 
+    /** PBKDF2 iterations computed so far in this JVM: lets tests see that an unknown name costs a full hash. */
+    static final java.util.concurrent.atomic.AtomicLong HASHED = new java.util.concurrent.atomic.AtomicLong();
+
     private static byte[] hash(char[] password, byte[] salt, int iterations) {
+        HASHED.addAndGet(iterations);
         try {
             PBEKeySpec spec = new PBEKeySpec(password, salt, iterations, 256);
             return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();

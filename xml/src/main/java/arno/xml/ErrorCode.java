@@ -30,6 +30,8 @@ public enum ErrorCode {
     URI_REFUSED(403, "uri-refused", "%s is refused: %s"),
     /** No credentials, or wrong ones. */
     UNAUTHORIZED(401, "unauthorized", "%s"),
+    /** Logins refused for a while after repeated failures (per account and per address); the answer carries {@code Retry-After}. */
+    TOO_MANY_ATTEMPTS(429, "too-many-attempts", "%s"),
     /** Credentials without the role the operation needs. */
     FORBIDDEN(403, "forbidden", "%s"),
     /** Nothing at that path. */

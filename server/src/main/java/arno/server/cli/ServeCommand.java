@@ -7,6 +7,7 @@ import arno.server.Demo;
 import arno.server.LocalCache;
 import arno.server.LocalLoad;
 import arno.server.config.Config;
+import arno.server.ops.Operations;
 import arno.server.RunFile;
 import arno.store.Snapshot;
 import arno.store.Store;
@@ -129,6 +130,7 @@ public final class ServeCommand implements Callable<Integer> {
         AtomStore atom = null;
         ArnoServer server = null;
         BatchService batch = null;
+        AutoCloseable operations = null;
         RunFile runFile = null;
         CountDownLatch stopped = new CountDownLatch(1);
         try {
@@ -140,13 +142,16 @@ public final class ServeCommand implements Callable<Integer> {
             server = ArnoServer.start(c, store);
             // The store is open first: batches read store: inputs from it and write store: outputs through it.
             batch = BatchService.start(atom == null ? batchOptions : batchOptions.withStore(atom));
-            server.mount("batch", "/batch/*", batch.servlet());
+            // Operations: /_arno/health, /_arno/metrics; in production the write APIs stay closed until an account may write.
+            operations = Operations.mount(server, c, store, batch);
+            server.mount("batch", "/batch/*", Operations.gateWrites(batch.servlet(), c, batch.accounts(), "submitting and cancelling batch jobs"));
             if (atom != null) {
                 // One accounts file for every service: writing to the store needs the write role.
-                server.mount("store", STORE_MOUNT + "/*", new StoreServlet(atom, batch.accounts(),
+                server.mount("store", STORE_MOUNT + "/*", Operations.gateWrites(new StoreServlet(atom, batch.accounts(),
                         c.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
-                        atom.options().maxBodyBytes()));
+                        atom.options().maxBodyBytes()), c, batch.accounts(), "writing to the store"));
             }
+            Operations.warnIfWritesClosed(c, batch.accounts(), err);
             // Commands beside this server reach it through the run file: ./arno store load (LocalLoad) when it
             // holds the store, ./arno cache stats|clear (LocalCache) always.
             runFile = RunFile.create(localUrl(c, server.port()), atom != null);
@@ -169,7 +174,7 @@ public final class ServeCommand implements Callable<Integer> {
             // The run file first (no new command finds us), the server (no new requests, the batch servlet included),
             // then the batch service, then the store.
             if (runFile != null) runFile.remove(c.data());
-            stop(err, server, batch, atom, store);
+            stop(err, server, operations, batch, atom, store);
             stopped.countDown();
         }
     }

@@ -61,13 +61,16 @@ import java.util.List;
  * @param logLevel      the least important of Arno's log lines that is written
  * @param logFile       where log lines go (Arno's and Tomcat's), or null for standard error
  * @param accessLog     the access log file, or null for none
+ * @param metrics       whether {@code /_arno/metrics} answers (Prometheus text; on by default)
+ * @param metricsAllow  the addresses and CIDR blocks {@code /_arno/metrics} answers besides this machine
+ *                      (and accounts with the admin role); null for the default, the trusted proxies
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                      int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
                      long storeMapSize,
                      ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
                      int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
-                     Path accessLog) {
+                     Path accessLog, boolean metrics, List<String> metricsAllow) {
 
     /**
      * How much is logged. Each level names the {@link System.Logger.Level} and the
@@ -99,6 +102,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         hosts = List.copyOf(hosts);
         batchRoots = List.copyOf(batchRoots);
         trustedProxies = List.copyOf(trustedProxies);
+        metricsAllow = metricsAllow == null ? null : List.copyOf(metricsAllow);
     }
 
     /** The settings before the operating ones (proxies, compression, logs), those at their defaults. */
@@ -108,7 +112,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                   XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers, int batchQueue) {
         this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
                 storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
-                List.of(), true, LogLevel.INFO, null, null);
+                List.of(), true, LogLevel.INFO, null, null, true, null);
     }
 
     /**
@@ -122,7 +126,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE, PipelineConfig.DEFAULT_BODY_LIMIT,
                 PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, true, StoreOptions.DEFAULT_MAP_SIZE,
                 ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
-                BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null);
+                BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null, true, null);
     }
 
     public Path content() {
@@ -140,6 +144,16 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
     /** The page caches' disk tiers, one folder per site: {@code DATA/cache/SITE}. */
     public Path cache() {
         return data.resolve("cache");
+    }
+
+    /** The one accounts file of the store API and the batch service: {@code DATA/batch/users}. */
+    public Path accounts() {
+        return batchData().resolve("users");
+    }
+
+    /** Who may read {@code /_arno/metrics} besides this machine: {@link #metricsAllow}, or the trusted proxies. */
+    public List<String> metricsAddresses() {
+        return metricsAllow != null ? metricsAllow : trustedProxies;
     }
 
     public Builder toBuilder() {
@@ -172,6 +186,9 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public Path logFile;
         /** Null: no access log. */
         public Path accessLog;
+        public boolean metrics;
+        /** Null: the trusted proxies. */
+        public List<String> metricsAllow;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -182,6 +199,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             batchWorkers = c.batchWorkers; batchQueue = c.batchQueue;
             trustedProxies = new ArrayList<>(c.trustedProxies); compression = c.compression; logLevel = c.logLevel;
             logFile = c.logFile; accessLog = c.accessLog;
+            metrics = c.metrics; metricsAllow = c.metricsAllow == null ? null : new ArrayList<>(c.metricsAllow);
         }
 
         /**
@@ -211,6 +229,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(batchWorkers >= 1, "batch workers must be at least 1, not " + batchWorkers);
             need(batchQueue >= 1, "batch queue must hold at least 1 job, not " + batchQueue);
             for (String p : trustedProxies) checkProxy(p);
+            if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, "log level must be one of error, warning, info, debug, trace");
             need(logFile == null || !Files.isDirectory(logFile), "log file " + logFile + " is a folder; name a file in it");
             need(accessLog == null || !Files.isDirectory(accessLog), "access log " + accessLog + " is a folder; name a file in it");
@@ -230,7 +249,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             return new Config(home.toAbsolutePath().normalize(), d, sites.toAbsolutePath().normalize(), production, bind,
                     port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches, storeMapSize, contentFrom,
                     changeRetention, storeReads, xmlLimits, outbound, batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue,
-                    trustedProxies.stream().map(String::strip).toList(), compression, logLevel, absolute(logFile), absolute(accessLog));
+                    trustedProxies.stream().map(String::strip).toList(), compression, logLevel, absolute(logFile), absolute(accessLog),
+                    metrics, metricsAllow == null ? null : metricsAllow.stream().map(String::strip).toList());
         }
 
         private static Path absolute(Path p) {
@@ -243,10 +263,14 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
          * Host names are refused: trust must not depend on what DNS answers.
          */
         private static void checkProxy(String entry) {
+            checkAddress(entry, "trusted proxy");
+        }
+
+        private static void checkAddress(String entry, String what) {
             String e = entry == null ? "" : entry.strip();
             int slash = e.indexOf('/');
             String address = slash < 0 ? e : e.substring(0, slash);
-            String hint = "trusted proxy '" + entry + "' is not an IP address or a CIDR block such as 10.0.0.0/8, 192.168.1.5 or fd00::/8";
+            String hint = what + " '" + entry + "' is not an IP address or a CIDR block such as 10.0.0.0/8, 192.168.1.5 or fd00::/8";
             boolean v4 = address.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
             need(v4 || address.matches("[0-9A-Fa-f:.]+") && address.indexOf(':') >= 0, hint);
             if (v4) {
@@ -268,7 +292,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             } catch (NumberFormatException ex) {
                 throw ErrorCode.BAD_CONFIGURATION.error(hint);
             }
-            need(bits >= 0 && bits <= bytes.length * 8, "trusted proxy '" + entry + "': the prefix length must be between 0 and "
+            need(bits >= 0 && bits <= bytes.length * 8, what + " '" + entry + "': the prefix length must be between 0 and "
                     + bytes.length * 8);
             java.math.BigInteger value = new java.math.BigInteger(1, bytes);
             java.math.BigInteger hostBits = java.math.BigInteger.ONE.shiftLeft(bytes.length * 8 - bits).subtract(java.math.BigInteger.ONE);
@@ -283,7 +307,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 } catch (java.net.UnknownHostException ex) {
                     throw new IllegalStateException(ex);
                 }
-                throw ErrorCode.BAD_CONFIGURATION.error("trusted proxy '" + entry + "' has bits set after its prefix of " + bits
+                throw ErrorCode.BAD_CONFIGURATION.error(what + " '" + entry + "' has bits set after its prefix of " + bits
                         + "; did you mean " + suggestion + "?");
             }
         }
@@ -292,7 +316,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         Config unchecked() {
             return new Config(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout,
                     sourceCache, pageCaches, storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots,
-                    batchWorkers, batchQueue, trustedProxies, compression, logLevel, logFile, accessLog);
+                    batchWorkers, batchQueue, trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow);
         }
 
         private static boolean isAddress(String bind) {

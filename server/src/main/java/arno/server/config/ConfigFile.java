@@ -195,6 +195,14 @@ public final class ConfigFile {
                         if ((v = atts.getValue("file")) != null) b.logFile = path(v.strip());
                         if ((v = atts.getValue("access")) != null) b.accessLog = path(v.strip());
                     }
+                    case "metrics" -> {
+                        String v;
+                        if ((v = atts.getValue("enabled")) != null) b.metrics = bool(v);
+                        if ((v = atts.getValue("allow")) != null) {
+                            b.metricsAllow = new ArrayList<>();
+                            for (String p : v.strip().split("\\s+")) if (!p.isEmpty()) b.metricsAllow.add(p);
+                        }
+                    }
                     case "pages" -> {
                         String v;
                         if ((v = atts.getValue("workers")) != null) b.workers = Integer.parseInt(v.strip());

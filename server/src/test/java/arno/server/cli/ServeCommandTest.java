@@ -132,7 +132,7 @@ class ServeCommandTest {
         ServeCommand.whileServing = port -> { };
         Cli c = serve("--production");
         assertThat(c.status()).as(c.err()).isZero();
-        assertThat(c.err()).doesNotContain("account").doesNotContain("demo").contains("arno: serving on http://127.0.0.1:");
+        assertThat(c.err()).doesNotContain("batch service account").doesNotContain("demo").contains("arno: serving on http://127.0.0.1:");
     }
 
     @Test

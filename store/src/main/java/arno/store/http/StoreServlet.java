@@ -559,13 +559,18 @@ public final class StoreServlet extends HttpServlet {
     /** The account name, checked once: 401 with a challenge without valid credentials, 403 without the role. */
     private String authenticate(HttpServletRequest req, HttpServletResponse resp, Accounts.Role role) {
         String header = req.getHeader("Authorization");
-        Accounts.Account account = accounts.authenticate(header);
-        if (account == null) {
+        Accounts.Account account;
+        try {
+            // Throttled per account and address, hashed off this thread (Accounts.check).
+            account = accounts.check(header, req.getRemoteAddr());
+        } catch (Accounts.Refusal e) {
+            if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
+            if (e.code() != ErrorCode.UNAUTHORIZED) throw e;
             resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-store\", charset=\"UTF-8\"");
-            throw ErrorCode.UNAUTHORIZED.error(header == null
-                    ? (role == Accounts.Role.WRITE ? "writing to the store" : "reading the store")
-                            + " needs an account (HTTP Basic) with the " + role.token() + " role"
-                    : "the account name or password is wrong");
+            throw header == null
+                    ? ErrorCode.UNAUTHORIZED.error((role == Accounts.Role.WRITE ? "writing to the store" : "reading the store")
+                            + " needs an account (HTTP Basic) with the " + role.token() + " role")
+                    : e;
         }
         if (!account.has(role)) {
             throw ErrorCode.FORBIDDEN.error("the account " + account.name() + " lacks the " + role.token()
@@ -610,7 +615,7 @@ public final class StoreServlet extends HttpServlet {
 
     private void error(HttpServletRequest req, HttpServletResponse resp, ArnoException e) throws IOException {
         String id = null;
-        if (e.status() >= 500) {
+        if (e.status() >= 500 && !(e instanceof Accounts.Refusal)) {
             id = "E-" + Long.toString(System.currentTimeMillis(), 36) + "-"
                     + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
             LOG.log(System.Logger.Level.ERROR, id + " " + e.describe(), e);

@@ -1,0 +1,127 @@
+package arno.server.ops;
+
+import arno.batch.BatchService;
+import arno.pipeline.SiteRegistry;
+import arno.store.Snapshot;
+import arno.store.Store;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * {@code GET /_arno/health}: whether the server is live (it answers at all) and ready (every part
+ * it was started with works), as JSON, with 200 when ready and 503 when not, for load balancers
+ * and orchestrators:
+ *
+ * <pre>
+ * {"live":true,"ready":true,
+ *  "store":{"used":true,"open":true,"version":4711},
+ *  "sites":{"compiled":true,"names":["demo","journal"]},
+ *  "batch":{"running":true}}
+ * </pre>
+ *
+ * <p>The parts: the store is open and a snapshot can be read (when the sites read content from
+ * it; {@code "used":false} otherwise, and it does not count); the sites are compiled (in
+ * development an edit that broke one makes the server unready until it is fixed); the batch
+ * service takes jobs. No credentials are needed, so it says nothing more: no paths, no messages,
+ * no versions of software. Each check is cheap (a read transaction, a volatile read), so it may
+ * be polled every second.
+ */
+public final class Health extends HttpServlet {
+    public static final String PATH = "/_arno/health";
+
+    private final transient SiteRegistry sites;
+    private final transient Store store;
+    private final transient BatchService batch;
+
+    /** {@code store} and {@code batch} may be null: the server runs without them. */
+    public Health(SiteRegistry sites, Store store, BatchService batch) {
+        this.sites = sites;
+        this.store = store;
+        this.batch = batch;
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        resp.setHeader("Cache-Control", "no-store");
+        String method = req.getMethod();
+        if (!method.equals("GET") && !method.equals("HEAD")) {
+            resp.setHeader("Allow", "GET, HEAD");
+            resp.sendError(405);
+            return;
+        }
+        StringBuilder json = new StringBuilder(160);
+        boolean ready = true;
+
+        json.append("\"store\":{");
+        if (store == null) {
+            json.append("\"used\":false");
+        } else {
+            long version = -1;
+            try (Snapshot s = store.isOpen() ? store.read() : null) {
+                if (s != null) version = s.version();
+            } catch (RuntimeException e) {
+                version = -1; // closed under us, or LMDB refused a reader
+            }
+            ready &= version >= 0;
+            json.append("\"used\":true,\"open\":").append(version >= 0);
+            if (version >= 0) json.append(",\"version\":").append(version);
+        }
+        json.append("},\"sites\":{");
+        List<String> names = null;
+        try {
+            names = sites.current().names();
+        } catch (RuntimeException e) {
+            // a broken site in development: not ready until it compiles; the log says why
+        }
+        ready &= names != null;
+        json.append("\"compiled\":").append(names != null);
+        if (names != null) {
+            json.append(",\"names\":[");
+            for (int i = 0; i < names.size(); i++) {
+                if (i > 0) json.append(',');
+                string(json, names.get(i));
+            }
+            json.append(']');
+        }
+        json.append("},\"batch\":{");
+        if (batch == null) {
+            json.append("\"used\":false");
+        } else {
+            boolean running = batch.figures().open();
+            ready &= running;
+            json.append("\"running\":").append(running);
+        }
+        json.append('}');
+
+        byte[] body = ("{\"live\":true,\"ready\":" + ready + "," + json + "}\n").getBytes(StandardCharsets.UTF_8);
+        resp.setStatus(ready ? 200 : 503);
+        resp.setContentType("application/json");
+        resp.setContentLength(body.length);
+        if (method.equals("HEAD")) return;
+        try (OutputStream o = resp.getOutputStream()) {
+            o.write(body);
+        }
+    }
+
+    /** A JSON string literal. */
+    static void string(StringBuilder out, String s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                default -> {
+                    if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
+                    else out.append(c);
+                }
+            }
+        }
+        out.append('"');
+    }
+}

@@ -1,0 +1,67 @@
+package arno.server.ops;
+
+import arno.batch.BatchService;
+import arno.server.ArnoServer;
+import arno.server.config.Config;
+import arno.store.Store;
+import arno.xml.Accounts;
+import jakarta.servlet.http.HttpServlet;
+import java.io.PrintWriter;
+
+/**
+ * Puts the operating endpoints on a server ({@link Health} always, {@link Metrics} unless the
+ * configuration turns them off) and applies the production rule for the write APIs
+ * ({@link WriteGate}). What {@code ./arno serve} calls; the pieces stay package-private.
+ */
+public final class Operations {
+    public static final String HEALTH = Health.PATH;
+    public static final String METRICS = "/_arno/metrics";
+    /** The command that opens the write APIs (with the server's data folder added by the caller). */
+    static final String ADD_WRITER = "./arno accounts add NAME --roles read,write";
+
+    private Operations() {}
+
+    /**
+     * Mounts {@code /_arno/health} and, when {@link Config#metrics()}, {@code /_arno/metrics}, and
+     * hooks the request timers into the server. {@code store} and {@code batch} may be null.
+     * Returns what to close once the server has stopped.
+     */
+    public static AutoCloseable mount(ArnoServer server, Config config, Store store, BatchService batch) {
+        server.mount("health", HEALTH, new Health(server.sites(), store, batch));
+        if (!config.metrics()) return () -> { };
+        Metrics metrics = new Metrics(server, store, batch);
+        Accounts accounts = batch != null ? batch.accounts() : new Accounts(config.accounts());
+        server.mount("metrics", METRICS, new MetricsServlet(metrics, new Addresses(config.metricsAddresses()), accounts));
+        server.observe(metrics.observer());
+        return metrics;
+    }
+
+    /**
+     * {@code api} as it must be mounted: in production behind a {@link WriteGate} that keeps its
+     * writes closed while no account may write; as it is otherwise (development creates an account).
+     * {@code what} names the API in the refusal ("writing to the store").
+     */
+    public static HttpServlet gateWrites(HttpServlet api, Config config, Accounts accounts, String what) {
+        return config.production() ? new WriteGate(api, accounts, what) : api;
+    }
+
+    /**
+     * In production with no account that may write, says so on {@code err} with the exact command
+     * that opens the write APIs; true if it did.
+     */
+    public static boolean warnIfWritesClosed(Config config, Accounts accounts, PrintWriter err) {
+        if (!config.production() || accounts.anyWith(Accounts.Role.WRITE)) return false;
+        err.println("arno: the write APIs (store writes, batch submissions) stay closed: no account in " + accounts.file()
+                + " has the write role. Create one with:");
+        err.println("arno:   " + addWriter(config));
+        err.println("arno: (they open as soon as it exists; no restart needed)");
+        err.flush();
+        return true;
+    }
+
+    /** The exact command that creates an account with the write role for {@code config}'s data folder. */
+    public static String addWriter(Config config) {
+        String data = config.data().toString();
+        return ADD_WRITER + " --data " + (data.matches("[A-Za-z0-9_./:@%+=,-]+") ? data : "'" + data.replace("'", "'\\''") + "'");
+    }
+}

@@ -1,0 +1,167 @@
+package arno.xml;
+
+import static arno.xml.AccountsTest.basic;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import arno.xml.Accounts.Role;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server's login check ({@link Accounts#check}): the delay policy after failures (with a
+ * stepped clock, no sleeps), an unknown name costing the same hash as a known one, old hashes
+ * renewed after a login, and the file edits of {@code ./arno accounts}.
+ */
+class AccountsCheckTest {
+    private static final long SECOND = 1_000_000_000L;
+    @TempDir Path tmp;
+
+    @Test void theDelayGrowsAfterTheFreeFailuresUpToTheCapAndDecays() {
+        AtomicLong now = new AtomicLong(1_000 * SECOND);
+        LoginThrottle t = new LoginThrottle(now::get);
+        for (int i = 0; i < LoginThrottle.FREE; i++) assertThat(t.failed("ann", "10.0.0.1")).isZero();
+        assertThat(t.wait("ann", "10.0.0.1")).isZero();
+        long previous = 0;
+        for (int i = 0; i < 10; i++) {
+            long wait = t.failed("ann", "10.0.0.1");
+            assertThat(wait).isGreaterThan(previous == LoginThrottle.CAP_NANOS ? previous - 1 : previous)
+                    .isLessThanOrEqualTo(LoginThrottle.CAP_NANOS);
+            assertThat(t.wait("ann", "10.0.0.1")).isEqualTo(wait);
+            // the same account from elsewhere waits too, and another account from this address
+            assertThat(t.wait("ann", "10.9.9.9")).isEqualTo(wait);
+            assertThat(t.wait("bob", "10.0.0.1")).isEqualTo(wait);
+            assertThat(t.wait("bob", "10.9.9.9")).isZero();
+            previous = wait;
+            now.addAndGet(wait); // the next attempt comes as soon as it may
+        }
+        assertThat(previous).isEqualTo(LoginThrottle.CAP_NANOS);
+        assertThat(LoginThrottle.delay(LoginThrottle.FREE + 1)).isEqualTo(SECOND);
+        assertThat(LoginThrottle.delay(LoginThrottle.FREE + 2)).isEqualTo(2 * SECOND);
+        assertThat(LoginThrottle.delay(LoginThrottle.FREE + 3)).isEqualTo(4 * SECOND);
+        // An hour of quiet (six half-lives) forgives nearly everything: the next failure is free again.
+        now.addAndGet(3600 * SECOND);
+        assertThat(t.wait("ann", "10.0.0.1")).isZero();
+        assertThat(t.failed("ann", "10.0.0.1")).isZero();
+    }
+
+    @Test void aSuccessForgivesTheAccountButNotTheAddress() {
+        AtomicLong now = new AtomicLong();
+        LoginThrottle t = new LoginThrottle(now::get);
+        for (int i = 0; i <= LoginThrottle.FREE; i++) t.failed("ann", "10.0.0.1");
+        now.addAndGet(2 * SECOND);
+        t.succeeded("ann");
+        assertThat(t.score("ann")).isZero();
+        // the address guessed six times: its next failure waits at once
+        assertThat(t.failed("bob", "10.0.0.1")).isGreaterThan(0);
+        assertThat(t.score("bob")).isEqualTo(1.0);
+    }
+
+    @Test void theTablesStayBounded() {
+        AtomicLong now = new AtomicLong();
+        LoginThrottle t = new LoginThrottle(now::get);
+        for (int i = 0; i < LoginThrottle.MAX_KEYS + 50; i++) {
+            now.addAndGet(SECOND);
+            t.failed("name" + i, "addr" + i);
+        }
+        assertThat(t.score("name0")).isZero(); // dropped to make room
+        assertThat(t.score("name" + (LoginThrottle.MAX_KEYS + 49))).isEqualTo(1.0);
+    }
+
+    @Test void anUnknownNameCostsTheSameHashAsAKnownOneAndBothAreThrottled() throws Exception {
+        AtomicLong now = new AtomicLong();
+        Accounts accounts = new Accounts(tmp.resolve("users"), now::get);
+        accounts.add("editor", "editor-password", EnumSet.of(Role.READ, Role.WRITE));
+
+        long before = Accounts.HASHED.get();
+        assertRefused(() -> accounts.check(basic("nobody", "whatever-password"), "10.0.0.1"), ErrorCode.UNAUTHORIZED);
+        long unknown = Accounts.HASHED.get() - before;
+        before = Accounts.HASHED.get();
+        assertRefused(() -> accounts.check(basic("editor", "wrong-password"), "10.0.0.2"), ErrorCode.UNAUTHORIZED);
+        long known = Accounts.HASHED.get() - before;
+        assertThat(unknown).isEqualTo(known).isEqualTo(Accounts.ITERATIONS);
+        // and the unknown name is throttled as the known one is
+        assertThat(accounts.failures("nobody")).isEqualTo(accounts.failures("editor")).isEqualTo(1.0);
+    }
+
+    @Test void afterTheFreeFailuresEvenTheRightPasswordWaitsWithoutAHash() throws Exception {
+        AtomicLong now = new AtomicLong();
+        Accounts accounts = new Accounts(tmp.resolve("users"), now::get);
+        accounts.add("editor", "editor-password", EnumSet.of(Role.READ, Role.WRITE));
+        for (int i = 0; i <= LoginThrottle.FREE; i++) {
+            assertRefused(() -> accounts.check(basic("editor", "wrong-password"), "10.0.0.1"), ErrorCode.UNAUTHORIZED);
+        }
+        long before = Accounts.HASHED.get();
+        Accounts.Refusal r = assertRefused(() -> accounts.check(basic("editor", "editor-password"), "10.0.0.7"),
+                ErrorCode.TOO_MANY_ATTEMPTS);
+        assertThat(r.retryAfterSeconds()).isEqualTo(1);
+        assertThat(r.status()).isEqualTo(429);
+        assertThat(Accounts.HASHED.get()).isEqualTo(before);
+        now.addAndGet(SECOND);
+        assertThat(accounts.check(basic("editor", "editor-password"), "10.0.0.7").name()).isEqualTo("editor");
+        assertThat(accounts.failures("editor")).isZero();
+        assertRefused(() -> accounts.check(null, "10.0.0.7"), ErrorCode.UNAUTHORIZED);
+        assertRefused(() -> accounts.check("Bearer x", "10.0.0.7"), ErrorCode.UNAUTHORIZED);
+    }
+
+    @Test void anOldHashVerifiesAndIsRenewedAfterALogin() throws Exception {
+        Path file = tmp.resolve("users");
+        byte[] salt = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+        byte[] hash = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256")
+                .generateSecret(new PBEKeySpec("old-password".toCharArray(), salt, 120_000, 256)).getEncoded();
+        Base64.Encoder b64 = Base64.getEncoder();
+        String old = "old:pbkdf2-sha256:120000:" + b64.encodeToString(salt) + ":" + b64.encodeToString(hash) + ":read,admin";
+        Files.write(file, List.of("# accounts", old));
+        Accounts accounts = new Accounts(file);
+        assertThat(accounts.list()).singleElement().satisfies(l -> assertThat(l.outdated()).isTrue());
+        assertThat(accounts.check(basic("old", "old-password"), "127.0.0.1").roles())
+                .containsExactlyInAnyOrder(Role.READ, Role.ADMIN);
+        long deadline = System.nanoTime() + 20 * SECOND;
+        while (Files.readString(file).contains(":120000:") && System.nanoTime() < deadline) Thread.sleep(50);
+        String renewed = Files.readString(file);
+        assertThat(renewed).contains("old:pbkdf2-sha256:600000:").endsWith(":read,admin\n").doesNotContain(old);
+        assertThat(accounts.list()).singleElement().satisfies(l -> assertThat(l.outdated()).isFalse());
+        assertThat(accounts.check(basic("old", "old-password"), "127.0.0.1").name()).isEqualTo("old");
+    }
+
+    @Test void createRemoveAndPasswordEditTheFile() throws Exception {
+        Path file = tmp.resolve("data/batch/users");
+        Accounts accounts = new Accounts(file);
+        accounts.create("ann", "ann-password", EnumSet.of(Role.ADMIN));
+        accounts.create("bob", "bob-password", EnumSet.of(Role.READ));
+        assertThatThrownBy(() -> accounts.create("ann", "other-password", EnumSet.of(Role.READ)))
+                .isInstanceOfSatisfying(ArnoException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+        accounts.password("bob", "new-bob-password");
+        assertThat(accounts.authenticate(basic("bob", "bob-password"))).isNull();
+        assertThat(accounts.authenticate(basic("bob", "new-bob-password")).roles()).containsExactly(Role.READ);
+        assertThatThrownBy(() -> accounts.password("carl", "carl-password"))
+                .isInstanceOfSatisfying(ArnoException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(accounts.list()).extracting(Accounts.Listing::name).containsExactly("ann", "bob");
+        assertThat(accounts.anyWith(Role.WRITE)).isFalse();
+        accounts.remove("ann");
+        assertThatThrownBy(() -> accounts.remove("ann"))
+                .isInstanceOfSatisfying(ArnoException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(accounts.list()).extracting(Accounts.Listing::name).containsExactly("bob");
+        assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
+                java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    }
+
+    private static Accounts.Refusal assertRefused(Runnable r, ErrorCode code) {
+        try {
+            r.run();
+        } catch (Accounts.Refusal e) {
+            assertThat(e.code()).isEqualTo(code);
+            return e;
+        }
+        throw new AssertionError("not refused with " + code);
+    }
+}
