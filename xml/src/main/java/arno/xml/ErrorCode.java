@@ -85,6 +85,8 @@ public enum ErrorCode {
     INPUT_UNREADABLE(500, "input-unreadable", "%s"),
     /** One transformation failed. */
     TRANSFORMATION_ERROR(500, "transformation-error", "%s"),
+    /** One transformation ran past its time limit and was stopped. */
+    TRANSFORMATION_TIMEOUT(500, "transformation-timeout", "%s"),
     /** One output cannot be written. */
     OUTPUT_FAILED(500, "output-failed", "%s"),
 
