@@ -35,7 +35,9 @@ final class Batch {
 
     record Param(QName name, XdmValue value) {}
 
-    record Header(String name, int priority, Integer parallelism, URI base, Code code, List<Param> params) {}
+    /** The batch's settings; {@code timeLimit} is null when the batch leaves it to the service. */
+    record Header(String name, int priority, Integer parallelism, URI base, Code code, List<Param> params,
+                  java.time.Duration timeLimit) {}
 
     /** One transformation to run; {@code index} counts from 1 in document order. */
     record Input(long index, Target source, Target output, int line) {}

@@ -42,10 +42,12 @@ import java.util.Objects;
  * @param store          the server's store service, through which {@code store:} inputs are read and
  *                       {@code store:} outputs written; null (the default) when the server has none, and then
  *                       a batch naming a {@code store:} URI is refused
+ * @param timeLimit      one transformation's time limit unless its batch sets one ({@code time-limit} on
+ *                       {@code <batch>}); default {@link #DEFAULT_TIME_LIMIT}
  */
 public record BatchOptions(Path workDirectory, List<Path> roots, int workers, int queueBound, int runningJobs,
                            Path usersFile, long maxBatchBytes, XmlPolicy xmlPolicy, Outbound.Policy outbound,
-                           List<String> hosts, Clock clock, AtomStore store) {
+                           List<String> hosts, Clock clock, AtomStore store, java.time.Duration timeLimit) {
 
     public BatchOptions {
         Objects.requireNonNull(workDirectory, "workDirectory");
@@ -59,6 +61,7 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
         require(queueBound >= 1, "queueBound", queueBound, "at least 1");
         require(runningJobs >= 1, "runningJobs", runningJobs, "at least 1");
         require(maxBatchBytes >= 1024, "maxBatchBytes", maxBatchBytes, "at least 1024");
+        require(timeLimit != null && !timeLimit.isNegative() && !timeLimit.isZero(), "timeLimit", timeLimit, "positive");
         for (String h : hosts) require(!h.isEmpty() && !h.contains("/") && !h.contains(" "), "hosts", h, "a host name");
     }
 
@@ -73,7 +76,7 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
     /** These options with {@code store} as the store service (a server opens its store after checking its options). */
     public BatchOptions withStore(AtomStore store) {
         return new BatchOptions(workDirectory, roots, workers, queueBound, runningJobs, usersFile, maxBatchBytes,
-                xmlPolicy, outbound, hosts, clock, store);
+                xmlPolicy, outbound, hosts, clock, store, timeLimit);
     }
 
     /** Defaults for everything; {@link #build} validates. */
@@ -81,6 +84,11 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
     public static final int DEFAULT_WORKERS = Runtime.getRuntime().availableProcessors();
     /** Jobs that may wait by default; more are refused with 503 and Retry-After. */
     public static final int DEFAULT_QUEUE = 100;
+    /**
+     * One transformation's time limit by default: ten minutes is far beyond a journal article's
+     * transformation (milliseconds to seconds) and still ends a stylesheet that loops within the hour.
+     */
+    public static final java.time.Duration DEFAULT_TIME_LIMIT = java.time.Duration.ofMinutes(10);
 
     public static final class Builder {
         private final Path workDirectory;
@@ -95,6 +103,7 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
         private List<String> hosts = List.of();
         private Clock clock = Clock.systemUTC();
         private AtomStore store;
+        private java.time.Duration timeLimit = DEFAULT_TIME_LIMIT;
 
         private Builder(Path workDirectory) {
             this.workDirectory = workDirectory;
@@ -155,11 +164,17 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
             return this;
         }
 
+        /** One transformation's time limit unless its batch sets one. */
+        public Builder timeLimit(java.time.Duration limit) {
+            this.timeLimit = limit;
+            return this;
+        }
+
         public BatchOptions build() {
             Objects.requireNonNull(workDirectory, "workDirectory");
             return new BatchOptions(workDirectory, roots, workers, queueBound, runningJobs,
                     usersFile != null ? usersFile : workDirectory.resolve("users"), maxBatchBytes, xmlPolicy, outbound,
-                    hosts, clock, store);
+                    hosts, clock, store, timeLimit);
         }
     }
 }

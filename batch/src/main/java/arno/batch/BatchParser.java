@@ -170,6 +170,7 @@ final class BatchParser {
         private String name;
         private int priority;
         private Integer parallelism;
+        private java.time.Duration timeLimit;
         private Batch.Code code;
         private final List<Batch.Param> params = new ArrayList<>();
         private boolean headerSent;
@@ -293,6 +294,18 @@ final class BatchParser {
             priority = integer(atts, "priority", 0, Integer.MIN_VALUE);
             String p = atts.getValue("", "parallelism");
             parallelism = p == null ? null : integer(atts, "parallelism", 1, 1);
+            String t = atts.getValue("", "time-limit");
+            if (t != null) {
+                try {
+                    timeLimit = java.time.Duration.parse(t.strip());
+                } catch (java.time.format.DateTimeParseException e) {
+                    timeLimit = null;
+                }
+                if (timeLimit == null || timeLimit.isNegative() || timeLimit.isZero()) {
+                    throw invalid("@time-limit must be a positive duration in days, hours, minutes and seconds"
+                            + " (PT30S, PT10M), not '" + t + "'");
+                }
+            }
         }
 
         private int integer(Attributes atts, String attribute, int defaultValue, int min) {
@@ -453,7 +466,7 @@ final class BatchParser {
             }
             if (!headerSent) {
                 headerSent = true;
-                listener.header(new Batch.Header(name, priority, parallelism, base, code, List.copyOf(params)));
+                listener.header(new Batch.Header(name, priority, parallelism, base, code, List.copyOf(params), timeLimit));
             }
             String href = atts.getValue("", "href");
             String output = atts.getValue("", "output");

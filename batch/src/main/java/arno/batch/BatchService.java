@@ -103,7 +103,7 @@ public final class BatchService implements AutoCloseable {
                 });
         this.engine = new Engine(processor, new BatchParser(processor, targets, options.xmlPolicy()),
                 new StylesheetCache(processor, targets, options.xmlPolicy(), access), targets, options.xmlPolicy(),
-                options.clock(), pool, options.workers(), options.store());
+                options.clock(), pool, options.workers(), options.store(), options.timeLimit());
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
         this.users = new Accounts(options.usersFile());
     }
@@ -199,18 +199,21 @@ public final class BatchService implements AutoCloseable {
     }
 
     /**
-     * Stops taking jobs, lets the transformations under way finish (waiting up
-     * to a minute), and leaves every unfinished job to resume at the next start.
+     * Stops taking jobs, stops the transformations under way (they run again when their job
+     * resumes at the next start), and returns within about {@link JobRun#ABANDON_AFTER} even when
+     * a transformation does not stop.
      */
     @Override public void close() {
         try {
-            scheduler.close(60_000);
+            // The guards stop what runs within moments; a job waits ABANDON_AFTER at most for one that
+            // does not stop, then leaves it (its worker threads are daemons: they do not hold the JVM).
+            scheduler.close(JobRun.ABANDON_AFTER.toMillis() + 5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         pool.shutdown();
         try {
-            if (!pool.awaitTermination(10, TimeUnit.SECONDS)) pool.shutdownNow();
+            if (!pool.awaitTermination(2, TimeUnit.SECONDS)) pool.shutdownNow();
         } catch (InterruptedException e) {
             pool.shutdownNow();
             Thread.currentThread().interrupt();
@@ -386,7 +389,7 @@ public final class BatchService implements AutoCloseable {
         return list;
     }
 
-    /** Cancels a job: a waiting job ends at once; a running one lets the transformations under way finish. */
+    /** Cancels a job: a waiting job ends at once; a running one stops the transformations under way. */
     Job cancel(String id) {
         Job job = job(id);
         synchronized (scheduler) {
@@ -396,14 +399,16 @@ public final class BatchService implements AutoCloseable {
             }
             if (job.cancelRequested) return job;
             job.cancelledAt = options.clock().instant();
-            job.cancelRequested = true;
             if (scheduler.withdraw(job)) {
+                job.cancelRequested = true;
                 new JobRun(job, engine).cancelBeforeStart();
                 return job;
             }
-            job.save();
+            // The run notes what is under way, then raises the flag its transformations stop at.
             JobRun run = scheduler.runOf(id);
             if (run != null) run.cancel();
+            else job.cancelRequested = true;
+            job.save();
         }
         return job;
     }

@@ -32,20 +32,42 @@ import net.sf.saxon.s9api.XsltExecutable;
  *
  * <p>A job that ran before (the service was stopped or died) resumes: the
  * report is cut back to its last complete entry, and the inputs it records are
- * skipped. Stopping the service ({@link #stop}) lets the transformations under
- * way finish and leaves the job RUNNING on disk; cancelling ({@link #cancel})
- * lets them finish too, then completes the report with what was not run.
+ * skipped.
+ *
+ * <p>Bounded work. Each transformation has a time limit (the batch's {@code time-limit}, else the
+ * service's); a {@link Guard} stops it there and its entry fails with
+ * {@code transformation-timeout}. Stopping the service ({@link #stop}) stops the transformations
+ * under way, writes no entry for them (they run again when the job resumes) and leaves the job
+ * RUNNING on disk. Cancelling ({@link #cancel}) stops them too: the report lists them under
+ * {@code <cancelled>}, gives each an entry with {@code status="cancelled"}, and ends with a
+ * {@code <not-run>} for every input that never started. So every input of a cancelled job is
+ * accounted for: done (ok or failed), cancelled, or not run. A transformation the guard cannot
+ * see (a loop that calls no template or function) is abandoned {@link #ABANDON_AFTER} past its
+ * time limit, or past a cancel or stop: its entry fails with the time limit, the job goes on
+ * without it, and its thread, which nothing in Java 20 and later can stop, is replaced in the pool.
  */
 final class JobRun implements Runnable {
+    private static final System.Logger LOG = System.getLogger("arno");
+    /** How long a transformation may go on after its time limit, a cancel or a stop before it is abandoned. */
+    static final java.time.Duration ABANDON_AFTER = java.time.Duration.ofSeconds(10);
     private final Job job;
     private final Engine engine;
     private final int parallelism;
     private final Semaphore permits;
     private final Map<Long, Batch.Input> underWay = new ConcurrentSkipListMap<>();
+    /** When each transformation under way began (System.nanoTime), for abandoning one that ignores its limit. */
+    private final Map<Long, Long> began = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The inputs this run wrote an entry for (ok, failed or cancelled). */
+    private final java.util.BitSet reported = new java.util.BitSet();
+    /** Nanoseconds since which a cancel or stop is waiting for the transformations under way; 0 before. */
+    private long waitingSince;
+    private java.time.Duration timeLimit;
     private final RuleStats ruleStats = new RuleStats();
     private volatile boolean stopping;
     private volatile ReportWriter report;
     private boolean cancelWritten;
+    /** Set (under this run's lock) when the report is being completed and closed. */
+    private boolean completing;
     private Transformation transformation;
     private ReportScan previous;
 
@@ -113,9 +135,7 @@ final class JobRun implements Runnable {
 
         if (!job.cancelRequested) {
             feed();
-            // Every permit back means every transformation handed out has finished.
-            permits.acquireUninterruptibly(parallelism);
-            permits.release(parallelism);
+            awaitUnderWay();
         }
         if (stopping && !job.cancelRequested && job.failure == null) {
             report.close();
@@ -156,6 +176,7 @@ final class JobRun implements Runnable {
             for (Batch.Param p : header.params()) parameters.put(p.name(), p.value());
             transformation = new Transformation(engine.processor(), compiled.executable(), parameters, job,
                     header.base(), engine.targets(), engine.policy(), engine.clock(), ruleStats, engine.store());
+            timeLimit = header.timeLimit() != null ? header.timeLimit() : engine.timeLimit();
         } catch (ArnoException e) {
             job.failure = e.describe();
             report.append(element(x -> problem(x, e)));
@@ -187,13 +208,12 @@ final class JobRun implements Runnable {
             throw new Stop();
         }
         underWay.put(input.index(), input);
+        began.put(input.index(), System.nanoTime());
         job.running.incrementAndGet();
         try {
             engine.workers().execute(() -> transform(input));
         } catch (RejectedExecutionException e) {
-            underWay.remove(input.index());
-            job.running.decrementAndGet();
-            permits.release();
+            release(input.index());
             stopping = true;
             throw new Stop();
         }
@@ -204,21 +224,132 @@ final class JobRun implements Runnable {
             // Handed out but not begun when the job was cancelled or the service stopped: not run
             // (a stopped job runs it after the restart).
             if (job.cancelRequested || stopping) return;
-            Transformation.Outcome outcome = transformation.run(input, report, () -> job.cancelRequested);
-            (outcome.ok() ? job.succeeded : job.failed).incrementAndGet();
+            began.put(input.index(), System.nanoTime());
+            Transformation.Outcome outcome = transformation.run(input, report, timeLimit, () -> job.cancelRequested,
+                    () -> stopping, () -> underWay.containsKey(input.index()));
+            if (!underWay.containsKey(input.index())) return; // abandoned meanwhile: its entry is written
+            switch (outcome.status()) {
+                case OK -> job.succeeded.incrementAndGet();
+                case FAILED -> job.failed.incrementAndGet();
+                default -> { }
+            }
+            if (outcome.status() != Transformation.Status.STOPPED) markReported(input.index());
         } finally {
-            underWay.remove(input.index());
-            job.running.decrementAndGet();
-            permits.release();
+            release(input.index());
+        }
+    }
+
+    /** Gives back the worker slot of {@code index}, once: whoever takes it out of {@link #underWay} owns the slot. */
+    private boolean release(long index) {
+        if (underWay.remove(index) == null) return false;
+        began.remove(index);
+        job.running.decrementAndGet();
+        permits.release();
+        return true;
+    }
+
+    private void markReported(long index) {
+        if (index > Integer.MAX_VALUE) return;
+        synchronized (reported) {
+            reported.set((int) index);
         }
     }
 
     /**
-     * Cancels the run ({@code job.cancelRequested} is already set): no new
-     * transformation starts; the report names those under way, which finish.
+     * Waits until every transformation handed out has ended (every permit back). One that is
+     * {@link #ABANDON_AFTER} past its time limit, or past a cancel or stop, is abandoned.
+     */
+    private void awaitUnderWay() {
+        while (true) {
+            try {
+                if (permits.tryAcquire(parallelism, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    permits.release(parallelism);
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long now = System.nanoTime();
+            long grace = ABANDON_AFTER.toNanos();
+            if ((job.cancelRequested || stopping) && waitingSince == 0) waitingSince = now;
+            for (Map.Entry<Long, Long> e : List.copyOf(began.entrySet())) {
+                boolean overLimit = timeLimit != null && now - e.getValue() > timeLimit.toNanos() + grace;
+                boolean afterStop = waitingSince != 0 && now - waitingSince > grace;
+                if (overLimit || afterStop) abandon(e.getKey(), overLimit);
+            }
+        }
+    }
+
+    /** Gives up on a transformation that does not stop: its entry fails (or, on a stop, it runs again after the restart). */
+    private void abandon(long index, boolean overLimit) {
+        Batch.Input input = underWay.get(index);
+        if (input == null || !release(index)) return;
+        LOG.log(System.Logger.Level.WARNING, "batch job " + job.id + ": the transformation of " + input.source().uri()
+                + " did not stop " + (overLimit ? "at its time limit" : "when asked") + "; its thread is abandoned and"
+                + " keeps a core busy until the server restarts (a loop that calls no template or function)");
+        if (engine.workers() instanceof java.util.concurrent.ThreadPoolExecutor pool) {
+            // The abandoned thread never comes back: one more thread keeps the job's parallelism.
+            synchronized (pool) {
+                pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
+                pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+            }
+        }
+        if (stopping && !job.cancelRequested) return; // runs again when the job resumes
+        Instant now = engine.clock().instant();
+        if (job.cancelRequested && !overLimit) {
+            report.append(element(x -> x.start("transformation").attr("index", index).attr("input", input.source().uri())
+                    .attr("status", "cancelled").attr("stop", now).attr("abandoned", "true").end().newline()));
+        } else {
+            ArnoException timeout = Guard.timeout(timeLimit, input.source().uri().toString());
+            report.append(element(x -> {
+                x.start("transformation").attr("index", index).attr("input", input.source().uri())
+                        .attr("output", input.output() == null ? null : input.output().uri())
+                        .attr("status", "failed").attr("stop", now).attr("abandoned", "true").newline();
+                problem(x, timeout);
+                x.end().newline();
+            }));
+            job.failed.incrementAndGet();
+        }
+        markReported(index);
+    }
+
+    /**
+     * Cancels the run: the report names the transformations under way, then the job's
+     * {@code cancelRequested} is raised, at which no new transformation starts and those under way
+     * stop (their {@link Guard}s see it). In that order, so the report names what was stopped.
      */
     synchronized void cancel() {
-        if (report != null) writeCancelled();
+        // Once the report is being completed it says what happened; a late cancel changes nothing.
+        if (report != null && !completing) writeCancelled();
+        job.cancelRequested = true;
+    }
+
+    /**
+     * After a cancel, a {@code <not-run>} for every input that never started (neither in the report
+     * before a restart nor in this run), read again from the batch file as a stream.
+     */
+    private void writeNotRun() {
+        java.util.BitSet before = previous == null ? new java.util.BitSet() : previous.done;
+        try (InputStream in = Files.newInputStream(job.batchFile())) {
+            engine.parser().parse(new java.io.BufferedInputStream(in, 1 << 16), job.base, false, new Batch.Listener() {
+                @Override public void header(Batch.Header header) { }
+
+                @Override public void input(Batch.Input input) {
+                    long index = input.index();
+                    if (index <= Integer.MAX_VALUE) {
+                        synchronized (reported) {
+                            if (reported.get((int) index) || before.get((int) index)) return;
+                        }
+                    }
+                    report.append(element(x -> x.start("not-run").attr("index", index).attr("input", input.source().uri())
+                            .end().newline()));
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            // The totals still count them; the list is a courtesy that must not lose the report.
+            LOG.log(System.Logger.Level.WARNING, "batch job " + job.id + ": the inputs not run cannot be listed: " + e);
+        }
     }
 
     /** A job cancelled while it waited: its report says so and that nothing ran. */
@@ -260,6 +391,9 @@ final class JobRun implements Runnable {
     }
 
     private void complete() {
+        synchronized (this) {
+            completing = true;
+        }
         Instant now = engine.clock().instant();
         if (report == null) {
             report = ReportWriter.create(job.dir);
@@ -269,6 +403,7 @@ final class JobRun implements Runnable {
         if (job.cancelRequested || job.failure != null) {
             job.notRun.set(Math.max(0, job.total - job.done()));
         }
+        if (job.cancelRequested && job.failure == null) writeNotRun();
         double seconds = Duration.between(job.started, now).toNanos() / 1e9;
         report.complete(element(x -> {
             x.start("totals").attr("inputs", job.total).attr("succeeded", job.succeeded.get())

@@ -37,7 +37,10 @@ final class ReportScan {
                     if (depth == 2 && "transformation".equals(reader.getLocalName())) {
                         long index = Long.parseLong(reader.getAttributeValue(null, "index"));
                         scan.done.set(Math.toIntExact(index));
-                        if ("ok".equals(reader.getAttributeValue(null, "status"))) scan.succeeded++; else scan.failed++;
+                        String status = reader.getAttributeValue(null, "status");
+                        // A cancelled entry is accounted for (not listed as not run) but counts as neither.
+                        if ("ok".equals(status)) scan.succeeded++;
+                        else if (!"cancelled".equals(status)) scan.failed++;
                     } else if (depth == 2 && "cancelled".equals(reader.getLocalName())) {
                         scan.cancelled = true;
                     }

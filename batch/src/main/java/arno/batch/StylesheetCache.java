@@ -158,6 +158,8 @@ final class StylesheetCache {
         XsltCompiler compiler = processor.newXsltCompiler();
         compiler.setErrorList(errors);
         compiler.setResourceResolver(recorder);
+        // Where a running transformation checks its time limit and cancellation (see Guard).
+        compiler.getUnderlyingCompilerInfo().setCodeInjector(Guard.INJECTOR);
         Source source = code.href() != null ? policy.source(new ByteArrayInputStream(content), systemId) : code.inline().asSource();
         try {
             if (code.kind() == Batch.Kind.SCHEMATRON) {

@@ -84,7 +84,18 @@ final class Transformation {
     private final AtomStore store;
 
     /** What one input came to, for the counters. */
-    record Outcome(boolean ok, long messages) {}
+    record Outcome(Status status, long messages) {
+        boolean ok() {
+            return status == Status.OK;
+        }
+    }
+
+    /**
+     * How a transformation ended: OK and FAILED count as done; CANCELLED (stopped by its job's
+     * cancellation) is reported as such and counts as not run; STOPPED (by the service stopping)
+     * leaves no report entry, so the input runs again when the job resumes.
+     */
+    enum Status { OK, FAILED, CANCELLED, STOPPED }
 
     Transformation(Processor processor, XsltExecutable executable, Map<QName, XdmValue> parameters, Job job,
                    URI base, Targets targets, XmlPolicy policy, Clock clock, RuleStats ruleStats, AtomStore store) {
@@ -104,8 +115,16 @@ final class Transformation {
     /** One pending output: written to {@code temporary}, moved or PUT to {@code target} on success. */
     private record Pending(Path temporary, Batch.Target target) {}
 
-    Outcome run(Batch.Input input, ReportWriter report, java.util.function.BooleanSupplier cancelled) {
+    /**
+     * Transforms one input within {@code limit}; stops early when {@code cancelled} or
+     * {@code stopping} becomes true (checked by a {@link Guard} as the stylesheet runs). The entry is
+     * written unless the service stopped it or the job no longer {@code owned} it (abandoned).
+     */
+    Outcome run(Batch.Input input, ReportWriter report, java.time.Duration limit, java.util.function.BooleanSupplier cancelled,
+                java.util.function.BooleanSupplier stopping, java.util.function.BooleanSupplier owned) {
         Instant start = clock.instant();
+        Guard guard = new Guard(limit, input.source().uri().toString(), cancelled, stopping);
+        Guard.Reason stoppedBy = null;
         long t0 = System.nanoTime();
         SpillBuffer body = new SpillBuffer(scratch);
         XmlWriter xml = new XmlWriter(body);
@@ -116,11 +135,14 @@ final class Transformation {
         StoreReads.Scope scope = StoreReads.Scope.open(store);
         OutputStream principalOut = null;
         try {
+            guard.check();
             Xslt30Transformer transformer = executable.load30();
             transformer.setStylesheetParameters(parameters);
+            transformer.setTraceListener(guard);
             transformer.setMessageHandler(m -> {
                 messages[0]++;
                 message(xml, body, m);
+                guard.check();
             });
             transformer.setErrorReporter(error -> {
                 // Fatal errors arrive again as the exception; only warnings are reported from here.
@@ -179,18 +201,28 @@ final class Transformation {
                 principalOut.close();
                 principalOut = null;
             }
+            // The last moment to stop: after this the outputs are written.
+            guard.check();
             // Nothing reads the store any more: the view need not pin its pages while the outputs commit.
             scope.close();
             storeVersion = commitStore(pending);
             commit(pending);
             ok = true;
         } catch (SaxonApiException e) {
-            error(xml, translate(e, input));
+            stoppedBy = stopped(e);
+            if (stoppedBy == null) error(xml, timedOut(e) ? Guard.timeout(limit, input.source().uri().toString()) : translate(e, input));
         } catch (IOException e) {
             error(xml, ErrorCode.INPUT_UNREADABLE.error(e, describe(e, input)).at(Where.at(input.source().uri().toString())));
-        } catch (RuntimeException e) {
-            ArnoException arno = ArnoException.find(e);
-            error(xml, arno != null ? arno : ErrorCode.TRANSFORMATION_ERROR.error(e, e.toString()));
+        } catch (RuntimeException | StackOverflowError e) {
+            stoppedBy = stopped(e);
+            if (stoppedBy == null) {
+                ArnoException arno = ArnoException.find(e);
+                error(xml, arno != null ? arno : e instanceof StackOverflowError
+                        ? ErrorCode.TRANSFORMATION_ERROR.error("the stylesheet's templates or functions call each other too deeply"
+                                + " (a call with no parameters that recurses never ends); it stopped with a stack overflow")
+                                .at(Where.at(input.source().uri().toString()))
+                        : ErrorCode.TRANSFORMATION_ERROR.error(e, e.toString()));
+            }
         } finally {
             scope.close();
             if (principalOut != null) {
@@ -206,9 +238,13 @@ final class Transformation {
         }
         long nanos = System.nanoTime() - t0;
         Instant stop = clock.instant();
+        Status status = ok ? Status.OK : stoppedBy == Guard.Reason.CANCELLED ? Status.CANCELLED
+                : stoppedBy == Guard.Reason.STOPPING ? Status.STOPPED : Status.FAILED;
         try {
+            // Stopped with the service, or abandoned (and reported) by the job: no entry from here.
+            if (status == Status.STOPPED || !owned.getAsBoolean()) return new Outcome(status, messages[0]);
             xml.flush();
-            byte[] headBytes = entryHead(input, ok, start, stop, nanos, cancelled.getAsBoolean(), storeVersion);
+            byte[] headBytes = entryHead(input, status, start, stop, nanos, cancelled.getAsBoolean(), storeVersion);
             report.append(headBytes, body, "</transformation>\n".getBytes(StandardCharsets.UTF_8));
         } finally {
             try {
@@ -217,19 +253,31 @@ final class Transformation {
                 // A leftover spill file is removed with the job's tmp folder.
             }
         }
-        return new Outcome(ok, messages[0]);
+        return new Outcome(status, messages[0]);
     }
 
-    private byte[] entryHead(Batch.Input input, boolean ok, Instant start, Instant stop, long nanos, boolean afterCancel,
+    /** Why the transformation that failed with {@code e} was stopped by its {@link Guard}, or null when it failed by itself. */
+    private static Guard.Reason stopped(Throwable e) {
+        Guard.Stopped s = find(e, Guard.Stopped.class);
+        return s == null ? null : s.reason;
+    }
+
+    /** Whether {@code e} is the guard's time limit (Saxon may have wrapped it in a dynamic error of its own). */
+    private static boolean timedOut(Throwable e) {
+        ArnoException a = ArnoException.find(e);
+        return a != null && a.code() == ErrorCode.TRANSFORMATION_TIMEOUT;
+    }
+
+    private byte[] entryHead(Batch.Input input, Status status, Instant start, Instant stop, long nanos, boolean afterCancel,
                              long storeVersion) {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(256);
         XmlWriter head = new XmlWriter(bytes);
         head.start("transformation").attr("index", input.index()).attr("input", input.source().uri())
                 .attr("output", input.output() == null ? null : input.output().uri())
-                .attr("status", ok ? "ok" : "failed")
+                .attr("status", status.name().toLowerCase(java.util.Locale.ROOT))
                 .attr("start", start).attr("stop", stop)
                 .attr("duration-ms", String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e6))
-                .attr("after-cancel", afterCancel ? "true" : null)
+                .attr("after-cancel", afterCancel && status != Status.CANCELLED ? "true" : null)
                 .attr("store-version", storeVersion >= 0 ? storeVersion : null)
                 .text("\n").flush();
         return bytes.toByteArray();

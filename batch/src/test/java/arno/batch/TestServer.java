@@ -83,7 +83,8 @@ final class TestServer implements AutoCloseable {
         service = BatchService.start(options());
         tomcat = new Tomcat();
         tomcat.setBaseDir(work.resolveSibling("tomcat").toString());
-        tomcat.setPort(0);
+        // A restart listens where the first start did: accepted batches name this server's URLs.
+        tomcat.setPort(port);
         tomcat.getConnector();
         Context context = tomcat.addContext("", null);
         Tomcat.addServlet(context, "batch", service.servlet());

@@ -27,6 +27,26 @@ import net.sf.saxon.s9api.Destination;
  * worker threads, in the order requests arrived (see {@link Workers} for why). When the queue is
  * full the answer is 503 at once, with Retry-After, and nothing waiting is dropped. Needs
  * asynchronous support in its registration.
+ *
+ * <p>Bodies are read before a worker takes the request. The workers are few (one per core) because
+ * a page is CPU work; a worker that reads a body from the network waits on the client instead, so
+ * two clients trickling a body at a byte a second once held both workers of a two-core server and
+ * stalled every other page for the whole trickle (issue 14). So a request with a body is first read
+ * into memory on the container's side with Servlet non-blocking IO ({@link BodyRead}: a read
+ * listener, no thread waits while nothing arrives), bounded by the body size limit and by a
+ * {@link BodyRate} (a least rate after a grace, and a time limit); only a complete body goes to
+ * the worker queue, and the pipeline reads it from memory. A body that is too slow is answered
+ * 408 {@code body-too-slow}, one over the limit 413 {@code body-too-large}, both with the
+ * connection closed and no worker touched. The alternatives were worse: Tomcat's
+ * {@code connectionUploadTimeout} bounds each read, not the whole body (a byte a second never
+ * trips it); reading on more threads moves the stall to them; and holding bodies in memory costs
+ * at most the size limit per request being read, which the limit already allows a pipeline.
+ *
+ * <p>GET and HEAD carry no body here: routes whose methods are GET and HEAD read none, and a body
+ * on them has no meaning (RFC 9110, 9.3.1). Such a request is refused at once, 400
+ * {@code bad-request} with the connection closed, without reading the body: ignoring it would
+ * mean draining it on a container thread, at whatever rate the client likes, or leaving it in
+ * the connection to be taken for the next request.
  */
 public final class ArnoServlet extends HttpServlet {
     private static final System.Logger LOG = System.getLogger("arno");
@@ -55,14 +75,32 @@ public final class ArnoServlet extends HttpServlet {
 
     private final transient SiteRegistry registry;
     private final transient Workers workers;
+    private final transient BodyRate bodyRate;
+    /** Checks the rate of the bodies being read; one daemon thread, idle but for a few checks a second per body. */
+    private final transient java.util.concurrent.ScheduledThreadPoolExecutor timer;
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong lastRefusalLog = new AtomicLong();
     private volatile RequestObserver observer = RequestObserver.IGNORE;
 
-    /** Runs pipelines on {@code workers} threads, with at most {@code queue} requests waiting for one. */
+    /**
+     * Runs pipelines on {@code workers} threads, with at most {@code queue} requests waiting for one;
+     * bodies arrive at {@link BodyRate#DEFAULT}.
+     */
     public ArnoServlet(SiteRegistry registry, int workers, int queue) {
+        this(registry, workers, queue, BodyRate.DEFAULT);
+    }
+
+    /** As {@link #ArnoServlet(SiteRegistry, int, int)}, with request bodies held to {@code bodyRate}. */
+    public ArnoServlet(SiteRegistry registry, int workers, int queue, BodyRate bodyRate) {
         this.registry = registry;
         this.workers = new Workers(workers, queue);
+        this.bodyRate = java.util.Objects.requireNonNull(bodyRate, "bodyRate");
+        this.timer = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "arno-body-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
     }
 
     /** Fails with {@link ErrorCode#BAD_CONFIGURATION} unless {@code workers} and {@code queue} would make a servlet. */
@@ -92,11 +130,19 @@ public final class ArnoServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) {
         long start = System.nanoTime();
+        boolean hasBody = request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+        String method = request.getMethod();
+        if (hasBody && (method.equals("GET") || method.equals("HEAD"))) {
+            refuse(response, ErrorCode.BAD_REQUEST.error("a " + method + " request carries no body here; send the"
+                    + " request without one, or use a method that the route accepts a body with (POST, PUT)"));
+            observer.done(RequestObserver.NONE, RequestObserver.NONE, response.getStatus(), System.nanoTime() - start);
+            return;
+        }
         Sites sites = null;
         PageCaches.Lookup lookup = null;
         try {
             sites = registry.current();
-            HttpRequest view = new View(request);
+            HttpRequest view = new View(request, null);
             lookup = sites.engine.caches.lookup(sites, view);
             if (lookup != null && lookup.page() != null) {
                 request.setAttribute(REQUEST_ID, sites.engine.nextId());
@@ -112,28 +158,66 @@ public final class ArnoServlet extends HttpServlet {
             LOG.log(System.Logger.Level.WARNING, "page cache lookup failed on " + request.getRequestURI() + "; building the page", e);
             lookup = null;
         }
+        long limit = registry.config().bodyLimit();
+        if (request.getContentLengthLong() > limit) {
+            refuse(response, ErrorCode.BODY_TOO_LARGE.error(request.getContentLengthLong(), limit));
+            return;
+        }
         AsyncContext async = request.startAsync();
-        // No container time-out: the route's time limit bounds a pipeline, and a time-out would
-        // dispatch an error to this request while a worker still writes its response.
+        // No container time-out: the route's time limit bounds a pipeline, the body rate its body,
+        // and a time-out would dispatch an error to this request while a worker still writes its response.
         async.setTimeout(0);
         Sites given = sites;
         PageCaches.Lookup miss = lookup;
-        if (!workers.submit(() -> run(async, given, miss, start))) {
-            busy(response);
+        if (!hasBody) {
+            submit(async, given, miss, null, start);
+            return;
+        }
+        try {
+            BodyRead.start(async, limit, bodyRate, timer, body -> submit(async, given, miss, body, start), error -> {
+                if (error != null) {
+                    LOG.log(System.Logger.Level.INFO, "refused " + method + " " + request.getRequestURI() + " from "
+                            + request.getRemoteAddr() + ": " + error.getMessage());
+                    refuse((HttpServletResponse) async.getResponse(), error);
+                    observer.done(RequestObserver.NONE, RequestObserver.NONE, error.status(), System.nanoTime() - start);
+                }
+                async.complete();
+            });
+        } catch (IOException | IllegalStateException e) {
+            LOG.log(System.Logger.Level.DEBUG, "cannot read the body of " + request.getRequestURI() + ": " + e);
+            async.complete();
+        }
+    }
+
+    /** Queues the page for a worker, with its {@code body} read already (null when it has none); 503 when the queue is full. */
+    private void submit(AsyncContext async, Sites given, PageCaches.Lookup miss, byte[] body, long start) {
+        if (!workers.submit(() -> run(async, given, miss, body, start))) {
+            busy((HttpServletResponse) async.getResponse());
             observer.done(RequestObserver.NONE, RequestObserver.NONE, 503, System.nanoTime() - start);
             async.complete();
         }
     }
 
+    /**
+     * Answers {@code error} without a pipeline and closes the connection: what the client sent
+     * (or is still sending) is not read, and must not be taken for its next request.
+     */
+    private static void refuse(HttpServletResponse response, arno.xml.ArnoException error) {
+        if (response.isCommitted()) return;
+        response.resetBuffer();
+        response.setHeader("Connection", "close");
+        plain(response, error.status(), ErrorCode.statusText(error.status()), error.code().code() + ": " + error.getMessage());
+    }
+
     /** Builds the page on a worker; {@code sites} may be null (then read again), {@code miss} is where to keep it, or null. */
-    private void run(AsyncContext async, Sites given, PageCaches.Lookup miss, long start) {
+    private void run(AsyncContext async, Sites given, PageCaches.Lookup miss, byte[] body, long start) {
         HttpServletRequest request = (HttpServletRequest) async.getRequest();
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         Exchange exchange = null;
         try {
             response.setBufferSize(BUFFER);
             Sites sites = given != null ? given : registry.current();
-            HttpRequest view = new View(request);
+            HttpRequest view = new View(request, body);
             exchange = sites.exchange(view);
             request.setAttribute(REQUEST_ID, exchange.id());
             if (miss == null || !view.method().equals("GET")) {
@@ -208,6 +292,7 @@ public final class ArnoServlet extends HttpServlet {
 
     @Override
     public void destroy() {
+        timer.shutdownNow();
         workers.close(30);
     }
 
@@ -237,12 +322,15 @@ public final class ArnoServlet extends HttpServlet {
         }
     }
 
-    /** The container's request seen as an {@link HttpRequest}; nothing is copied. */
+    /** The container's request seen as an {@link HttpRequest}; nothing is copied but the body, read before. */
     private static final class View implements HttpRequest {
         private final HttpServletRequest r;
+        /** The body as read by {@link BodyRead}, or null when there is none. */
+        private final byte[] body;
 
-        View(HttpServletRequest r) {
+        View(HttpServletRequest r, byte[] body) {
             this.r = r;
+            this.body = body;
         }
 
         @Override public String method() { return r.getMethod(); }
@@ -254,7 +342,7 @@ public final class ArnoServlet extends HttpServlet {
         @Override public String query() { return r.getQueryString(); }
         @Override public String remoteAddress() { return r.getRemoteAddr(); }
         @Override public long contentLength() { return r.getContentLengthLong(); }
-        @Override public InputStream body() throws IOException { return r.getInputStream(); }
+        @Override public InputStream body() { return new java.io.ByteArrayInputStream(body == null ? new byte[0] : body); }
         @Override public String header(String name) { return r.getHeader(name); }
 
         @Override

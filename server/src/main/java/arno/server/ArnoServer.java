@@ -120,6 +120,16 @@ public final class ArnoServer implements AutoCloseable {
         // more) gave 16% more full-text pages/s (perf/RESULTS.md).
         connector.setProperty("socket.appWriteBufSize", Integer.toString(WRITE_BUFFER));
         connector.setMaxPostSize((int) Math.min(Integer.MAX_VALUE, config.bodyLimit()));
+        // Bounded bodies (issue 14). Pages read theirs before a worker takes them (ArnoServlet); the
+        // servlets mounted beside them read on Tomcat's threads and are held to the same rate by
+        // BodyDeadline. A read that waits for bytes that do not come is Tomcat's to end: while a body
+        // is read the socket's time-out is connectionUploadTimeout (the body time limit), not the
+        // keep-alive one. A body a servlet left unread is never swallowed (maxSwallowSize 0): the
+        // connection is closed instead, so draining a trickle holds no thread either.
+        connector.setProperty("disableUploadTimeout", "false");
+        connector.setProperty("connectionUploadTimeout", Long.toString(Math.min(Integer.MAX_VALUE,
+                config.bodyRate().timeLimit().toMillis())));
+        connector.setProperty("maxSwallowSize", "0");
         connector.setURIEncoding("UTF-8");
         // A port in use must fail the start, not leave a server that answers nothing.
         connector.setThrowOnFailure(true);
@@ -135,9 +145,19 @@ public final class ArnoServer implements AutoCloseable {
         StandardHost host = (StandardHost) tomcat.getHost();
         host.setErrorReportValveClass(QuietErrorReportValve.class.getName());
         Context context = tomcat.addContext("", null);
-        ArnoServlet servlet = new ArnoServlet(registry, config.workers(), config.queue());
+        ArnoServlet servlet = new ArnoServlet(registry, config.workers(), config.queue(), config.bodyRate());
         Tomcat.addServlet(context, "arno", servlet).setAsyncSupported(true);
         context.addServletMappingDecoded("/", "arno");
+        // Before the start: a filter added to a started context is never called.
+        org.apache.tomcat.util.descriptor.web.FilterDef bodies = new org.apache.tomcat.util.descriptor.web.FilterDef();
+        bodies.setFilterName("body-deadline");
+        bodies.setFilter(new BodyDeadline(config.bodyRate(), "arno"));
+        bodies.setAsyncSupported("true");
+        context.addFilterDef(bodies);
+        org.apache.tomcat.util.descriptor.web.FilterMap everything = new org.apache.tomcat.util.descriptor.web.FilterMap();
+        everything.setFilterName("body-deadline");
+        everything.addURLPatternDecoded("/*");
+        context.addFilterMap(everything);
         // Static files: SITES/static at /static, each site's static folder at PREFIX/static (Tomcat
         // maps a request to the longest matching context path, so these never reach the sites).
         try {
@@ -278,7 +298,8 @@ public final class ArnoServer implements AutoCloseable {
 
     /**
      * Serves {@code servlet} at {@code pattern} (e.g. "/batch/*") beside the sites. Mounted
-     * paths take precedence over sites, so they must not collide with a site prefix.
+     * paths take precedence over sites, so they must not collide with a site prefix. Request
+     * bodies reach the servlet held to the configured body rate ({@link BodyDeadline}).
      */
     public void mount(String name, String pattern, jakarta.servlet.http.HttpServlet servlet) {
         Context context = (Context) tomcat.getHost().findChild("");

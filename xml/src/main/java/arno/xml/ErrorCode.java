@@ -48,6 +48,11 @@ public enum ErrorCode {
     GONE(410, "gone", "%s"),
     /** A conditional request's validator no longer matches. */
     PRECONDITION_FAILED(412, "precondition-failed", "%s"),
+    /**
+     * A body that arrives slower than the configured least rate, or not within its time limit;
+     * the connection is closed.
+     */
+    BODY_TOO_SLOW(408, "body-too-slow", "%s"),
     /** A body over the configured limit. */
     BODY_TOO_LARGE(413, "body-too-large", "Request body of %s bytes exceeds the limit of %d bytes"),
     /** A body of a media type that is not accepted there. */
@@ -82,6 +87,8 @@ public enum ErrorCode {
     INPUT_UNREADABLE(500, "input-unreadable", "%s"),
     /** One transformation failed. */
     TRANSFORMATION_ERROR(500, "transformation-error", "%s"),
+    /** One transformation ran past its time limit and was stopped. */
+    TRANSFORMATION_TIMEOUT(500, "transformation-timeout", "%s"),
     /** One output cannot be written. */
     OUTPUT_FAILED(500, "output-failed", "%s"),
 
@@ -169,6 +176,7 @@ public enum ErrorCode {
             case 403 -> "Forbidden";
             case 404 -> "Not found";
             case 405 -> "Method not allowed";
+            case 408 -> "Request timeout";
             case 409 -> "Conflict";
             case 412 -> "Precondition failed";
             case 413 -> "Request body too large";

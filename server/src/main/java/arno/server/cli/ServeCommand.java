@@ -327,7 +327,7 @@ public final class ServeCommand implements Callable<Integer> {
     private static BatchOptions batchOptions(Config c) {
         return BatchOptions.builder(c.batchData()).roots(c.batchRoots()).workers(c.batchWorkers())
                 .queueBound(c.batchQueue()).xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
-                .hosts(c.hosts()).build();
+                .hosts(c.hosts()).timeLimit(c.batchTimeLimit()).build();
     }
 
 

@@ -2,6 +2,7 @@ package arno.server.config;
 
 import arno.batch.BatchOptions;
 import arno.pipeline.ArnoServlet;
+import arno.pipeline.BodyRate;
 import arno.pipeline.PipelineConfig;
 import arno.store.StoreOptions;
 import arno.xml.ErrorCode;
@@ -64,13 +65,17 @@ import java.util.List;
  * @param metrics       whether {@code /_arno/metrics} answers (Prometheus text; on by default)
  * @param metricsAllow  the addresses and CIDR blocks {@code /_arno/metrics} answers besides this machine
  *                      (and accounts with the admin role); null for the default, the trusted proxies
+ * @param bodyRate      how fast a request body must arrive (a least rate after a grace, and a time
+ *                      limit); a slower one is refused with 408 before any worker or servlet waits on it
+ * @param batchTimeLimit a batch transformation's time limit unless its batch sets one
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                      int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
                      long storeMapSize,
                      ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
                      int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
-                     Path accessLog, boolean metrics, List<String> metricsAllow) {
+                     Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate,
+                     Duration batchTimeLimit) {
 
     /**
      * How much is logged. Each level names the {@link System.Logger.Level} and the
@@ -105,6 +110,18 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         metricsAllow = metricsAllow == null ? null : List.copyOf(metricsAllow);
     }
 
+    /** The settings before metrics and the bounds on bodies and batch transformations, those at their defaults. */
+    public Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
+                  int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
+                  long storeMapSize, ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads,
+                  XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers, int batchQueue,
+                  List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile, Path accessLog) {
+        this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
+                storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
+                trustedProxies, compression, logLevel, logFile, accessLog, true, null, BodyRate.DEFAULT,
+                BatchOptions.DEFAULT_TIME_LIMIT);
+    }
+
     /** The settings before the operating ones (proxies, compression, logs), those at their defaults. */
     public Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                   int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
@@ -112,7 +129,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                   XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers, int batchQueue) {
         this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
                 storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
-                List.of(), true, LogLevel.INFO, null, null, true, null);
+                List.of(), true, LogLevel.INFO, null, null, true, null, BodyRate.DEFAULT, BatchOptions.DEFAULT_TIME_LIMIT);
     }
 
     /**
@@ -126,7 +143,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 ArnoServlet.DEFAULT_WORKERS, ArnoServlet.DEFAULT_QUEUE, PipelineConfig.DEFAULT_BODY_LIMIT,
                 PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, true, StoreOptions.DEFAULT_MAP_SIZE,
                 ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
-                BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null, true, null);
+                BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null, true, null, BodyRate.DEFAULT,
+                BatchOptions.DEFAULT_TIME_LIMIT);
     }
 
     public Path content() {
@@ -189,6 +207,13 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public boolean metrics;
         /** Null: the trusted proxies. */
         public List<String> metricsAllow;
+        /** The least rate a body must keep after its grace ({@code pages/@body-min-rate}), bytes a second; 0: none. */
+        public long bodyMinRate;
+        /** How long a body may arrive at any rate ({@code pages/@body-grace}). */
+        public Duration bodyGrace;
+        /** The longest a body may take ({@code pages/@body-time-limit}). */
+        public Duration bodyTimeLimit;
+        public Duration batchTimeLimit;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -200,6 +225,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             trustedProxies = new ArrayList<>(c.trustedProxies); compression = c.compression; logLevel = c.logLevel;
             logFile = c.logFile; accessLog = c.accessLog;
             metrics = c.metrics; metricsAllow = c.metricsAllow == null ? null : new ArrayList<>(c.metricsAllow);
+            bodyMinRate = c.bodyRate.minBytesPerSecond(); bodyGrace = c.bodyRate.grace(); bodyTimeLimit = c.bodyRate.timeLimit();
+            batchTimeLimit = c.batchTimeLimit;
         }
 
         /**
@@ -228,6 +255,12 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(storeReads != null, "store reads must be public or need accounts");
             need(batchWorkers >= 1, "batch workers must be at least 1, not " + batchWorkers);
             need(batchQueue >= 1, "batch queue must hold at least 1 job, not " + batchQueue);
+            need(bodyMinRate >= 0, "the least body rate must not be negative, not " + bodyMinRate);
+            need(bodyGrace != null && !bodyGrace.isNegative(), "the body grace must not be negative, not " + bodyGrace);
+            need(bodyTimeLimit != null && !bodyTimeLimit.isNegative() && !bodyTimeLimit.isZero(),
+                    "the body time limit must be positive, not " + bodyTimeLimit);
+            need(batchTimeLimit != null && !batchTimeLimit.isNegative() && !batchTimeLimit.isZero(),
+                    "the batch time limit must be positive, not " + batchTimeLimit);
             for (String p : trustedProxies) checkProxy(p);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, "log level must be one of error, warning, info, debug, trace");
@@ -250,7 +283,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches, storeMapSize, contentFrom,
                     changeRetention, storeReads, xmlLimits, outbound, batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue,
                     trustedProxies.stream().map(String::strip).toList(), compression, logLevel, absolute(logFile), absolute(accessLog),
-                    metrics, metricsAllow == null ? null : metricsAllow.stream().map(String::strip).toList());
+                    metrics, metricsAllow == null ? null : metricsAllow.stream().map(String::strip).toList(),
+                    new BodyRate(bodyMinRate, bodyGrace, bodyTimeLimit), batchTimeLimit);
         }
 
         private static Path absolute(Path p) {
@@ -316,7 +350,10 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         Config unchecked() {
             return new Config(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout,
                     sourceCache, pageCaches, storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots,
-                    batchWorkers, batchQueue, trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow);
+                    batchWorkers, batchQueue, trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow,
+                    new BodyRate(Math.max(0, bodyMinRate), bodyGrace == null ? Duration.ZERO : bodyGrace,
+                            bodyTimeLimit == null || bodyTimeLimit.isZero() || bodyTimeLimit.isNegative() ? BodyRate.DEFAULT.timeLimit() : bodyTimeLimit),
+                    batchTimeLimit);
         }
 
         private static boolean isAddress(String bind) {

@@ -216,6 +216,11 @@ public final class ConfigFile {
                             b.contentFrom = Config.ContentFrom.valueOf(v.strip().toUpperCase(java.util.Locale.ROOT));
                         }
                         if ((v = atts.getValue("page-caches")) != null) b.pageCaches = v.strip().equals("on");
+                        if ((v = atts.getValue("body-min-rate")) != null) b.bodyMinRate = Config.size(v, "pages/@body-min-rate");
+                        if ((v = atts.getValue("body-grace")) != null) b.bodyGrace = Config.duration(v, "pages/@body-grace");
+                        if ((v = atts.getValue("body-time-limit")) != null) {
+                            b.bodyTimeLimit = Config.duration(v, "pages/@body-time-limit");
+                        }
                     }
                     case "store" -> {
                         String v = atts.getValue("map-size");
@@ -250,6 +255,7 @@ public final class ConfigFile {
                         String v;
                         if ((v = atts.getValue("workers")) != null) b.batchWorkers = Integer.parseInt(v.strip());
                         if ((v = atts.getValue("queue")) != null) b.batchQueue = Integer.parseInt(v.strip());
+                        if ((v = atts.getValue("time-limit")) != null) b.batchTimeLimit = Config.duration(v, "batch/@time-limit");
                     }
                     default -> { }
                 }

@@ -1,6 +1,7 @@
 package arno.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
@@ -38,6 +39,23 @@ class ConfigFileTest {
             return e;
         }
         throw new AssertionError(file + " was accepted");
+    }
+
+    @Test
+    void bodyRateAndBatchTimeLimitOtherThanTheirDefaultsAreRead() throws IOException {
+        Path file = dir.resolve("bounds.xml");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><pages body-min-rate='2K' body-grace='2s' body-time-limit='1m'/>"
+                + "<batch time-limit='90s'/></arno>");
+        Config c = ConfigFile.read(file, base).toBuilder().build();
+        assertThat(c.bodyRate()).isEqualTo(new arno.pipeline.BodyRate(2048, Duration.ofSeconds(2), Duration.ofMinutes(1)));
+        assertThat(c.batchTimeLimit()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(base.bodyRate()).isEqualTo(arno.pipeline.BodyRate.DEFAULT);
+        assertThat(base.batchTimeLimit()).isEqualTo(Duration.ofMinutes(10));
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><pages body-time-limit='soon'/></arno>");
+        assertThat(refusal(file, base).getMessage()).contains("line 1").contains("'soon'");
+        Config.Builder b = base.toBuilder();
+        b.bodyTimeLimit = Duration.ZERO;
+        assertThatThrownBy(b::build).hasMessageContaining("body time limit must be positive");
     }
 
     @Test

@@ -1,0 +1,193 @@
+package arno.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import arno.server.config.Config;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.commons.io.FileUtils;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Slow request bodies cannot hold a pipeline worker or a Tomcat thread (issue 14): real Tomcat,
+ * raw sockets that trickle a body at a byte a second, and a client that wants pages meanwhile.
+ * The server has two workers, as on the two-core machine where two trickles once stalled every
+ * page for the whole trickle. The body rate is short here: 1 KB/s after a grace of 3 s, 8 s in all.
+ */
+class BodyRateHttpTest {
+    private static final Duration GRACE = Duration.ofSeconds(3);
+    private Path root;
+    private ArnoServer server;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeEach
+    void start() throws IOException {
+        root = TestServer.copy("testroot");
+        Config.Builder b = TestServer.config(root, false, 1 << 20, 2, 100).toBuilder();
+        b.bodyMinRate = 1024;
+        b.bodyGrace = GRACE;
+        b.bodyTimeLimit = Duration.ofSeconds(8);
+        server = ArnoServer.start(b.build(), null);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        FileUtils.deleteQuietly(root.toFile());
+    }
+
+    @Test
+    void twoTricklingBodiesDoNotStallPagesAndAreRefusedWith408() throws Exception {
+        Trickle first = new Trickle("/alpha/echo");
+        Trickle second = new Trickle("/alpha/echo");
+        long start = System.nanoTime();
+
+        // Both workers would be waiting on the trickles if they read the bodies: pages come all the same.
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> page = client.send(HttpRequest.newBuilder(uri("/alpha/hello/p" + i))
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("Hello, p" + i);
+        }
+        assertThat(first.answer.isDone() || second.answer.isDone())
+                .as("the pages were served while both bodies were still trickling").isFalse();
+
+        for (Trickle t : List.of(first, second)) {
+            String answer = t.answer.get(30, TimeUnit.SECONDS);
+            assertThat(answer).startsWith("HTTP/1.1 408").contains("Connection: close").contains("body-too-slow");
+            assertThat(t.sent).as("refused long before the body was complete").isLessThan(60);
+        }
+        // Not before the grace: a slow start is allowed.
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(GRACE.toNanos());
+
+        // The server is none the worse.
+        assertThat(client.send(HttpRequest.newBuilder(uri("/alpha/hello/after")).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aBodyThatArrivesInTimeReachesThePipeline() throws Exception {
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri("/alpha/echo"))
+                .header("Content-Type", "application/xml")
+                .POST(HttpRequest.BodyPublishers.ofString("<note>kept</note>")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("kept");
+    }
+
+    @Test
+    void aGetWithABodyIsRefusedAtOnceWithoutReadingIt() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            // The body is announced and never sent: an answer proves nothing waited for it.
+            out.write(("GET /alpha/hello/x HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
+                    + "Content-Length: 1000\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            String answer = readToEnd(s.getInputStream());
+            assertThat(answer).startsWith("HTTP/1.1 400").contains("Connection: close").contains("bad-request")
+                    .contains("GET request carries no body");
+        }
+    }
+
+    @Test
+    void aDeclaredBodyOverTheLimitIsRefusedWithoutReadingIt() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("POST /alpha/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
+                    + "Content-Length: " + (2 << 20) + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            String answer = readToEnd(s.getInputStream());
+            assertThat(answer).startsWith("HTTP/1.1 413").contains("body-too-large");
+        }
+    }
+
+    /** The servlets mounted beside the sites (the store API, batch) read on Tomcat's threads: held to the same rate. */
+    @Test
+    void aMountedServletsTricklingBodyIsRefusedWith408() throws Exception {
+        server.mount("reader", "/reader/*", new HttpServlet() {
+            @Override
+            protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+                long n = req.getInputStream().readAllBytes().length;
+                resp.setContentType("text/plain");
+                resp.getWriter().print("read " + n);
+            }
+        });
+        Trickle t = new Trickle("/reader/x");
+        String answer = t.answer.get(30, TimeUnit.SECONDS);
+        assertThat(answer).startsWith("HTTP/1.1 408").contains("body-too-slow").contains("urn:arno:error");
+        assertThat(t.sent).isLessThan(60);
+
+        HttpResponse<String> fast = client.send(HttpRequest.newBuilder(uri("/reader/y"))
+                .POST(HttpRequest.BodyPublishers.ofString("twelve bytes")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(fast.body()).isEqualTo("read 12");
+    }
+
+    private java.net.URI uri(String path) {
+        return java.net.URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    private static String readToEnd(InputStream in) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        byte[] buffer = new byte[4096];
+        try {
+            for (int n; (n = in.read(buffer)) >= 0; ) bytes.write(buffer, 0, n);
+        } catch (java.net.SocketException e) {
+            // reset after the answer: what arrived is what counts
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A POST of 100 bytes whose body is sent at a byte a second, on a raw socket; {@link #answer} is what came back. */
+    private final class Trickle {
+        final CompletableFuture<String> answer = new CompletableFuture<>();
+        volatile int sent;
+
+        Trickle(String path) throws IOException {
+            Socket s = new Socket("127.0.0.1", server.port());
+            s.setSoTimeout(30_000);
+            OutputStream out = s.getOutputStream();
+            out.write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
+                    + "Content-Length: 100\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            Thread writer = new Thread(() -> {
+                try {
+                    while (sent < 100 && !answer.isDone()) {
+                        out.write('x');
+                        out.flush();
+                        sent++;
+                        Thread.sleep(1000);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // the server closed the connection: the answer says why
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            Thread reader = new Thread(() -> {
+                try (s) {
+                    answer.complete(readToEnd(s.getInputStream()));
+                } catch (IOException e) {
+                    answer.completeExceptionally(e);
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+    }
+}
