@@ -704,7 +704,7 @@ public final class Snapshot implements DocumentStore.View {
      * At most {@code limit} URIs that start with {@code prefix}, in byte order, after {@code after}
      * (exclusive; null for the first): a scan reads the paths B+tree a page at a time.
      */
-    synchronized List<String> uris(String prefix, String after, int limit) {
+    public synchronized List<String> uris(String prefix, String after, int limit) {
         checkOpen();
         List<String> out = new ArrayList<>();
         try (Cursor<DirectBuffer> c = store.engine.paths.openCursor(txn)) {
@@ -728,7 +728,7 @@ public final class Snapshot implements DocumentStore.View {
     }
 
     /** How many documents' URIs start with {@code prefix} (one walk of their keys, nothing decoded). */
-    synchronized long count(String prefix) {
+    public synchronized long count(String prefix) {
         checkOpen();
         long n = 0;
         byte[] p = prefix.getBytes(StandardCharsets.UTF_8);

@@ -175,7 +175,7 @@ public final class StoreFunctions {
                 Iterator<NodeInfo> found = view.search(under, condition, ns, context.getConfiguration());
                 return new LazySequence(() -> {
                     try {
-                        return found.hasNext() ? found.next() : null;
+                        return found.hasNext() ? available(context, found.next()) : null;
                     } catch (ArnoException e) {
                         throw new UncheckedXPathException(translate(e));
                     }
@@ -184,6 +184,26 @@ public final class StoreFunctions {
                 throw translate(e);
             }
         }
+    }
+
+    /**
+     * Makes a found document available to the running query as {@code doc()} makes one, so that
+     * {@code document-uri()} gives its URI and {@code doc()} of that URI gives the same node.
+     */
+    public static NodeInfo available(XPathContext context, NodeInfo document) {
+        String uri = document.getSystemId();
+        if (uri != null && context.getController() != null) {
+            net.sf.saxon.om.DocumentPool pool = context.getController().getDocumentPool();
+            net.sf.saxon.om.DocumentKey key = new net.sf.saxon.om.DocumentKey(uri);
+            if (pool.find(key) == null) {
+                try {
+                    pool.add(document.getTreeInfo(), key);
+                } catch (XPathException e) {
+                    throw new UncheckedXPathException(e);
+                }
+            }
+        }
+        return document;
     }
 
     private static XPathException translate(ArnoException e) {
