@@ -66,6 +66,21 @@ final class RecordingView implements DocumentStore.View {
         return view.lookup(index, key, low, high, config);
     }
 
+    /** A search reads indexes and any document under its folder: like a lookup, valid until the next commit. */
+    @Override
+    public java.util.Iterator<NodeInfo> search(String under, String condition, java.util.Map<String, String> namespaces,
+            Configuration config) {
+        reads.anyStoreChange(view.version());
+        return view.search(under, condition, namespaces, config);
+    }
+
+    @Override
+    public NodeInfo explain(String under, String condition, java.util.Map<String, String> namespaces,
+            Configuration config) {
+        reads.anyStoreChange(view.version());
+        return view.explain(under, condition, namespaces, config);
+    }
+
     @Override
     public void close() {
         view.close();

@@ -664,6 +664,105 @@ public final class Snapshot implements DocumentStore.View {
         return out;
     }
 
+    /**
+     * Plans a structured search ({@link Search}): the XML documents whose path starts with
+     * {@code under} ("/journals/") for which the XPath condition {@code condition}, with the document
+     * node as context item, is true, exactly {@code collection('store:' || $under)[CONDITION]}.
+     * {@code namespaces} binds the prefixes the condition uses ("" for the default element namespace).
+     * The plan is made here (indexes read, candidates found); run it with {@link Search#iterator}.
+     *
+     * @throws arno.xml.ArnoException BAD_PARAMETER, with the line and column in the condition, for
+     *                                syntax outside the search subset ({@link SearchParser})
+     */
+    public Search planSearch(String under, String condition, Map<String, String> namespaces, Configuration config) {
+        return Search.prepare(this, under, condition, namespaces, config);
+    }
+
+    /** The documents {@link #planSearch} finds, as document nodes of {@code config}, found as the iterator is read. */
+    @Override
+    public java.util.Iterator<net.sf.saxon.om.NodeInfo> search(String under, String condition,
+            Map<String, String> namespaces, Configuration config) {
+        return planSearch(under, condition, namespaces, config).iterator(null);
+    }
+
+    /** The plan of {@link #planSearch} as a {@code store:plan} element of {@code config} (nothing is verified). */
+    @Override
+    public net.sf.saxon.om.NodeInfo explain(String under, String condition, Map<String, String> namespaces,
+            Configuration config) {
+        String xml = planSearch(under, condition, namespaces, config).planXml();
+        try {
+            XdmNode doc = new Processor(config).newDocumentBuilder().build(
+                    new javax.xml.transform.stream.StreamSource(new java.io.StringReader(xml)));
+            return doc.getUnderlyingNode().iterateAxis(net.sf.saxon.om.AxisInfo.CHILD,
+                    net.sf.saxon.pattern.NodeKindTest.ELEMENT).next();
+        } catch (SaxonApiException e) {
+            throw new StoreException(ErrorCode.INTERNAL, "the plan is not XML: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * At most {@code limit} URIs that start with {@code prefix}, in byte order, after {@code after}
+     * (exclusive; null for the first): a scan reads the paths B+tree a page at a time.
+     */
+    public synchronized List<String> uris(String prefix, String after, int limit) {
+        checkOpen();
+        List<String> out = new ArrayList<>();
+        try (Cursor<DirectBuffer> c = store.engine.paths.openCursor(txn)) {
+            String from = after == null ? prefix : after + '\0';
+            boolean found = from.isEmpty() ? c.first() : c.get(keys.utf8(from), GetOp.MDB_SET_RANGE);
+            while (found && out.size() < limit) {
+                DirectBuffer k = c.key();
+                String u = Keys.string(k, 0, k.capacity());
+                if (!u.startsWith(prefix)) {
+                    break;
+                }
+                if (after == null || !u.equals(after)) {
+                    out.add(u);
+                }
+                found = c.next();
+            }
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + store.directory());
+        }
+        return out;
+    }
+
+    /** How many documents' URIs start with {@code prefix} (one walk of their keys, nothing decoded). */
+    public synchronized long count(String prefix) {
+        checkOpen();
+        long n = 0;
+        byte[] p = prefix.getBytes(StandardCharsets.UTF_8);
+        try (Cursor<DirectBuffer> c = store.engine.paths.openCursor(txn)) {
+            boolean found = p.length == 0 ? c.first() : c.get(keys.bytes(p), GetOp.MDB_SET_RANGE);
+            while (found && Keys.startsWith(c.key(), p)) {
+                n++;
+                found = c.next();
+            }
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + store.directory());
+        }
+        return n;
+    }
+
+    /**
+     * The tree of the document at {@code uri} for {@code config}, not kept in this snapshot's cache
+     * (a scan of a million documents must not hold them all); null when nothing or a binary is stored there.
+     */
+    synchronized StoredTree uncached(String uri, Configuration config) {
+        Map<String, StoredTree> byUri = trees.get(config);
+        StoredTree known = byUri == null ? null : byUri.get(uri);
+        if (known != null) {
+            return known;
+        }
+        DocHeader h = header(uri);
+        if (h == null || h.binary()) {
+            return null;
+        }
+        Namebase.Mapping mapping = store.names.mapping(config);
+        return new StoredTree(this, h, config, owner == null ? mapping.covering(h.nameCodes())
+                : mapping.covering(h.nameCodes(), owner.pendingNames()));
+    }
+
     /** The path summary: every distinct element path of the stored XML documents with its counts. */
     public synchronized List<PathCount> paths() {
         checkOpen();

@@ -37,6 +37,15 @@ final class ValueLookup {
      * open), each once, in index order (by value, then in storage order).
      */
     static List<IndexHit> find(Snapshot s, String name, String key, String low, String high) {
+        return find(s, name, key, low, high, Integer.MAX_VALUE - 1);
+    }
+
+    /**
+     * As {@link #find(Snapshot, String, String, String, String)}, reading at most {@code limit} + 1
+     * hits: a bounded walk, whose answer is complete when it holds {@code limit} hits or fewer, and
+     * otherwise says "more than {@code limit}" (the planner's estimate, see {@link Planner}).
+     */
+    static List<IndexHit> find(Snapshot s, String name, String key, String low, String high, int limit) {
         synchronized (s) {
             s.checkOpen();
             Engine engine = s.store().engine;
@@ -62,7 +71,7 @@ final class ValueLookup {
             String k = key == null ? null : d.normalised(key);
             Object lo = bound(d, low, rules, "low");
             Object hi = bound(d, high, rules, "high");
-            return scan(s, engine, a, k, lo, hi);
+            return scan(s, engine, a, k, lo, hi, limit);
         }
     }
 
@@ -79,7 +88,8 @@ final class ValueLookup {
         return t;
     }
 
-    private static List<IndexHit> scan(Snapshot s, Engine engine, ValueWalk.Active a, String key, Object lo, Object hi) {
+    private static List<IndexHit> scan(Snapshot s, Engine engine, ValueWalk.Active a, String key, Object lo, Object hi,
+            int limit) {
         IndexDefinition d = a.definition();
         boolean string = d.type() == IndexDefinition.Type.STRING;
         int max = d.correlated() ? ValueKeys.MAX_PAIR_STRING : ValueKeys.MAX_STRING;
@@ -182,6 +192,9 @@ final class ValueLookup {
                     String uri = uris.computeIfAbsent(docId, id -> uriOf(s, engine, id));
                     if (seen.add(docId + ":" + pos)) {
                         out.add(new IndexHit(uri, pos));
+                        if (out.size() > limit) {
+                            break;
+                        }
                     }
                 }
                 found = c.next();

@@ -77,6 +77,26 @@ public interface DocumentStore {
             throw ErrorCode.BAD_PARAMETER.error("this store has no value indexes (index '" + index + "')");
         }
 
+        /**
+         * A structured search: the XML documents stored under {@code under} ("/journals/") for which
+         * the XPath {@code condition} (a subset: paths, predicates, comparisons with literals, and,
+         * or, not()), with the document node as context item, is true: exactly
+         * {@code collection('store:' || $under)[CONDITION]}, in that order, planned on the store's
+         * value indexes. {@code namespaces} binds the condition's prefixes ("" for the default
+         * element namespace). Documents of {@code config}, found as the iterator is read.
+         * This default has no search: {@link ErrorCode#BAD_PARAMETER}.
+         */
+        default java.util.Iterator<net.sf.saxon.om.NodeInfo> search(String under, String condition,
+                java.util.Map<String, String> namespaces, Configuration config) {
+            throw ErrorCode.BAD_PARAMETER.error("this store has no structured search (searching " + under + ")");
+        }
+
+        /** The plan {@link #search} would follow, as a {@code store:plan} element of {@code config}. */
+        default net.sf.saxon.om.NodeInfo explain(String under, String condition,
+                java.util.Map<String, String> namespaces, Configuration config) {
+            throw ErrorCode.BAD_PARAMETER.error("this store has no structured search (searching " + under + ")");
+        }
+
         @Override
         void close();
     }

@@ -71,6 +71,8 @@ public enum ErrorCode {
     STAGE_ERROR(500, "stage-error", "Stage %d (%s) of route '%s' failed: %s"),
     /** A route ran past its time limit. */
     TIMEOUT(503, "timeout", "Route '%s' exceeded its time limit of %d ms (stage %d, %s)"),
+    /** A query or report ran past its time limit ({@code ./arno query --timeout}); the message says what it had done. */
+    QUERY_TIMEOUT(503, "query-timeout", "%s"),
     /** Every worker is busy and the queue is full; the answer carries {@code Retry-After}. */
     BUSY(503, "busy", "%s"),
     /** The service is stopping and takes no new work. */

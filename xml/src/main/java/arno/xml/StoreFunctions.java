@@ -1,16 +1,30 @@
 package arno.xml;
 
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import net.sf.saxon.Configuration;
+import net.sf.saxon.expr.Expression;
+import net.sf.saxon.expr.StaticContext;
+import net.sf.saxon.expr.StaticProperty;
 import net.sf.saxon.expr.XPathContext;
 import net.sf.saxon.lib.ExtensionFunctionCall;
 import net.sf.saxon.lib.ExtensionFunctionDefinition;
+import net.sf.saxon.ma.map.KeyValuePair;
+import net.sf.saxon.ma.map.MapItem;
+import net.sf.saxon.ma.map.MapType;
 import net.sf.saxon.om.Item;
+import net.sf.saxon.om.LazySequence;
+import net.sf.saxon.om.NamespaceResolver;
+import net.sf.saxon.om.NamespaceUri;
 import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.om.Sequence;
 import net.sf.saxon.om.StructuredQName;
+import net.sf.saxon.pattern.NodeKindTest;
+import net.sf.saxon.trans.UncheckedXPathException;
 import net.sf.saxon.trans.XPathException;
 import net.sf.saxon.value.SequenceExtent;
 import net.sf.saxon.value.SequenceType;
@@ -25,7 +39,15 @@ import net.sf.saxon.value.SequenceType;
  * store:lookup($index as xs:string, $key as xs:string, $value as xs:anyAtomicType) as element()*   (a correlated index)
  * store:range($index as xs:string, $low as xs:anyAtomicType?, $high as xs:anyAtomicType?) as element()*
  * store:range($index as xs:string, $key as xs:string, $low as xs:anyAtomicType?, $high as xs:anyAtomicType?) as element()*
+ * store:search($under as xs:string, $condition as xs:string [, $prefixes as map(xs:string, xs:string)]) as document-node()*
+ * store:explain($under as xs:string, $condition as xs:string [, $prefixes as map(xs:string, xs:string)]) as element(store:plan)
  * </pre>
+ *
+ * <p>{@code store:search} is {@code collection('store:' || $under)[CONDITION]}, planned on the
+ * indexes ({@link DocumentStore.View#search}); its results come lazily, as the caller reads them.
+ * The condition's prefixes are those in scope where the call is written (the query's or
+ * stylesheet's namespace declarations, and its default element namespace), then those of the
+ * optional map, which win.
  *
  * They return the matched elements (their documents are {@code root()}), each once, in index
  * order, from the store view of the running query or request ({@link DocumentStore.View#lookup}):
@@ -45,6 +67,149 @@ public final class StoreFunctions {
     public static void register(Configuration config, Function<XPathContext, DocumentStore.View> views) {
         config.registerExtensionFunction(new Definition("lookup", 2, 3, views));
         config.registerExtensionFunction(new Definition("range", 3, 4, views));
+        config.registerExtensionFunction(new SearchDefinition("search", views));
+        config.registerExtensionFunction(new SearchDefinition("explain", views));
+    }
+
+    /** The prefixes a static context binds ("" for its default element namespace, when it has one). */
+    static Map<String, String> namespaces(NamespaceResolver r) {
+        Map<String, String> out = new HashMap<>();
+        if (r == null) {
+            return out;
+        }
+        for (Iterator<String> it = r.iteratePrefixes(); it.hasNext(); ) {
+            String p = it.next();
+            NamespaceUri uri = r.getURIForPrefix(p, true);
+            if (uri != null && !(p.isEmpty() && uri.isEmpty())) {
+                out.put(p, uri.toString());
+            }
+        }
+        return out;
+    }
+
+    /** store:search and store:explain. */
+    private static final class SearchDefinition extends ExtensionFunctionDefinition {
+        private final String name;
+        private final Function<XPathContext, DocumentStore.View> views;
+
+        SearchDefinition(String name, Function<XPathContext, DocumentStore.View> views) {
+            this.name = name;
+            this.views = views;
+        }
+
+        @Override
+        public StructuredQName getFunctionQName() {
+            return new StructuredQName(PREFIX, NS, name);
+        }
+
+        @Override
+        public int getMinimumNumberOfArguments() {
+            return 2;
+        }
+
+        @Override
+        public int getMaximumNumberOfArguments() {
+            return 3;
+        }
+
+        @Override
+        public SequenceType[] getArgumentTypes() {
+            return new SequenceType[] {SequenceType.SINGLE_STRING, SequenceType.SINGLE_STRING, MapType.OPTIONAL_MAP_ITEM};
+        }
+
+        @Override
+        public SequenceType getResultType(SequenceType[] suppliedArgumentTypes) {
+            return name.equals("search")
+                    ? SequenceType.makeSequenceType(NodeKindTest.DOCUMENT, StaticProperty.ALLOWS_ZERO_OR_MORE)
+                    : SequenceType.makeSequenceType(NodeKindTest.ELEMENT, StaticProperty.EXACTLY_ONE);
+        }
+
+        @Override
+        public boolean hasSideEffects() {
+            return true; // reads the store
+        }
+
+        @Override
+        public ExtensionFunctionCall makeCallExpression() {
+            return new SearchCall(this);
+        }
+    }
+
+    private static final class SearchCall extends ExtensionFunctionCall {
+        private final SearchDefinition def;
+        private Map<String, String> statics = Map.of();
+
+        SearchCall(SearchDefinition def) {
+            this.def = def;
+        }
+
+        @Override
+        public void supplyStaticContext(StaticContext context, int locationId, Expression[] arguments) {
+            statics = namespaces(context.getNamespaceResolver());
+        }
+
+        @Override
+        public void copyLocalData(ExtensionFunctionCall destination) {
+            ((SearchCall) destination).statics = statics;
+        }
+
+        @Override
+        public Sequence call(XPathContext context, Sequence[] args) throws XPathException {
+            String under = args[0].head().getStringValue();
+            String condition = args[1].head().getStringValue();
+            Map<String, String> ns = new HashMap<>(statics);
+            if (args.length > 2 && args[2].head() instanceof MapItem map) {
+                for (KeyValuePair kv : map.keyValuePairs()) {
+                    ns.put(kv.key.getStringValue(), kv.value.getStringValue());
+                }
+            }
+            String what = PREFIX + ":" + def.name + "('" + under + "', …)";
+            try {
+                DocumentStore.View view = def.views.apply(context);
+                if (view == null) {
+                    throw ErrorCode.BAD_PARAMETER.error(what + " needs the store, and this query or request has none");
+                }
+                if (def.name.equals("explain")) {
+                    return view.explain(under, condition, ns, context.getConfiguration());
+                }
+                Iterator<NodeInfo> found = view.search(under, condition, ns, context.getConfiguration());
+                return new LazySequence(() -> {
+                    try {
+                        return found.hasNext() ? available(context, found.next()) : null;
+                    } catch (ArnoException e) {
+                        throw new UncheckedXPathException(translate(e));
+                    }
+                });
+            } catch (ArnoException e) {
+                throw translate(e);
+            }
+        }
+    }
+
+    /**
+     * Makes a found document available to the running query as {@code doc()} makes one, so that
+     * {@code document-uri()} gives its URI and {@code doc()} of that URI gives the same node.
+     */
+    public static NodeInfo available(XPathContext context, NodeInfo document) {
+        String uri = document.getSystemId();
+        if (uri != null && context.getController() != null) {
+            net.sf.saxon.om.DocumentPool pool = context.getController().getDocumentPool();
+            net.sf.saxon.om.DocumentKey key = new net.sf.saxon.om.DocumentKey(uri);
+            if (pool.find(key) == null) {
+                try {
+                    pool.add(document.getTreeInfo(), key);
+                } catch (XPathException e) {
+                    throw new UncheckedXPathException(e);
+                }
+            }
+        }
+        return document;
+    }
+
+    private static XPathException translate(ArnoException e) {
+        XPathException x = new XPathException(e.getMessage(), e.processorCode() != null ? e.processorCode() : "FODC0002");
+        x.initCause(e);
+        return x;
     }
 
     private static final class Definition extends ExtensionFunctionDefinition {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,9 +29,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = {"Runs XQuery 3.1 over the store in DATA/store and prints the result: indented XML, one item per "
                 + "line, unless the query declares its own output (declare option output:method 'text', say).",
-                "The stored document --context is the context item; any stored document is doc('store:/URI')."},
+                "The stored document --context is the context item; any stored document is doc('store:/URI'); "
+                        + "collection('store:/FOLDER/') its documents, read as the query asks for them; "
+                        + "store:search('/FOLDER/', \"CONDITION\") those for which an XPath condition is true, planned on the indexes."},
         footer = {"", "Examples:", "  ./arno query --data data --context /journals/ja.atom 'string(//*:title)'",
-                "  ./arno query --data data -f report.xq", "",
+                "  ./arno query --data data -f report.xq",
+                "  ./arno query --data data --explain --timeout 30s \\",
+                "      \"declare namespace atom = 'http://www.w3.org/2005/Atom';",
+                "       store:search('/journals/', \\\"atom:entry/atom:category[@term = 'physics']\\\") ! base-uri()\"", "",
                 "Exit status: 0 done, 1 failed (the query's error with line and column), 2 wrong usage."})
 public final class QueryCommand implements Callable<Integer> {
     @Spec
@@ -47,6 +53,34 @@ public final class QueryCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..1", paramLabel = "EXPR", description = "the query (quote it), unless -f FILE gives it")
     String expression;
+
+    @Option(names = "--explain", description = "print the plan of each store:search on stderr before its results,"
+            + " and its counts and times after them")
+    boolean explain;
+
+    @Option(names = "--progress", description = "show the documents examined on stderr (by default only when stderr"
+            + " is a terminal)")
+    boolean progress;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "stop the query after DURATION (10s, 500ms, 5m, PT1M30S): an error saying what was done,"
+                    + " the store released")
+    Duration timeout;
+
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            try {
+                Duration d = Config.duration(value, "--timeout");
+                if (d.isZero() || d.isNegative()) {
+                    throw new CommandLine.TypeConversionException("--timeout needs a duration above 0, not '" + value + "'");
+                }
+                return d;
+            } catch (arno.xml.ArnoException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
 
     @Override
     public Integer call() {
@@ -71,8 +105,11 @@ public final class QueryCommand implements Callable<Integer> {
                     new XmlPolicy(config.xmlLimits()));
         }
         PrintWriter out = spec.commandLine().getOut();
+        boolean tty = StoreCommand.interactive();
+        StoreQuery.Reporting reporting = new StoreQuery.Reporting(spec.commandLine().getErr(), explain,
+                progress || tty, tty, timeout);
         try (Store s = Store.openExisting(config.store(), StoreCommand.Opening.options(config))) {
-            query.run(s, context, out);
+            query.run(s, context, out, reporting);
         }
         out.println();
         out.flush();

@@ -5,8 +5,9 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * The load progress display on stderr: files, bytes and rate, redrawn in place on a terminal
- * every {@link #TTY_INTERVAL_NANOS}, or one line every {@link #LOG_INTERVAL_NANOS} in a log.
+ * The progress display on stderr, redrawn in place on a terminal every {@link #TTY_INTERVAL_NANOS},
+ * or one line every {@link #LOG_INTERVAL_NANOS} in a log: a load's files, bytes and rate; a query's
+ * documents examined out of those its collection or search will examine ({@link #documents}).
  * Time comes from an injected clock so tests can drive it.
  */
 final class Progress {
@@ -17,7 +18,8 @@ final class Progress {
     private final PrintWriter err;
     private final boolean tty;
     private final LongSupplier clock;
-    private final long totalFiles;
+    private long totalFiles;
+    private final boolean query;
     private final long totalBytes;
     private final long start;
     private long lastDraw;
@@ -29,6 +31,11 @@ final class Progress {
     private long end = -1;
 
     Progress(PrintWriter err, boolean tty, LongSupplier clock, long totalFiles, long totalBytes) {
+        this(err, tty, clock, totalFiles, totalBytes, false);
+    }
+
+    private Progress(PrintWriter err, boolean tty, LongSupplier clock, long totalFiles, long totalBytes, boolean query) {
+        this.query = query;
         this.err = err;
         this.tty = tty;
         this.clock = clock;
@@ -36,6 +43,19 @@ final class Progress {
         this.totalBytes = totalBytes;
         this.start = clock.getAsLong();
         this.lastDraw = start;
+    }
+
+    /** A query's display: documents examined, of how many, for how long. */
+    static Progress documents(PrintWriter err, boolean tty, LongSupplier clock) {
+        return new Progress(err, tty, clock, 0, 0, true);
+    }
+
+    /** A query has examined {@code done} of the {@code total} documents of its current collection or search. */
+    void examined(long done, long total, String name) {
+        files = done;
+        totalFiles = total;
+        current = name;
+        tick();
     }
 
     void file(String name) {
@@ -91,6 +111,12 @@ final class Progress {
 
     String status(long now) {
         double seconds = Math.max(1e-9, (now - start) / 1e9);
+        if (query) {
+            String name = current.length() > 40 ? "…" + current.substring(current.length() - 39) : current;
+            String pct = totalFiles > 0 ? String.format(Locale.ROOT, " %3.0f%%", 100.0 * files / totalFiles) : "";
+            return String.format(Locale.ROOT, "[query]%s %d/%d documents  %.1f s  %s", pct, files, totalFiles, seconds,
+                    name);
+        }
         String pct = totalBytes > 0 ? String.format(Locale.ROOT, " %3.0f%%", 100.0 * bytes / totalBytes) : "";
         String name = current.length() > 40 ? "…" + current.substring(current.length() - 39) : current;
         return String.format(Locale.ROOT, "[store]%s %d/%d files  %s  %s/s  %s", pct, files + failed, totalFiles,

@@ -1,14 +1,26 @@
 package arno.store.cli;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 
+import javax.xml.transform.Source;
+
+import arno.store.DocumentInfo;
+import arno.store.Search;
 import arno.store.Snapshot;
 import arno.store.Store;
-import arno.xml.Access;
 import arno.xml.ArnoException;
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
@@ -16,7 +28,12 @@ import arno.xml.StoreFunctions;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import net.sf.saxon.Configuration;
+import net.sf.saxon.expr.XPathContext;
+import net.sf.saxon.lib.Resource;
+import net.sf.saxon.lib.ResourceCollection;
+import net.sf.saxon.lib.ResourceRequest;
 import net.sf.saxon.lib.ResourceResolver;
+import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.om.TreeInfo;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.QName;
@@ -27,6 +44,7 @@ import net.sf.saxon.s9api.XQueryEvaluator;
 import net.sf.saxon.s9api.XQueryExecutable;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XmlProcessingError;
+import net.sf.saxon.resource.XmlResource;
 import net.sf.saxon.trans.XPathException;
 
 /**
@@ -57,7 +75,7 @@ public final class StoreQuery {
         Processor processor = new Processor(false);
         policy.install(processor.getUnderlyingConfiguration());
         // store:lookup and store:range read the snapshot whose resolver run() installs
-        StoreFunctions.register(processor.getUnderlyingConfiguration(), Snapshot.FROM_RESOLVER);
+        StoreFunctions.register(processor.getUnderlyingConfiguration(), VIEWS);
         XQueryCompiler compiler = processor.newXQueryCompiler();
         compiler.declareNamespace(StoreFunctions.PREFIX, StoreFunctions.NS);
         compiler.setBaseURI(base);
@@ -89,35 +107,59 @@ public final class StoreQuery {
     }
 
     /**
+     * What a run reports on {@code err} besides its result: the plan of each search before its
+     * results and its counts and times after them ({@code explain}), a progress display of the
+     * documents examined ({@code progress}; redrawn in place when {@code tty}), and a time limit
+     * ({@code timeout}, null for none), checked at every document read and every result written.
+     */
+    public record Reporting(PrintWriter err, boolean explain, boolean progress, boolean tty, Duration timeout,
+            LongSupplier clock) {
+        /** Nothing reported, no limit. */
+        public static final Reporting NONE = new Reporting(null, false, false, false, null, System::nanoTime);
+
+        public Reporting(PrintWriter err, boolean explain, boolean progress, boolean tty, Duration timeout) {
+            this(err, explain, progress, tty, timeout, System::nanoTime);
+        }
+    }
+
+    /**
      * Runs the query on one snapshot of {@code store} and writes the result to {@code out}:
      * indented XML, one item per line, unless the query declares its own serialization. NOT_FOUND
      * when {@code context} (a store URI, or null for none) holds no document; TRANSFORMATION_ERROR
      * with the query's error code and location when it fails.
      */
     public void run(Store store, String context, Writer out) {
+        run(store, context, out, Reporting.NONE);
+    }
+
+    /**
+     * As {@link #run(Store, String, Writer)}, reporting as {@code reporting} says. Results stream:
+     * {@code collection('store:/…')} reads its documents one at a time as the query asks for them,
+     * {@code store:search} verifies one candidate at a time, and each item goes to {@code out} as it
+     * is produced where the query allows (a sort, say, needs all its input first). Past the time
+     * limit: QUERY_TIMEOUT saying what was done; the snapshot is released.
+     */
+    public void run(Store store, String context, Writer out, Reporting reporting) {
+        Watch watch = new Watch(reporting);
         try (Snapshot s = store.read()) {
             XQueryEvaluator ev = executable.load();
             // The failure is raised below with its location; Saxon's reporter would print it (with a trace) on System.err.
             ev.setErrorReporter(error -> { });
             Configuration config = processor.getUnderlyingConfiguration();
-            ResourceResolver resolver = s.resolver(config);
+            Watched resolver = new Watched(s, config, watch);
             ev.setResourceResolver(resolver);
-            // collection('store:/journals/ja/'): the XML documents stored under that path, from this snapshot
+            // collection('store:/journals/ja/'): the XML documents stored under that path, from this snapshot, one at a time
             config.setCollectionFinder((ctx, uri) -> {
                 if (uri == null || !uri.startsWith(DocumentStore.SCHEME)) {
                     throw new XPathException("./arno query reads store: collections only, not " + uri, "FODC0002");
                 }
-                List<String> members = new ArrayList<>();
-                for (String u : s.uris(uri.substring(DocumentStore.SCHEME.length()))) {
-                    if (!s.info(u).binary()) members.add(DocumentStore.SCHEME + u);
-                }
-                return Access.collection(uri, members, resolver, config);
+                return new Members(uri, s, config, watch);
             });
             if (context != null) {
                 TreeInfo t = s.document(context, processor.getUnderlyingConfiguration());
                 ev.setContextItem(new XdmNode(t.getRootNode()));
             }
-            Serializer ser = processor.newSerializer(out);
+            Serializer ser = processor.newSerializer(watch.output(out));
             ser.setOutputProperty(Serializer.Property.METHOD, "xml");
             ser.setOutputProperty(Serializer.Property.INDENT, "yes");
             ser.setOutputProperty(Serializer.Property.OMIT_XML_DECLARATION, "yes");
@@ -136,6 +178,329 @@ public final class StoreQuery {
             String code = arno.xml.ErrorXml.processorCode(e.getErrorCode());
             throw ErrorCode.TRANSFORMATION_ERROR.error(e, "the query failed: " + (code == null ? "" : code + " ")
                     + e.getMessage()).at(Where.at(label, e.getLineNumber(), -1)).processorCode(code);
+        } catch (UncheckedIOException e) {
+            ArnoException found = ArnoException.find(e);
+            if (found != null) {
+                throw found;
+            }
+            throw ErrorCode.IO.error(e, "cannot write the query's result: " + e.getMessage());
+        } finally {
+            watch.finish();
+        }
+    }
+
+    /**
+     * One run's accounting: documents examined, characters written, the deadline, the progress
+     * display and the explanations. Every document read and every write passes through it.
+     */
+    private static final class Watch {
+        private final Reporting r;
+        private final long start;
+        private final long deadline;
+        private final Progress progress;
+        private long documents;
+        private long written;
+        private long searches;
+
+        Watch(Reporting r) {
+            this.r = r;
+            this.start = r.clock().getAsLong();
+            this.deadline = r.timeout() == null ? Long.MAX_VALUE : start + r.timeout().toNanos();
+            this.progress = r.progress() && r.err() != null ? Progress.documents(r.err(), r.tty(), r.clock()) : null;
+        }
+
+        /** A document was read: {@code done} of {@code total} of the current collection or search (0 if none). */
+        void examined(long done, long total, String uri) {
+            documents++;
+            if (progress != null) {
+                progress.examined(done, total, uri);
+            }
+            check();
+        }
+
+        /** A document was read by doc() or the like. */
+        void read() {
+            documents++;
+            check();
+        }
+
+        void check() {
+            if (deadline != Long.MAX_VALUE && r.clock().getAsLong() - deadline > 0) {
+                if (progress != null) {
+                    progress.finish();
+                }
+                throw ErrorCode.QUERY_TIMEOUT.error(String.format(Locale.ROOT, "the query ran past its time limit of %s"
+                        + " and was stopped: %,d documents examined, %,d characters of results written%s; raise --timeout"
+                        + " or narrow the query (a store:search on indexed values reads fewer documents)",
+                        r.timeout().toString().substring(2).toLowerCase(Locale.ROOT), documents, written,
+                        searches > 0 ? " (" + searches + " searches)" : ""));
+            }
+        }
+
+        void explain(String line) {
+            if (r.explain() && r.err() != null) {
+                if (progress != null) {
+                    progress.message(line.stripTrailing());
+                } else {
+                    r.err().print(line);
+                    r.err().flush();
+                }
+            }
+        }
+
+        Search.Listener listener() {
+            searches++;
+            return new Search.Listener() {
+                @Override
+                public void planned(Search search) {
+                    explain("search under " + search.under() + ": " + search.condition() + "\n" + search.plan().text());
+                }
+
+                @Override
+                public void examined(long done, long total, String uri) {
+                    Watch.this.examined(done, total, uri);
+                }
+
+                @Override
+                public void finished(Search search) {
+                    Search.Stats st = search.stats();
+                    explain(String.format(Locale.ROOT, "  done: %d candidates examined, %d results; planning %.1f ms,"
+                            + " verifying %.1f ms%n", st.examined(), st.results(), st.planNanos() / 1e6, st.runNanos() / 1e6));
+                }
+            };
+        }
+
+        Writer output(Writer out) {
+            return new Writer() {
+                @Override
+                public void write(char[] buf, int off, int len) throws IOException {
+                    out.write(buf, off, len);
+                    written += len;
+                    check();
+                }
+
+                @Override
+                public void flush() throws IOException {
+                    out.flush();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    out.flush();
+                }
+            };
+        }
+
+        void finish() {
+            if (progress != null) {
+                progress.finish();
+            }
+        }
+    }
+
+    /**
+     * The run's resolver: {@code store:} URIs from the snapshot, each read counted and checked
+     * against the deadline; the view {@code store:search} reads through, which reports to the watch.
+     */
+    private static final class Watched implements ResourceResolver {
+        private final ResourceResolver store;
+        private final View view;
+        private final Watch watch;
+
+        Watched(Snapshot s, Configuration config, Watch watch) {
+            this.store = s.resolver(config);
+            this.view = new View(s, watch);
+            this.watch = watch;
+        }
+
+        @Override
+        public Source resolve(ResourceRequest request) throws XPathException {
+            Source found = store.resolve(request);
+            if (found != null) {
+                watch.read();
+            }
+            return found;
+        }
+    }
+
+    /** For store:lookup, store:range, store:search: the run's view, from its resolver. */
+    static final Function<XPathContext, DocumentStore.View> VIEWS = context -> {
+        ResourceResolver r = context.getController() == null ? null : context.getController().getResourceResolver();
+        return r instanceof Watched w ? w.view : Snapshot.FROM_RESOLVER.apply(context);
+    };
+
+    /** The snapshot as the query's functions see it: searches report to the watch. */
+    private static final class View implements DocumentStore.View {
+        private final Snapshot s;
+        private final Watch watch;
+
+        View(Snapshot s, Watch watch) {
+            this.s = s;
+            this.watch = watch;
+        }
+
+        @Override
+        public long version() {
+            return s.version();
+        }
+
+        @Override
+        public boolean exists(String path) {
+            return s.exists(path);
+        }
+
+        @Override
+        public long documentVersion(String path) {
+            return s.documentVersion(path);
+        }
+
+        @Override
+        public TreeInfo document(String path, Configuration config) {
+            return s.document(path, config);
+        }
+
+        @Override
+        public List<String> uris(String prefix) {
+            return s.uris(prefix);
+        }
+
+        @Override
+        public List<String> children(String folder) {
+            return s.children(folder);
+        }
+
+        @Override
+        public List<NodeInfo> lookup(String index, String key, String low, String high, Configuration config) {
+            return s.lookup(index, key, low, high, config);
+        }
+
+        @Override
+        public Iterator<NodeInfo> search(String under, String condition, Map<String, String> namespaces,
+                Configuration config) {
+            return s.planSearch(under, condition, namespaces, config).iterator(watch.listener());
+        }
+
+        @Override
+        public NodeInfo explain(String under, String condition, Map<String, String> namespaces, Configuration config) {
+            return s.explain(under, condition, namespaces, config);
+        }
+
+        @Override
+        public void close() {
+            // the run closes the snapshot
+        }
+    }
+
+    /**
+     * {@code collection('store:/a/')}: the XML documents whose path starts with /a/, read one at a
+     * time as the query asks for them (a page of paths at a time from the paths B+tree), so a report
+     * over the whole store starts writing at once. Not "stable" in Saxon's sense, which would make
+     * Saxon read them all before the first; each member is made available to {@code document-uri()}
+     * and {@code doc()} as it is read, and the snapshot gives the same tree for the same path anyway.
+     */
+    private static final class Members implements ResourceCollection {
+        private static final int PAGE = 512;
+        private final String uri;
+        private final String prefix;
+        private final Snapshot s;
+        private final Configuration config;
+        private final Watch watch;
+
+        Members(String uri, Snapshot s, Configuration config, Watch watch) {
+            this.uri = uri;
+            this.prefix = uri.substring(DocumentStore.SCHEME.length());
+            this.s = s;
+            this.config = config;
+            this.watch = watch;
+        }
+
+        @Override
+        public String getCollectionURI() {
+            return uri;
+        }
+
+        @Override
+        public Iterator<String> getResourceURIs(XPathContext context) {
+            Iterator<String> paths = paths();
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return paths.hasNext();
+                }
+
+                @Override
+                public String next() {
+                    return DocumentStore.SCHEME + paths.next();
+                }
+            };
+        }
+
+        @Override
+        public Iterator<? extends Resource> getResources(XPathContext context) {
+            long total = s.count(prefix);
+            Iterator<String> paths = paths();
+            return new Iterator<Resource>() {
+                long done;
+
+                @Override
+                public boolean hasNext() {
+                    return paths.hasNext();
+                }
+
+                @Override
+                public Resource next() {
+                    String path = paths.next();
+                    NodeInfo root = StoreFunctions.available(context, s.document(path, config).getRootNode());
+                    watch.examined(++done, total, path);
+                    return new XmlResource(root);
+                }
+            };
+        }
+
+        /** The XML documents' paths, a page at a time. */
+        private Iterator<String> paths() {
+            return new Iterator<>() {
+                List<String> page;
+                int at;
+                boolean last;
+                String next;
+
+                @Override
+                public boolean hasNext() {
+                    while (next == null) {
+                        if (page == null || (at == page.size() && !last)) {
+                            String after = page == null || page.isEmpty() ? null : page.get(page.size() - 1);
+                            page = s.uris(prefix, after, PAGE);
+                            at = 0;
+                            last = page.size() < PAGE;
+                        }
+                        if (at >= page.size()) {
+                            return false;
+                        }
+                        String p = page.get(at++);
+                        DocumentInfo info = s.info(p);
+                        if (info != null && !info.binary()) {
+                            next = p;
+                        }
+                    }
+                    return true;
+                }
+
+                @Override
+                public String next() {
+                    if (!hasNext()) {
+                        throw new java.util.NoSuchElementException();
+                    }
+                    String p = next;
+                    next = null;
+                    return p;
+                }
+            };
+        }
+
+        @Override
+        public boolean isStable(XPathContext context) {
+            return false;
         }
     }
 }
