@@ -126,17 +126,25 @@ final class Axes {
                     return null;
                 }
                 heads[best] = lists[best].next();
-                read(p);
-                if (kind != Format.ELEMENT || code != codes[best]) {
-                    throw t.corrupt(p, "the name index lists a record that is not an element named "
-                            + t.names[codes[best]].getDisplayName());
+                int tg = at(p);
+                if ((tg & Format.KIND_MASK) != Format.ELEMENT) {
+                    throw notListed(p, codes[best]);
                 }
-                StoredNode n = new StoredNode(t, this);
+                // straight from the header into the node, as the child axis does
+                StoredNode n = new StoredNode(t, this, p, tg);
+                if (n.code != codes[best]) {
+                    throw notListed(p, codes[best]);
+                }
                 if (extra == null || extra.test(n)) {
                     return n;
                 }
             }
             return null;
+        }
+
+        private StoreException notListed(long p, int code) {
+            return t.corrupt(p, "the name index lists a record that is not an element named "
+                    + t.names[code].getDisplayName());
         }
 
         @Override
@@ -150,12 +158,11 @@ final class Axes {
             if (extra != null) {
                 throw new UnsupportedOperationException("the length of a name step with a further test is not known");
             }
+            boolean whole = from <= t.root.first() && limit >= t.header.length();
             long n = 0;
             for (int code : codes) {
-                NameIndex.Positions l = new NameIndex.Positions(t, NameIndex.ELEMENTS, code, from);
-                for (long p = l.next(); p >= 0 && p < limit; p = l.next()) {
-                    n++;
-                }
+                n += whole ? t.elementCount(code)
+                        : new NameIndex.Positions(t, NameIndex.ELEMENTS, code, from).count(limit);
             }
             return (int) Math.min(n, Integer.MAX_VALUE);
         }

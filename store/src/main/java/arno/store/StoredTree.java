@@ -162,6 +162,35 @@ final class StoredTree extends GenericTreeInfo {
         return c;
     }
 
+    /** The key buffer of this tree's index seeks (a direct buffer: made once); used under the snapshot's lock. */
+    private Keys keys;
+
+    Keys keys() {
+        Keys k = keys;
+        if (k == null) {
+            k = new Keys();
+            keys = k;
+        }
+        return k;
+    }
+
+    /**
+     * Counts of the elements of a name code in the whole document, as asked: {@code count(//name)}
+     * asked again (per page, per template) costs a map lookup, as in TinyTree, which keeps each
+     * name's element list once built.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, Long> elementCounts =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    long elementCount(int code) {
+        Long n = elementCounts.get(code);
+        if (n == null) {
+            n = new NameIndex.Positions(this, NameIndex.ELEMENTS, code, 0).count(Long.MAX_VALUE);
+            elementCounts.putIfAbsent(code, n);
+        }
+        return n;
+    }
+
     NamespaceMap namespaces(int index) {
         NamespaceMap[] maps = nsMaps;
         if (maps == null) {
@@ -227,10 +256,34 @@ final class StoredTree extends GenericTreeInfo {
         return s;
     }
 
+    /**
+     * Values up to this many bytes are copied word by word in Java: {@code Unsafe.copyMemory} is
+     * a native call whose fixed cost (a thread-state transition) was a sixth of a
+     * {@code //x[@y = 'z']} scan, for three-byte values.
+     */
+    static final int SHORT_COPY = 128;
+
     /** Copies {@code len} bytes at {@code pos} (possibly across chunks) into {@code dst}. */
     void bytes(long pos, int len, byte[] dst, int dstOff) {
         if (dstOff < 0 || len < 0 || dstOff + len > dst.length) {
             throw new IndexOutOfBoundsException("copy of " + len + " bytes at " + dstOff + " into " + dst.length);
+        }
+        if (len <= SHORT_COPY) {
+            int o = (int) (pos & Format.CHUNK_MASK);
+            UnsafeBuffer b = chunk((int) (pos >>> Format.CHUNK_SHIFT));
+            // a value ending in the chunk's overlap reads the copy of the next chunk's first bytes
+            if (o + len <= b.capacity()) {
+                long a = b.addressOffset() + o;
+                long d = BYTE_ARRAY_BASE + dstOff;
+                int i = 0;
+                for (; i + 8 <= len; i += 8) {
+                    UNSAFE.putLong(dst, d + i, UNSAFE.getLong(a + i));
+                }
+                for (; i < len; i++) {
+                    UNSAFE.putByte(dst, d + i, UNSAFE.getByte(a + i));
+                }
+                return;
+            }
         }
         while (len > 0) {
             int o = (int) (pos & Format.CHUNK_MASK);
@@ -257,6 +310,59 @@ final class StoredTree extends GenericTreeInfo {
         byte[] b = new byte[len];
         bytes(pos, len, b, 0);
         return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** Attribute values of at most this many bytes go through {@link #values}. */
+    static final int CACHED_VALUE_BYTES = 32;
+    private static final int VALUE_SLOTS = 1024;
+
+    /**
+     * Recent short ASCII attribute values, direct-mapped by a hash of their bytes. Such values
+     * repeat (types, roles, languages, flags: {@code linktype="nav"} on every link), and a scan
+     * like {@code //x[@type = 'z']} asks for one per candidate through
+     * {@code getAttributeValue}, which must return a String: a hit costs a hash and a compare of
+     * a few bytes read in place, instead of a byte array, a String and two copies. Unique values
+     * (ids) only pay the hash and replace a slot. Strings are immutable and safely published, so
+     * racy slots are fine across threads.
+     */
+    private final String[] values = new String[VALUE_SLOTS];
+
+    /** An attribute value as a String, from the cache when short and ASCII. */
+    String attributeValue(long pos, int len, boolean ascii) {
+        if (!ascii || len > CACHED_VALUE_BYTES) {
+            return string(pos, len);
+        }
+        int o = (int) (pos & Format.CHUNK_MASK);
+        UnsafeBuffer b = chunk((int) (pos >>> Format.CHUNK_SHIFT));
+        if (o + len > b.capacity()) {
+            return string(pos, len);
+        }
+        long a = b.addressOffset() + o;
+        int h = len;
+        for (int i = 0; i < len; i++) {
+            h = 31 * h + UNSAFE.getByte(a + i);
+        }
+        int slot = (h ^ (h >>> 10)) & (VALUE_SLOTS - 1);
+        String s = values[slot];
+        if (s != null && s.length() == len && same(s, a, len)) {
+            return s;
+        }
+        byte[] copy = new byte[len];
+        for (int i = 0; i < len; i++) {
+            copy[i] = UNSAFE.getByte(a + i);
+        }
+        s = new String(copy, StandardCharsets.ISO_8859_1);
+        values[slot] = s;
+        return s;
+    }
+
+    private static boolean same(String s, long a, int len) {
+        for (int i = 0; i < len; i++) {
+            if (s.charAt(i) != UNSAFE.getByte(a + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** UTF-8 to Saxon's string: ASCII stays in its bytes (Twine8), the rest goes through String. */
