@@ -324,7 +324,10 @@ final class StoredNode implements NodeInfo {
     public UnicodeString getUnicodeStringValue() {
         tree.checkOpen();
         switch (kind) {
-            case Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION, Type.ATTRIBUTE -> {
+            case Type.ATTRIBUTE -> {
+                return tree.attributeText(start(), valueLength(), ascii);
+            }
+            case Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION -> {
                 return tree.text(start(), valueLength(), ascii);
             }
             default -> {
@@ -432,7 +435,14 @@ final class StoredNode implements NodeInfo {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Siblings(tree, first(), Axes.Test.of(predicate, tree));
+                Axes.Test test = Axes.Test.of(predicate, tree);
+                if (test.selective()) {
+                    AxisIterator cached = tree.childCache.children(tree, pos, first(), test);
+                    if (cached != null) {
+                        return cached;
+                    }
+                }
+                return new Axes.Siblings(tree, first(), test);
             }
             case AxisInfo.DESCENDANT -> {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {

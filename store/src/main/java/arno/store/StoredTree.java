@@ -64,6 +64,12 @@ final class StoredTree extends GenericTreeInfo {
 
     AttributeName lastAttributeName;
 
+    /** Children of recently revisited elements, for named child steps. */
+    final ChildCache childCache = new ChildCache();
+
+    /** Name tests compiled for this tree's iterators, by identity (immutable; racy reads see each whole). */
+    final Axes.Test[] nameTests = new Axes.Test[8];
+
     /** Fingerprint → the document's name codes with that fingerprint (one per prefix used), as asked. */
     private final java.util.concurrent.ConcurrentHashMap<Integer, int[]> codesOf =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -312,38 +318,57 @@ final class StoredTree extends GenericTreeInfo {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    /** Attribute values of at most this many bytes go through {@link #values}. */
+    /** Attribute values of at most this many bytes go through the value caches. */
     static final int CACHED_VALUE_BYTES = 32;
-    private static final int VALUE_SLOTS = 1024;
 
     /**
-     * Recent short ASCII attribute values, direct-mapped by a hash of their bytes. Such values
-     * repeat (types, roles, languages, flags: {@code linktype="nav"} on every link), and a scan
-     * like {@code //x[@type = 'z']} asks for one per candidate through
-     * {@code getAttributeValue}, which must return a String: a hit costs a hash and a compare of
-     * a few bytes read in place, instead of a byte array, a String and two copies. Unique values
-     * (ids) only pay the hash and replace a slot. Strings are immutable and safely published, so
-     * racy slots are fine across threads.
+     * Recent short ASCII attribute values, direct-mapped by a hash of their bytes: as Strings
+     * ({@code getAttributeValue}, which must return one) and as Saxon strings (atomizing an
+     * attribute node). Such values repeat (types, roles, languages, flags: {@code linktype="nav"}
+     * on every link), and queries ask for the same ones again and again (a nested-loop join
+     * compares {@code $t/buyer/@person} with every {@code $p/@id}): a hit costs a hash and a compare
+     * of a few bytes read in place, instead of a byte array, a String and two copies, and hands
+     * back an object whose hash code is already computed. Unique values (ids) only pay the hash and
+     * replace a slot. Made on first use, with a slot per 256 record bytes (64 to 4,096), so a small
+     * entry opened for one page pays little. Strings, and Twine8s that nobody mutates, are safely
+     * published, so racy slots are fine across threads.
      */
-    private final String[] values = new String[VALUE_SLOTS];
+    private String[] strings;
+    private UnicodeString[] unicodes;
 
-    /** An attribute value as a String, from the cache when short and ASCII. */
-    String attributeValue(long pos, int len, boolean ascii) {
-        if (!ascii || len > CACHED_VALUE_BYTES) {
-            return string(pos, len);
-        }
+    private int slots() {
+        long n = Math.max(64, Math.min(4096, header.length() >>> 8));
+        return Integer.highestOneBit((int) n);
+    }
+
+    /** The start address of a short value when it can be read in place (its chunk holds it), else 0. */
+    private long inPlace(long pos, int len) {
         int o = (int) (pos & Format.CHUNK_MASK);
         UnsafeBuffer b = chunk((int) (pos >>> Format.CHUNK_SHIFT));
-        if (o + len > b.capacity()) {
-            return string(pos, len);
-        }
-        long a = b.addressOffset() + o;
+        return o + len <= b.capacity() ? b.addressOffset() + o : 0;
+    }
+
+    private static int hash(long a, int len) {
         int h = len;
         for (int i = 0; i < len; i++) {
             h = 31 * h + UNSAFE.getByte(a + i);
         }
-        int slot = (h ^ (h >>> 10)) & (VALUE_SLOTS - 1);
-        String s = values[slot];
+        return h ^ (h >>> 11);
+    }
+
+    /** An attribute value as a String, from the cache when short and ASCII. */
+    String attributeValue(long pos, int len, boolean ascii) {
+        long a;
+        if (!ascii || len > CACHED_VALUE_BYTES || (a = inPlace(pos, len)) == 0) {
+            return string(pos, len);
+        }
+        String[] cache = strings;
+        if (cache == null) {
+            cache = new String[slots()];
+            strings = cache;
+        }
+        int slot = hash(a, len) & (cache.length - 1);
+        String s = cache[slot];
         if (s != null && s.length() == len && same(s, a, len)) {
             return s;
         }
@@ -352,8 +377,45 @@ final class StoredTree extends GenericTreeInfo {
             copy[i] = UNSAFE.getByte(a + i);
         }
         s = new String(copy, StandardCharsets.ISO_8859_1);
-        values[slot] = s;
+        cache[slot] = s;
         return s;
+    }
+
+    /** An attribute value as a Saxon string, from the cache when short and ASCII. */
+    UnicodeString attributeText(long pos, int len, boolean ascii) {
+        long a;
+        if (!ascii || len > CACHED_VALUE_BYTES || (a = inPlace(pos, len)) == 0) {
+            return text(pos, len, ascii);
+        }
+        UnicodeString[] cache = unicodes;
+        if (cache == null) {
+            cache = new UnicodeString[slots()];
+            unicodes = cache;
+        }
+        int slot = hash(a, len) & (cache.length - 1);
+        UnicodeString u = cache[slot];
+        if (u instanceof Twine8 t && same(t.getByteArray(), a, len)) {
+            return t;
+        }
+        byte[] copy = new byte[len];
+        for (int i = 0; i < len; i++) {
+            copy[i] = UNSAFE.getByte(a + i);
+        }
+        Twine8 t = new Twine8(copy);
+        cache[slot] = t;
+        return t;
+    }
+
+    private static boolean same(byte[] b, long a, int len) {
+        if (b.length != len) {
+            return false;
+        }
+        for (int i = 0; i < len; i++) {
+            if (b[i] != UNSAFE.getByte(a + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean same(String s, long a, int len) {
