@@ -15,8 +15,12 @@ import net.sf.saxon.tree.iter.AxisIterator;
 final class ChildCache {
 
     private static final int SLOTS = 1024;
-    /** Elements with more children than this are walked, not cached (the arrays would cost more). */
-    static final int MAX_CHILDREN = 64;
+    /**
+     * Elements with more children than this are walked, not cached: at 13 bytes a child, an
+     * entry stays under 220 KB (a join's inner sequence, {@code /site/closed_auctions/closed_auction},
+     * is such a wide element asked once per outer item).
+     */
+    static final int MAX_CHILDREN = 16384;
     private static final long[] NO_POSITIONS = {};
 
     /** The children of the element at {@code pos} (none: too many to cache). */
