@@ -5,9 +5,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Decodes one attribute entry ({@code name<<3|flags, length, UTF-8 value}) of an element
  * header. The two varints always come from the entry's own chunk (overlap); the value may span
- * chunks and is read with {@link StoredTree#bytes}. Reusable, not thread-safe.
+ * chunks and is read with {@link StoredTree#bytes}. Reusable, not thread-safe; the attribute
+ * iterator extends it, so that an attribute step allocates one object besides the nodes it returns.
  */
-final class AttrEntry {
+class AttrEntry {
 
     long pos;
     int code;

@@ -27,6 +27,16 @@ import net.sf.saxon.z.IntUniversalSet;
  * document order is byte order. Name and kind tests run on the decoded header, so records that do
  * not match allocate nothing. Under an element name test, descendant and following read the
  * name's list in the structural index instead ({@link Indexed}) and visit only the matches.
+ *
+ * <h2>Why {@code key()} does not use the index</h2>
+ * Saxon-HE 12 builds an {@code xsl:key} index in {@code KeyIndex.constructIndex} through
+ * {@code Pattern.selectNodes(doc, context)}, which no HE pattern class overrides for element
+ * patterns: it calls {@code root.iterateAxis(DESCENDANT, NodeKindTest.ELEMENT)} and filters with
+ * {@code matchesItem}. The name in the match pattern never reaches the tree, so the build is an
+ * unnamed element {@link Scan} (every element decoded into a node, then tested by Saxon), and
+ * there is no hook to change it short of replacing Saxon's pattern classes. The index is built once
+ * per document and key() calls after it are hash lookups, as on TinyTree (whose build is the same
+ * walk over its arrays); perf's {@code XMarkBench} measures it ({@code key-join}).
  */
 final class Axes {
 
@@ -126,17 +136,25 @@ final class Axes {
                     return null;
                 }
                 heads[best] = lists[best].next();
-                read(p);
-                if (kind != Format.ELEMENT || code != codes[best]) {
-                    throw t.corrupt(p, "the name index lists a record that is not an element named "
-                            + t.names[codes[best]].getDisplayName());
+                int tg = at(p);
+                if ((tg & Format.KIND_MASK) != Format.ELEMENT) {
+                    throw notListed(p, codes[best]);
                 }
-                StoredNode n = new StoredNode(t, this);
+                // straight from the header into the node, as the child axis does
+                StoredNode n = new StoredNode(t, this, p, tg);
+                if (n.code != codes[best]) {
+                    throw notListed(p, codes[best]);
+                }
                 if (extra == null || extra.test(n)) {
                     return n;
                 }
             }
             return null;
+        }
+
+        private StoreException notListed(long p, int code) {
+            return t.corrupt(p, "the name index lists a record that is not an element named "
+                    + t.names[code].getDisplayName());
         }
 
         @Override
@@ -150,12 +168,11 @@ final class Axes {
             if (extra != null) {
                 throw new UnsupportedOperationException("the length of a name step with a further test is not known");
             }
+            boolean whole = from <= t.root.first() && limit >= t.header.length();
             long n = 0;
             for (int code : codes) {
-                NameIndex.Positions l = new NameIndex.Positions(t, NameIndex.ELEMENTS, code, from);
-                for (long p = l.next(); p >= 0 && p < limit; p = l.next()) {
-                    n++;
-                }
+                n += whole ? t.elementCount(code)
+                        : new NameIndex.Positions(t, NameIndex.ELEMENTS, code, from).count(limit);
             }
             return (int) Math.min(n, Integer.MAX_VALUE);
         }
@@ -202,7 +219,17 @@ final class Axes {
                 return KINDS[k.getNodeKind()];
             }
             if (p instanceof NameTest n) {
-                return new Test(NAME, n.getNodeKind(), n.getFingerprint(), null, t.fingerprints);
+                // a step like child::name or @name asks again with the same NameTest for every context
+                // node, and a join alternates a few of them: keep the tests made, by the NameTest's identity
+                Test[] made = t.nameTests;
+                int slot = System.identityHashCode(n) & (made.length - 1);
+                Test last = made[slot];
+                if (last != null && last.predicate == n) {
+                    return last;
+                }
+                Test test = new Test(NAME, n.getNodeKind(), n.getFingerprint(), n, t.fingerprints);
+                made[slot] = test;
+                return test;
             }
             return new Test(GENERAL, 0, 0, p, null);
         }
@@ -233,10 +260,12 @@ final class Axes {
 
     /**
      * Child and following-sibling: from a record to its next sibling until the parent's END. Under
-     * a name or kind test ({@code child::surname}) most siblings do not match: their headers are
-     * decoded into this iterator's own fields and only a match becomes a node.
+     * a name or kind test ({@code child::surname}) most siblings do not match: of those only the
+     * tag, the name and what leads to the next sibling are read (the size of an element with
+     * children; the header's end for a leaf element or a text), and only a match becomes a node.
+     * A small object (a {@link Cursor}, not a {@link Rec}): a join makes one per context node.
      */
-    static final class Siblings extends Rec implements AxisIterator {
+    static final class Siblings extends Cursor implements AxisIterator {
         private final Test test;
         private final boolean selective;
         private long next;
@@ -252,32 +281,55 @@ final class Axes {
         public NodeInfo next() {
             while (next >= 0) {
                 long p = next;
-                StoredNode n;
+                int tg = at(p);
+                if (tg == Format.END) {
+                    next = -1;
+                    return null;
+                }
                 if (selective) {
-                    read(p);
-                    if (kind == Format.END) {
-                        next = -1;
-                        return null;
-                    }
-                    next = end;
-                    if (!test.quick(StoredTree.SAXON_KIND[kind], code)) {
+                    int k = tg & Format.KIND_MASK;
+                    int code = k == Format.ELEMENT || k == Format.PI ? varint() : -1;
+                    if (!test.quick(StoredTree.SAXON_KIND[k], code)) {
+                        next = skip(p, tg, k);
                         continue;
                     }
-                    n = new StoredNode(t, this);
-                } else {
-                    int tg = at(p);
-                    if (tg == Format.END) {
-                        next = -1;
-                        return null;
-                    }
-                    n = new StoredNode(t, this, p, tg);
-                    next = n.end;
+                    at(p);
                 }
+                StoredNode n = new StoredNode(t, this, p, tg);
+                next = n.end;
                 if (test.full(n)) {
                     return n;
                 }
             }
             return null;
+        }
+
+        /** The end of the record at {@code p}, read after its name (if any). */
+        private long skip(long p, int tg, int k) {
+            long base = p - (p & Format.CHUNK_MASK);
+            switch (k) {
+                case Format.ELEMENT -> {
+                    varlong();
+                    if ((tg & Format.F_CHILDREN) != 0) {
+                        int size = u16();
+                        return size == Format.BIG ? p + t.bigSize(p) : p + size;
+                    }
+                    if ((tg & Format.F_NS) != 0) {
+                        varint();
+                    }
+                    int attrs = (tg & Format.F_ATTRS) != 0 ? varint() : 0;
+                    return base + o + attrs;
+                }
+                case Format.TEXT, Format.COMMENT, Format.PI -> {
+                    varlong();
+                    int l = tg >>> 3;
+                    if (l == Format.LENGTH_FOLLOWS) {
+                        l = varint();
+                    }
+                    return base + o + l;
+                }
+                default -> throw t.corrupt(p, "record tag " + tg + " where a sibling was expected");
+            }
         }
     }
 
@@ -317,28 +369,27 @@ final class Axes {
     }
 
     /** The attribute entries of one element header. */
-    static final class Attributes implements AxisIterator {
+    static final class Attributes extends AttrEntry implements AxisIterator {
         private final StoredNode element;
-        private final AttrEntry e = new AttrEntry();
         private final Test test;
         private final long limit;
-        private long pos;
+        private long at;
 
         Attributes(StoredNode element, long from, long limit, Test test) {
             this.element = element;
             this.test = test;
-            this.pos = test.attributes() ? from : limit;
+            this.at = test.attributes() ? from : limit;
             this.limit = limit;
         }
 
         @Override
         public NodeInfo next() {
             StoredTree tree = element.tree;
-            while (pos < limit) {
-                e.read(tree, pos);
-                pos = e.next;
-                if (test.quick(Type.ATTRIBUTE, e.code)) {
-                    StoredNode n = new StoredNode(tree, e, element.pos);
+            while (at < limit) {
+                read(tree, at);
+                at = next;
+                if (test.quick(Type.ATTRIBUTE, code)) {
+                    StoredNode n = new StoredNode(tree, this, element.pos);
                     if (test.full(n)) {
                         return n;
                     }

@@ -1,5 +1,7 @@
 package arno.store;
 
+import static org.agrona.UnsafeAccess.UNSAFE;
+
 import java.util.Arrays;
 
 import org.agrona.DirectBuffer;
@@ -68,31 +70,54 @@ final class NameIndex {
     }
 
     /**
-     * The run of (kind, code) holding the first position at or after {@code from}: wraps its value
-     * into {@code into} and returns its last position, or -1 when the list has no such position.
-     * The view is valid while the snapshot is open (for a write transaction's view: until its next
-     * write). Synchronized on the snapshot, as all its reads are: one LMDB transaction is used by one
-     * thread at a time.
+     * The runs of (kind, code) from the first one holding a position at or after {@code from}: up
+     * to {@code max} of them, in order, into {@code into} (one cursor for all: opening an LMDB
+     * cursor and its native key costs more than reading a run). Returns how many were found, 0
+     * when the list has no such position. The views are valid while the snapshot is open (for a
+     * write transaction's view: until its next write). Synchronized on the snapshot, as all its
+     * reads are: one LMDB transaction is used by one thread at a time.
      */
-    static long seek(Snapshot s, long docId, byte kind, int code, long from, UnsafeBuffer into) {
-        Keys k = new Keys();
+    static int seek(StoredTree t, byte kind, int code, long from, Runs into, int max) {
+        Snapshot s = t.snapshot;
+        long docId = t.docId;
         synchronized (s) {
             s.checkOpen();
+            Keys k = t.keys();
             try (Cursor<DirectBuffer> c = s.store().engine.docs.openCursor(s.txn())) {
-                if (!c.get(k.name(docId, kind, code, from), GetOp.MDB_SET_RANGE)) {
-                    return -1;
+                int n = 0;
+                boolean found = c.get(k.name(docId, kind, code, from), GetOp.MDB_SET_RANGE);
+                while (found && n < max) {
+                    DirectBuffer key = c.key();
+                    if (key.capacity() != Keys.NAME_KEY || key.getLong(0, Keys.BE) != docId
+                            || key.getByte(8) != Keys.NAMES || key.getByte(9) != kind
+                            || key.getInt(10, Keys.BE) != code) {
+                        break;
+                    }
+                    DirectBuffer v = c.val();
+                    into.address[n] = v.addressOffset();
+                    into.length[n] = v.capacity();
+                    into.last[n] = key.getLong(14, Keys.BE);
+                    n++;
+                    found = n < max && c.next();
                 }
-                DirectBuffer key = c.key();
-                if (key.capacity() != Keys.NAME_KEY || key.getLong(0, Keys.BE) != docId
-                        || key.getByte(8) != Keys.NAMES || key.getByte(9) != kind || key.getInt(10, Keys.BE) != code) {
-                    return -1;
-                }
-                DirectBuffer v = c.val();
-                into.wrap(v.addressOffset(), v.capacity());
-                return key.getLong(14, Keys.BE);
+                return n;
             } catch (LmdbException e) {
                 throw Engine.translate(e, s.store().directory() + " (document " + docId + ")");
             }
+        }
+    }
+
+    /** A batch of runs found by one {@link #seek}: where each run's bytes are and its last position. */
+    static final class Runs {
+        static final int MAX = 64;
+        final long[] address;
+        final int[] length;
+        final long[] last;
+
+        Runs(int size) {
+            address = new long[size];
+            length = new int[size];
+            last = new long[size];
         }
     }
 
@@ -100,18 +125,26 @@ final class NameIndex {
      * One list read forward from a position: {@link #next} returns its positions in order, each
      * once, then -1. Checks as it goes that positions rise and that each run ends on the position
      * its key names, so a damaged run fails as {@code store-corrupt} rather than giving wrong nodes.
+     * Runs are fetched in batches, a few first (a small subtree needs one), more as the read goes
+     * on (a whole-document list needs one seek per {@link Runs#MAX} runs).
      */
     static final class Positions {
         private final StoredTree tree;
         private final byte kind;
         private final int code;
-        private final UnsafeBuffer run = new UnsafeBuffer(0, 0);
+        private Runs runs;
+        private int batch;
+        private int batchSize = 2;
+        private int current;
+        private long address;
+        private int length;
         private int offset;
         private long runLast;
         private long previous;
         private long from;
         private boolean inRun;
         private boolean continuing;
+        private boolean more = true;
         private boolean done;
 
         Positions(StoredTree tree, byte kind, int code, long from) {
@@ -122,27 +155,54 @@ final class NameIndex {
             this.previous = -1;
         }
 
+        /** Makes the next run current; false at the end of the list. */
+        private boolean nextRun() {
+            if (current + 1 < batch) {
+                current++;
+            } else {
+                if (!more) {
+                    done = true;
+                    return false;
+                }
+                if (runs == null || runs.address.length < batchSize) {
+                    runs = new Runs(batchSize);
+                }
+                batch = seek(tree, kind, code, from, runs, batchSize);
+                more = batch == batchSize;
+                batchSize = Math.min(Runs.MAX, batchSize * 4);
+                current = 0;
+                if (batch == 0) {
+                    done = true;
+                    return false;
+                }
+            }
+            address = runs.address[current];
+            length = runs.length[current];
+            runLast = runs.last[current];
+            if (length == 0) {
+                throw damaged("an empty run ending at " + runLast);
+            }
+            offset = 0;
+            previous = -1;
+            inRun = true;
+            return true;
+        }
+
+        private void endRun() {
+            if (previous != runLast) {
+                throw damaged("a run ends at " + previous + " but its key says " + runLast);
+            }
+            inRun = false;
+            from = runLast + 1;
+        }
+
         long next() {
             while (!done) {
-                if (!inRun) {
-                    runLast = seek(tree.snapshot, tree.docId, kind, code, from, run);
-                    if (runLast < 0) {
-                        done = true;
-                        return -1;
-                    }
-                    if (run.capacity() == 0) {
-                        throw damaged("an empty run ending at " + runLast);
-                    }
-                    offset = 0;
-                    previous = -1;
-                    inRun = true;
+                if (!inRun && !nextRun()) {
+                    return -1;
                 }
-                if (offset >= run.capacity()) {
-                    if (previous != runLast) {
-                        throw damaged("a run ends at " + previous + " but its key says " + runLast);
-                    }
-                    inRun = false;
-                    from = runLast + 1;
+                if (offset >= length) {
+                    endRun();
                     continue;
                 }
                 long v = varint();
@@ -159,15 +219,63 @@ final class NameIndex {
             return -1;
         }
 
+        /**
+         * How many of the positions still to come are below {@code limit}; consumes them. A run
+         * wholly after the start and before the limit is counted without decoding: its positions
+         * are its varints, one per byte with the high bit clear, counted eight bytes at a time. That
+         * trusts the run's bytes (the checker verifies them); the runs at either end are decoded.
+         */
+        long count(long limit) {
+            long n = 0;
+            while (!done) {
+                if (!inRun) {
+                    if (!nextRun()) {
+                        break;
+                    }
+                } else if (offset >= length) {
+                    endRun();
+                    continue;
+                }
+                if (offset == 0 && continuing && runLast < limit) {
+                    n += terminators(address, length);
+                    previous = runLast;
+                    endRun();
+                    continue;
+                }
+                long p = next();
+                if (p < 0 || p >= limit) {
+                    break;
+                }
+                n++;
+            }
+            return n;
+        }
+
+        /** Bytes with the high bit clear in [a, a + len): the varints ending there. */
+        private long terminators(long a, int len) {
+            if ((UNSAFE.getByte(a + len - 1) & 0x80) != 0) {
+                throw damaged("a varint runs past the end of its run");
+            }
+            long high = 0;
+            int i = 0;
+            for (; i + 8 <= len; i += 8) {
+                high += Long.bitCount(UNSAFE.getLong(a + i) & 0x8080808080808080L);
+            }
+            for (; i < len; i++) {
+                high += (UNSAFE.getByte(a + i) >>> 7) & 1;
+            }
+            return len - high;
+        }
+
         private long varint() {
             long v = 0;
             int shift = 0;
             byte x;
             do {
-                if (offset >= run.capacity() || shift > 56) {
+                if (offset >= length || shift > 56) {
                     throw damaged("a varint runs past the end of its run");
                 }
-                x = run.getByte(offset++);
+                x = UNSAFE.getByte(address + offset++);
                 v |= (long) (x & 0x7F) << shift;
                 shift += 7;
             } while (x < 0);

@@ -1,5 +1,7 @@
 package arno.store;
 
+import static org.agrona.UnsafeAccess.UNSAFE;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -322,7 +324,10 @@ final class StoredNode implements NodeInfo {
     public UnicodeString getUnicodeStringValue() {
         tree.checkOpen();
         switch (kind) {
-            case Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION, Type.ATTRIBUTE -> {
+            case Type.ATTRIBUTE -> {
+                return tree.attributeText(start(), valueLength(), ascii);
+            }
+            case Type.TEXT, Type.COMMENT, Type.PROCESSING_INSTRUCTION -> {
                 return tree.text(start(), valueLength(), ascii);
             }
             default -> {
@@ -335,7 +340,7 @@ final class StoredNode implements NodeInfo {
     public String getStringValue() {
         if (kind == Type.ATTRIBUTE) {
             tree.checkOpen();
-            return tree.string(start(), valueLength());
+            return tree.attributeValue(start(), valueLength(), ascii);
         }
         return getUnicodeStringValue().toString();
     }
@@ -430,7 +435,14 @@ final class StoredNode implements NodeInfo {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Siblings(tree, first(), Axes.Test.of(predicate, tree));
+                Axes.Test test = Axes.Test.of(predicate, tree);
+                if (test.selective()) {
+                    AxisIterator cached = tree.childCache.children(tree, pos, first(), test);
+                    if (cached != null) {
+                        return cached;
+                    }
+                }
+                return new Axes.Siblings(tree, first(), test);
             }
             case AxisInfo.DESCENDANT -> {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
@@ -549,13 +561,51 @@ final class StoredNode implements NodeInfo {
         }
         long p = start();
         long limit = first();
+        int o = (int) (p & Format.CHUNK_MASK);
+        org.agrona.concurrent.UnsafeBuffer b = tree.chunk((int) (p >>> Format.CHUNK_SHIFT));
+        int n = (int) (limit - p);
+        if (o + n <= b.capacity()) {
+            // the common case, the whole attribute block in one chunk: read the entries in place
+            return attributeIn(b.addressOffset() + o, n, p, fp);
+        }
         AttrEntry e = new AttrEntry();
         while (p < limit) {
             e.read(tree, p);
             if (tree.fingerprints[e.code] == fp) {
-                return tree.string(e.value, e.length);
+                return tree.attributeValue(e.value, e.length, (e.flags & Format.A_ASCII) != 0);
             }
             p = e.next;
+        }
+        return null;
+    }
+
+    /** The value of the attribute with fingerprint {@code fp} among the {@code n} bytes of entries at {@code a} (position {@code p}). */
+    private String attributeIn(long a, int n, long p, int fp) {
+        int[] fps = tree.fingerprints;
+        int i = 0;
+        while (i < n) {
+            long v = 0;
+            int shift = 0;
+            byte x;
+            do {
+                x = UNSAFE.getByte(a + i++);
+                v |= (long) (x & 0x7F) << shift;
+                shift += 7;
+            } while (x < 0 && shift < 64);
+            int len = 0;
+            shift = 0;
+            do {
+                x = UNSAFE.getByte(a + i++);
+                len |= (x & 0x7F) << shift;
+                shift += 7;
+            } while (x < 0 && shift < 35);
+            if (len < 0 || i + len > n) {
+                throw tree.corrupt(p + i, "an attribute entry runs past its element's header");
+            }
+            if (fps[(int) (v >>> Format.A_SHIFT)] == fp) {
+                return tree.attributeValue(p + i, len, (v & Format.A_ASCII) != 0);
+            }
+            i += len;
         }
         return null;
     }
@@ -580,7 +630,8 @@ final class StoredNode implements NodeInfo {
             e.read(tree, p);
             // no IS_ID/IS_IDREF properties: TinyTree's attribute maps carry none either
             list.add(new AttributeInfo(tree.names[e.code], BuiltInAtomicType.UNTYPED_ATOMIC,
-                    tree.string(e.value, e.length), Loc.NONE, ReceiverOption.NONE));
+                    tree.attributeValue(e.value, e.length, (e.flags & Format.A_ASCII) != 0), Loc.NONE,
+                    ReceiverOption.NONE));
             p = e.next;
         }
         if (list.size() == 1) {

@@ -64,6 +64,12 @@ final class StoredTree extends GenericTreeInfo {
 
     AttributeName lastAttributeName;
 
+    /** Children of recently revisited elements, for named child steps. */
+    final ChildCache childCache = new ChildCache();
+
+    /** Name tests compiled for this tree's iterators, by identity (immutable; racy reads see each whole). */
+    final Axes.Test[] nameTests = new Axes.Test[8];
+
     /** Fingerprint → the document's name codes with that fingerprint (one per prefix used), as asked. */
     private final java.util.concurrent.ConcurrentHashMap<Integer, int[]> codesOf =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -162,6 +168,35 @@ final class StoredTree extends GenericTreeInfo {
         return c;
     }
 
+    /** The key buffer of this tree's index seeks (a direct buffer: made once); used under the snapshot's lock. */
+    private Keys keys;
+
+    Keys keys() {
+        Keys k = keys;
+        if (k == null) {
+            k = new Keys();
+            keys = k;
+        }
+        return k;
+    }
+
+    /**
+     * Counts of the elements of a name code in the whole document, as asked: {@code count(//name)}
+     * asked again (per page, per template) costs a map lookup, as in TinyTree, which keeps each
+     * name's element list once built.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, Long> elementCounts =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    long elementCount(int code) {
+        Long n = elementCounts.get(code);
+        if (n == null) {
+            n = new NameIndex.Positions(this, NameIndex.ELEMENTS, code, 0).count(Long.MAX_VALUE);
+            elementCounts.putIfAbsent(code, n);
+        }
+        return n;
+    }
+
     NamespaceMap namespaces(int index) {
         NamespaceMap[] maps = nsMaps;
         if (maps == null) {
@@ -227,10 +262,34 @@ final class StoredTree extends GenericTreeInfo {
         return s;
     }
 
+    /**
+     * Values up to this many bytes are copied word by word in Java: {@code Unsafe.copyMemory} is
+     * a native call whose fixed cost (a thread-state transition) was a sixth of a
+     * {@code //x[@y = 'z']} scan, for three-byte values.
+     */
+    static final int SHORT_COPY = 128;
+
     /** Copies {@code len} bytes at {@code pos} (possibly across chunks) into {@code dst}. */
     void bytes(long pos, int len, byte[] dst, int dstOff) {
         if (dstOff < 0 || len < 0 || dstOff + len > dst.length) {
             throw new IndexOutOfBoundsException("copy of " + len + " bytes at " + dstOff + " into " + dst.length);
+        }
+        if (len <= SHORT_COPY) {
+            int o = (int) (pos & Format.CHUNK_MASK);
+            UnsafeBuffer b = chunk((int) (pos >>> Format.CHUNK_SHIFT));
+            // a value ending in the chunk's overlap reads the copy of the next chunk's first bytes
+            if (o + len <= b.capacity()) {
+                long a = b.addressOffset() + o;
+                long d = BYTE_ARRAY_BASE + dstOff;
+                int i = 0;
+                for (; i + 8 <= len; i += 8) {
+                    UNSAFE.putLong(dst, d + i, UNSAFE.getLong(a + i));
+                }
+                for (; i < len; i++) {
+                    UNSAFE.putByte(dst, d + i, UNSAFE.getByte(a + i));
+                }
+                return;
+            }
         }
         while (len > 0) {
             int o = (int) (pos & Format.CHUNK_MASK);
@@ -257,6 +316,115 @@ final class StoredTree extends GenericTreeInfo {
         byte[] b = new byte[len];
         bytes(pos, len, b, 0);
         return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** Attribute values of at most this many bytes go through the value caches. */
+    static final int CACHED_VALUE_BYTES = 32;
+
+    /**
+     * Recent short ASCII attribute values, direct-mapped by a hash of their bytes: as Strings
+     * ({@code getAttributeValue}, which must return one) and as Saxon strings (atomizing an
+     * attribute node). Such values repeat (types, roles, languages, flags: {@code linktype="nav"}
+     * on every link), and queries ask for the same ones again and again (a nested-loop join
+     * compares {@code $t/buyer/@person} with every {@code $p/@id}): a hit costs a hash and a compare
+     * of a few bytes read in place, instead of a byte array, a String and two copies, and hands
+     * back an object whose hash code is already computed. Unique values (ids) only pay the hash and
+     * replace a slot. Made on first use, with a slot per 256 record bytes (64 to 4,096), so a small
+     * entry opened for one page pays little. Strings, and Twine8s that nobody mutates, are safely
+     * published, so racy slots are fine across threads.
+     */
+    private String[] strings;
+    private UnicodeString[] unicodes;
+
+    private int slots() {
+        long n = Math.max(64, Math.min(4096, header.length() >>> 8));
+        return Integer.highestOneBit((int) n);
+    }
+
+    /** The start address of a short value when it can be read in place (its chunk holds it), else 0. */
+    private long inPlace(long pos, int len) {
+        int o = (int) (pos & Format.CHUNK_MASK);
+        UnsafeBuffer b = chunk((int) (pos >>> Format.CHUNK_SHIFT));
+        return o + len <= b.capacity() ? b.addressOffset() + o : 0;
+    }
+
+    private static int hash(long a, int len) {
+        int h = len;
+        for (int i = 0; i < len; i++) {
+            h = 31 * h + UNSAFE.getByte(a + i);
+        }
+        return h ^ (h >>> 11);
+    }
+
+    /** An attribute value as a String, from the cache when short and ASCII. */
+    String attributeValue(long pos, int len, boolean ascii) {
+        long a;
+        if (!ascii || len > CACHED_VALUE_BYTES || (a = inPlace(pos, len)) == 0) {
+            return string(pos, len);
+        }
+        String[] cache = strings;
+        if (cache == null) {
+            cache = new String[slots()];
+            strings = cache;
+        }
+        int slot = hash(a, len) & (cache.length - 1);
+        String s = cache[slot];
+        if (s != null && s.length() == len && same(s, a, len)) {
+            return s;
+        }
+        byte[] copy = new byte[len];
+        for (int i = 0; i < len; i++) {
+            copy[i] = UNSAFE.getByte(a + i);
+        }
+        s = new String(copy, StandardCharsets.ISO_8859_1);
+        cache[slot] = s;
+        return s;
+    }
+
+    /** An attribute value as a Saxon string, from the cache when short and ASCII. */
+    UnicodeString attributeText(long pos, int len, boolean ascii) {
+        long a;
+        if (!ascii || len > CACHED_VALUE_BYTES || (a = inPlace(pos, len)) == 0) {
+            return text(pos, len, ascii);
+        }
+        UnicodeString[] cache = unicodes;
+        if (cache == null) {
+            cache = new UnicodeString[slots()];
+            unicodes = cache;
+        }
+        int slot = hash(a, len) & (cache.length - 1);
+        UnicodeString u = cache[slot];
+        if (u instanceof Twine8 t && same(t.getByteArray(), a, len)) {
+            return t;
+        }
+        byte[] copy = new byte[len];
+        for (int i = 0; i < len; i++) {
+            copy[i] = UNSAFE.getByte(a + i);
+        }
+        Twine8 t = new Twine8(copy);
+        cache[slot] = t;
+        return t;
+    }
+
+    private static boolean same(byte[] b, long a, int len) {
+        if (b.length != len) {
+            return false;
+        }
+        for (int i = 0; i < len; i++) {
+            if (b[i] != UNSAFE.getByte(a + i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean same(String s, long a, int len) {
+        for (int i = 0; i < len; i++) {
+            if (s.charAt(i) != UNSAFE.getByte(a + i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** UTF-8 to Saxon's string: ASCII stays in its bytes (Twine8), the rest goes through String. */

@@ -1,0 +1,122 @@
+package arno.store;
+
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.tree.iter.AxisIterator;
+
+/**
+ * The children of recently revisited elements, as arrays of position, kind and name code, so
+ * that a named child step asked again from the same element ({@code $t/buyer/@person} inside a
+ * nested-loop join, once per outer item) tests names in an array instead of decoding every
+ * sibling's header again, as TinyTree tests its name array. Direct-mapped by element position;
+ * an element's first visit only marks its slot, the second builds the arrays, so a one-pass walk
+ * or transform pays a slot write per element and no arrays. Entries are immutable and slots racy
+ * (a lost entry is rebuilt), so a tree's readers share the cache without locks.
+ */
+final class ChildCache {
+
+    private static final int SLOTS = 1024;
+    /**
+     * Elements with more children than this are walked, not cached: at 13 bytes a child, an
+     * entry stays under 220 KB (a join's inner sequence, {@code /site/closed_auctions/closed_auction},
+     * is such a wide element asked once per outer item).
+     */
+    static final int MAX_CHILDREN = 16384;
+    private static final long[] NO_POSITIONS = {};
+
+    /** The children of the element at {@code pos} (none: too many to cache). */
+    record Entry(long pos, long[] positions, byte[] kinds, int[] codes) {
+    }
+
+    /** Per slot: the element seen there last, plus one (0: none); its entry once seen twice. Made on first use. */
+    private long[] seen;
+    private Entry[] built;
+
+    /**
+     * The child iterator of the element (or document) at {@code pos} whose first child is at
+     * {@code first}, under a selective test: from the cache when the element was seen before, else
+     * null (and the element is remembered), then the caller walks the records.
+     */
+    AxisIterator children(StoredTree t, long pos, long first, Axes.Test test) {
+        long[] s = seen;
+        Entry[] b = built;
+        if (s == null || b == null) {
+            s = new long[SLOTS];
+            b = new Entry[SLOTS];
+            seen = s;
+            built = b;
+        }
+        int slot = (int) (((pos ^ (pos >>> 13)) * 0x9E3779B1L) >>> 22) & (SLOTS - 1);
+        Entry e = b[slot];
+        if (e == null || e.pos != pos) {
+            if (s[slot] != pos + 1) {
+                s[slot] = pos + 1;
+                return null;
+            }
+            e = build(t, pos, first);
+            b[slot] = e;
+        }
+        if (e.positions == NO_POSITIONS) {
+            return null;
+        }
+        return new Cached(t, e, test);
+    }
+
+    private static Entry build(StoredTree t, long pos, long first) {
+        Rec r = new Rec(t);
+        long[] positions = new long[8];
+        byte[] kinds = new byte[8];
+        int[] codes = new int[8];
+        int n = 0;
+        long p = first;
+        while (true) {
+            r.read(p);
+            if (r.kind == Format.END) {
+                break;
+            }
+            if (n == MAX_CHILDREN) {
+                return new Entry(pos, NO_POSITIONS, null, null);
+            }
+            if (n == positions.length) {
+                positions = java.util.Arrays.copyOf(positions, n * 2);
+                kinds = java.util.Arrays.copyOf(kinds, n * 2);
+                codes = java.util.Arrays.copyOf(codes, n * 2);
+            }
+            positions[n] = p;
+            kinds[n] = (byte) StoredTree.SAXON_KIND[r.kind];
+            codes[n] = r.code;
+            n++;
+            p = r.end;
+        }
+        return new Entry(pos, java.util.Arrays.copyOf(positions, n), java.util.Arrays.copyOf(kinds, n),
+                java.util.Arrays.copyOf(codes, n));
+    }
+
+    /** The children from an entry: names tested in the arrays, only matches decoded. */
+    static final class Cached extends Cursor implements AxisIterator {
+        private final Entry e;
+        private final Axes.Test test;
+        private int i;
+
+        Cached(StoredTree t, Entry e, Axes.Test test) {
+            super(t);
+            this.e = e;
+            this.test = test;
+        }
+
+        @Override
+        public NodeInfo next() {
+            long[] positions = e.positions;
+            while (i < positions.length) {
+                int k = i++;
+                if (test.quick(e.kinds[k], e.codes[k])) {
+                    long p = positions[k];
+                    StoredNode n = new StoredNode(t, this, p, at(p));
+                    if (test.full(n)) {
+                        return n;
+                    }
+                }
+            }
+            return null;
+        }
+    }
+}
