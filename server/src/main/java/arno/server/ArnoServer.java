@@ -227,6 +227,9 @@ public final class ArnoServer implements AutoCloseable {
         v.setEncoding("UTF-8");
         v.setPattern(ACCESS_LOG_PATTERN);
         v.setRequestAttributesEnabled(true);
+        // Each line written when its request ends, not kept in a buffer until a flush: a crash or a
+        // kill loses no line, and a request answered just before a stop is still logged.
+        v.setBuffered(false);
         return v;
     }
 

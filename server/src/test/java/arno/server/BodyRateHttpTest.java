@@ -55,9 +55,9 @@ class BodyRateHttpTest {
 
     @Test
     void twoTricklingBodiesDoNotStallPagesAndAreRefusedWith408() throws Exception {
+        long start = System.nanoTime(); // before the connections: the server's grace cannot start earlier
         Trickle first = new Trickle("/alpha/echo");
         Trickle second = new Trickle("/alpha/echo");
-        long start = System.nanoTime();
 
         // Both workers would be waiting on the trickles if they read the bodies: pages come all the same.
         for (int i = 0; i < 6; i++) {

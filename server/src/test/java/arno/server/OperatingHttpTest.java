@@ -285,7 +285,7 @@ class OperatingHttpTest {
             "(\\S+) (\\S+) (\\S+) \\[([^\\]]+)\\] \"([^\"]*)\" (\\d{3}) (\\S+) \"([^\"]*)\" \"([^\"]*)\" (\\S+) (\\d+)");
 
     @Test
-    void theAccessLogHasACombinedLinePerRequestWithTheRequestIdAndTheTimeTaken() throws IOException {
+    void theAccessLogHasACombinedLinePerRequestWithTheRequestIdAndTheTimeTaken() throws IOException, InterruptedException {
         Path log = root.resolve("logs/access.log");
         Config.Builder b = config();
         b.accessLog = log;
@@ -299,7 +299,10 @@ class OperatingHttpTest {
         get("/ops/echo", "X-Forwarded-For", "203.0.113.7");
         get("/ops/cached");
         get("/ops/cached"); // a page cache hit: no pipeline, still an id
-        server.close(); // the log is written out on stop
+        // A line is written when its request has ended, which may be just after the client has its answer.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (Files.readAllLines(log, StandardCharsets.UTF_8).size() < 6 && System.nanoTime() < deadline) Thread.sleep(10);
+        server.close();
         server = null;
 
         List<Matcher> lines = new ArrayList<>();
