@@ -26,7 +26,8 @@ deps() { tr ':' '\n' < "$1" | grep -v '/dev/arno/' | paste -sd: ; }
 cp="$cp:$(deps perf/target/classpath.txt)"
 testcp="perf/target/test-classes:$cp:$(deps perf/target/classpath-test.txt)"
 
-content="perf/target/pages/data-$articles/content"
+# Its own folder: a folder another script generated may hold an older generator's layout.
+content="$out/data-$articles/content"
 if [ ! -d "$content/journals" ]; then
   echo "== generating $articles articles"
   java -cp "$cp" arno.server.Main generate --articles "$articles" --out "$content" > /dev/null

@@ -53,8 +53,8 @@ import org.apache.commons.io.FileUtils;
  * tier (bounded in bytes, entry weights from the pages measured in 1) and through an LRU of the
  * same bounds: the users' hit ratio with and without the crawler. Deterministic (seeded).</li>
  * </ol>
- * {@code PageCacheBench ROOT CONTENT [MEMORY_MB=16] [ROUNDS=5] [EDITS=200]}, ROOT the checkout,
- * CONTENT a folder made by {@code ./arno generate}.
+ * {@code PageCacheBench ROOT CONTENT [MEMORY_MB=16] [ROUNDS=5] [EDITS=200] [PHASES=heap,tiers,freshness,replay]},
+ * ROOT the checkout, CONTENT a folder made by {@code ./arno generate}.
  */
 public final class PageCacheBench {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -65,6 +65,7 @@ public final class PageCacheBench {
         long memory = (args.length > 2 ? Long.parseLong(args[2]) : 16) << 20;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         int edits = args.length > 4 ? Integer.parseInt(args[4]) : 200;
+        String phases = args.length > 5 ? args[5] : "heap,tiers,freshness,replay";
         Path work = Files.createTempDirectory("arno-pagecache-bench");
         List<String> full = PerfServer.fullTextPaths(content);
         List<String> pages = allPages(full);
@@ -72,10 +73,10 @@ public final class PageCacheBench {
                 + " JVM %s, max heap %d MB%n", full.size(), pages.size(), System.getProperty("java.version"),
                 Runtime.getRuntime().maxMemory() >> 20);
         try (Store store = StoredContent.load(content, work.resolve("store"))) {
-            int[][] sizes = heap(root, work, store, pages, memory);
-            tiers(root, work, store, full, rounds);
-            freshness(root, work, store, full, edits);
-            replay(pages, sizes);
+            int[][] sizes = phases.contains("heap") || phases.contains("replay") ? heap(root, work, store, pages, memory) : null;
+            if (phases.contains("tiers")) tiers(root, work, store, full, rounds);
+            if (phases.contains("freshness")) freshness(root, work, store, full, edits);
+            if (phases.contains("replay")) replay(pages, sizes);
         } finally {
             FileUtils.deleteQuietly(work.toFile());
         }
@@ -122,8 +123,8 @@ public final class PageCacheBench {
     static void tiers(Path root, Path work, Store store, List<String> full, int rounds) throws Exception {
         System.out.printf("%n== one client, full-text pages in random order, %d rounds of %,d after 2 warm-up rounds%n",
                 rounds, full.size());
-        System.out.println("| answered by | p50 ms | p90 ms | p99 ms | max ms | answers from the tier |");
-        System.out.println("| --- | ---: | ---: | ---: | ---: | --- |");
+        System.out.println("| answered by | p50 ms | p90 ms | p99 ms | max ms | in the server: p50 ms | p99 ms | answers from the tier |");
+        System.out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
         try (ArnoServer server = start(root, work, "disk", store, true, "256K", "1G")) {
             String base = "http://127.0.0.1:" + server.port();
             for (String p : full) get(base + p); // built once, demoted to disk as others push them out
@@ -150,6 +151,14 @@ public final class PageCacheBench {
         }
         long before = count(server, counter);
         long[] times = new long[rounds * order.size()];
+        // The server's own time for each request (from the servlet's first look to the end of the
+        // response), without the client's: one client in the same JVM adds its own tail.
+        long[] inServer = new long[times.length];
+        java.util.concurrent.atomic.AtomicInteger seen = new java.util.concurrent.atomic.AtomicInteger();
+        server.observe((site, route, status, nanos) -> {
+            int i = seen.getAndIncrement();
+            if (i < inServer.length) inServer[i] = nanos;
+        });
         int n = 0;
         for (int r = 0; r < rounds; r++) {
             Collections.shuffle(order, random);
@@ -159,10 +168,13 @@ public final class PageCacheBench {
                 times[n++] = System.nanoTime() - t;
             }
         }
+        server.observe(null);
         long from = count(server, counter) - before;
         Arrays.sort(times);
-        System.out.printf("| %s | %.3f | %.3f | %.3f | %.3f | %s |%n", what, pct(times, 50), pct(times, 90), pct(times, 99),
-                times[times.length - 1] / 1e6, server.sites().cacheStats().isEmpty() ? "(no cache)" : String.format("%,d of %,d", from, n));
+        Arrays.sort(inServer);
+        System.out.printf("| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s |%n", what, pct(times, 50), pct(times, 90),
+                pct(times, 99), times[times.length - 1] / 1e6, pct(inServer, 50), pct(inServer, 99),
+                server.sites().cacheStats().isEmpty() ? "(no cache)" : String.format("%,d of %,d", from, n));
     }
 
     private static long count(ArnoServer server, java.util.function.ToLongFunction<PageCacheStats> counter) {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the modules' classes (no install) and prints the class path the benchmarks run with:
+# perf's and every module's target/classes, then their dependencies, without the Arno jars of the
+# local repository (whatever was installed last; the module folders replace them).
+#   CP=$(perf/classpath.sh)            then   java -cp "$CP" arno.perf....
+#   CP=$(perf/classpath.sh test)       the same with the test classes and test scope (Gatling)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scope="${1:-runtime}"
+if [ "$scope" = test ]; then goal=test-compile; else goal=compile; fi
+mvn -q -B -o -pl perf -am "$goal" -DskipTests >&2
+mvn -q -B -o -pl perf dependency:build-classpath -Dmdep.outputFile=target/classpath-$scope.txt -Dmdep.includeScope=$scope >&2
+cp="$PWD/perf/target/classes"
+[ "$scope" = test ] && cp="$PWD/perf/target/test-classes:$cp"
+for m in xml pipeline filters templates stylesheets sites cache store batch server; do cp="$cp:$PWD/$m/target/classes"; done
+echo "$cp:$(tr ':' '\n' < "perf/target/classpath-$scope.txt" | grep -v '/dev/arno/' | paste -sd:)"
