@@ -16,15 +16,8 @@ mkdir -p "$out"
 rm -rf "$out/gatling" "$out/static"
 
 echo "== build (module classes, no install)"
-mvn -q -B -o -pl perf -am test-compile -DskipTests
-mvn -q -B -o -pl perf dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime > /dev/null
-mvn -q -B -o -pl perf dependency:build-classpath -Dmdep.outputFile=target/classpath-test.txt -Dmdep.includeScope=test > /dev/null
-cp=perf/target/classes
-for m in xml pipeline filters templates stylesheets sites cache store batch server; do cp="$cp:$m/target/classes"; done
-# The Arno jars in the local repository are whatever was installed last: the module folders above replace them.
-deps() { tr ':' '\n' < "$1" | grep -v '/dev/arno/' | paste -sd: ; }
-cp="$cp:$(deps perf/target/classpath.txt)"
-testcp="perf/target/test-classes:$cp:$(deps perf/target/classpath-test.txt)"
+cp=$(perf/classpath.sh)
+testcp=$(perf/classpath.sh test)
 
 # Its own folder: a folder another script generated may hold an older generator's layout.
 content="$out/data-$articles/content"
