@@ -41,6 +41,12 @@ final class RecordingView implements DocumentStore.View {
     }
 
     @Override
+    public DocumentStore.Bytes bytes(String path) {
+        reads.document(path, view.documentVersion(path));
+        return view.bytes(path);
+    }
+
+    @Override
     public TreeInfo document(String path, Configuration config) {
         reads.document(path, view.documentVersion(path));
         return view.document(path, config);

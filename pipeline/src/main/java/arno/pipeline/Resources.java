@@ -229,6 +229,32 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         }
     }
 
+    /**
+     * What {@code <rsp:body src="…"/>} names, recorded as a read: {@code store:/p}, the binary
+     * document stored at /p; {@code content:/p}, the store's binary document at /p, else the file
+     * /p under the content folder (confined to it). {@link ErrorCode#NOT_FOUND} when there is none;
+     * a response error for another scheme or an XML document (the site's mistake, not the client's).
+     */
+    BinaryBody binary(RequestScope scope, String src) throws XPathException {
+        boolean stored = src.startsWith(arno.xml.DocumentStore.SCHEME);
+        if (!stored && !src.startsWith(SCHEME)) {
+            throw ResponseWriter.bad("rsp:body src='" + src + "' is neither a store:/… nor a content:/… URI");
+        }
+        String path = stored ? contentPath(SCHEME + src.substring(arno.xml.DocumentStore.SCHEME.length())) : contentPath(src);
+        if (store != null) {
+            arno.xml.DocumentStore.View view = scope.view(store);
+            arno.xml.DocumentStore.Bytes b = view.bytes(path);
+            if (b != null) return BinaryBody.of(b);
+            if (view.exists(path)) {
+                throw ResponseWriter.bad("rsp:body src='" + src + "' is an XML document: copy it into rsp:body with a method (xml, html)");
+            }
+        }
+        if (stored) throw ErrorCode.NOT_FOUND.error("nothing is stored at " + src);
+        Path file = file(SCHEME + path);
+        if (scope.reads != null) scope.reads.file(file);
+        return BinaryBody.of(file, src);
+    }
+
     /** "content:/a/b.xml" -> "/a/b.xml", the same path in the store. */
     private static String contentPath(String uri) {
         String path = uri.substring(SCHEME.length());

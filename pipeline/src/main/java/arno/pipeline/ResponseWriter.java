@@ -194,6 +194,11 @@ final class ResponseWriter extends AbstractDestination {
         }
 
         private void startBody(AttributeMap a) throws XPathException {
+            String src = attr(a, "src");
+            if (src != null) {
+                startBinary(a, src);
+                return;
+            }
             String method = valueOr(a, "method", "html");
             String encoding = valueOr(a, "encoding", "UTF-8");
             String mediaType = valueOr(a, "media-type", switch (method) {
@@ -259,6 +264,49 @@ final class ResponseWriter extends AbstractDestination {
         }
 
         private Receiver jsonSink;
+
+        /**
+         * {@code <rsp:body src="…"/>}: the bytes {@link BinaryBody} finds, streamed to the client
+         * after the status and headers; 304 and HEAD send none. A page cache holding this response
+         * lets it through at once: the bytes are already kept where they come from.
+         */
+        private void startBinary(AttributeMap a, String src) throws XPathException {
+            RequestScope scope = RequestScope.current();
+            if (scope == null) throw bad("rsp:body src='" + src + "' outside a request");
+            BinaryBody found = scope.resources.binary(scope, src);
+            if (etag == null) etag = found.etag;
+            if (lastModified == null) {
+                lastModifiedMillis = found.modifiedMillis;
+                lastModified = DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                        java.time.Instant.ofEpochMilli(found.modifiedMillis).atZone(ZoneOffset.UTC));
+            }
+            boolean notModified = notModified();
+            body = new NoContent(pipe, src);
+            if (response instanceof Capture capture) {
+                try {
+                    capture.release("a body by reference streams from where it is");
+                } catch (IOException e) {
+                    throw new XPathException("cannot start the response: " + e.getMessage());
+                }
+            }
+            commit(notModified ? 304 : status);
+            if (notModified || request.method().equals("HEAD") || status == 204) {
+                if (!notModified) {
+                    response.setContentType(valueOr(a, "media-type", found.mediaType));
+                    response.setContentLengthLong(found.length);
+                }
+                return;
+            }
+            response.setContentType(valueOr(a, "media-type", found.mediaType));
+            response.setContentLengthLong(found.length);
+            try (java.io.InputStream in = found.open()) {
+                in.transferTo(response.getOutputStream());
+            } catch (IOException e) {
+                XPathException x = new XPathException("cannot send " + src + ": " + e.getMessage());
+                if (ErrorResponses.clientAbort(e) != null) x.setHasBeenReported(true);
+                throw x;
+            }
+        }
 
         private void endBody() throws XPathException {
             body.endDocument();
@@ -502,6 +550,27 @@ final class ResponseWriter extends AbstractDestination {
     private static final class Discard extends net.sf.saxon.event.Sink {
         Discard(PipelineConfiguration pipe) {
             super(pipe);
+        }
+    }
+
+    /** The content of an rsp:body given by reference, which must have none (whitespace aside). */
+    private static final class NoContent extends net.sf.saxon.event.ProxyReceiver {
+        private final String src;
+
+        NoContent(PipelineConfiguration pipe, String src) {
+            super(new Discard(pipe));
+            this.src = src;
+        }
+
+        @Override
+        public void startElement(NodeName name, SchemaType type, AttributeMap attributes, NamespaceMap namespaces,
+                                 Location location, int properties) throws XPathException {
+            throw bad("rsp:body src='" + src + "' has content: a body given by reference has none");
+        }
+
+        @Override
+        public void characters(UnicodeString chars, Location location, int properties) throws XPathException {
+            if (!chars.toString().isBlank()) throw bad("rsp:body src='" + src + "' has text: a body given by reference has none");
         }
     }
 

@@ -229,6 +229,55 @@ class PageCacheHttpTest {
     }
 
     @Test
+    void aBodyByReferenceStreamsAStoredBinaryOrAContentFileWithItsValidators() throws IOException {
+        byte[] png = new byte[300_000];
+        new java.util.Random(5).nextBytes(png);
+        try (WriteTransaction w = store.write()) {
+            w.putBinary("/docs/x.png", "image/png", new java.io.ByteArrayInputStream(png));
+            w.commit();
+        }
+        byte[] pdf = "%PDF-1.4 a file under the content folder".getBytes(StandardCharsets.US_ASCII);
+        Files.write(root.resolve("content/docs/y.pdf"), pdf);
+        start(false, null);
+
+        HttpResponse<byte[]> stored = bytes("/c/binary/store/x.png");
+        assertThat(stored.statusCode()).isEqualTo(200);
+        assertThat(stored.body()).isEqualTo(png);
+        assertThat(stored.headers().firstValue("Content-Type")).hasValue("image/png");
+        assertThat(stored.headers().firstValueAsLong("Content-Length")).hasValue(png.length);
+        String etag = stored.headers().firstValue("ETag").orElseThrow();
+        assertThat(stored.headers().firstValue("Last-Modified")).isPresent();
+        // Conditional: 304 without a body; HEAD: the headers only.
+        HttpResponse<byte[]> again = bytes("/c/binary/store/x.png", "If-None-Match", etag);
+        assertThat(again.statusCode()).isEqualTo(304);
+        assertThat(again.body()).isEmpty();
+        HttpResponse<String> head = send(HttpRequest.newBuilder(uri("/c/binary/store/x.png"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        assertThat(head.headers().firstValueAsLong("Content-Length")).hasValue(png.length);
+        assertThat(head.body()).isEmpty();
+        // Streamed, not kept: the bytes are already where they come from.
+        assertThat(server.sites().cacheStats().get("c").memory().entries()).isZero();
+
+        // content: takes the file when the store has nothing there.
+        HttpResponse<byte[]> file = bytes("/c/binary/content/y.pdf");
+        assertThat(file.statusCode()).isEqualTo(200);
+        assertThat(file.body()).isEqualTo(pdf);
+        assertThat(file.headers().firstValue("Content-Type")).hasValue("application/pdf");
+        // A new version is a new ETag; nothing there is the site's 404; an XML document is refused.
+        try (WriteTransaction w = store.write()) {
+            w.putBinary("/docs/x.png", "image/png", new java.io.ByteArrayInputStream(new byte[] {1, 2, 3}));
+            w.commit();
+        }
+        HttpResponse<byte[]> changed = bytes("/c/binary/store/x.png", "If-None-Match", etag);
+        assertThat(changed.statusCode()).isEqualTo(200);
+        assertThat(changed.body()).containsExactly(1, 2, 3);
+        assertThat(get("/c/binary/store/missing.png").statusCode()).isEqualTo(404);
+        assertThat(get("/c/binary/content/..%2F..%2Fsites%2Fc%2Fsite.xml").statusCode()).isIn(400, 404);
+        HttpResponse<String> xml = get("/c/binary/store/s.xml");
+        assertThat(xml.statusCode()).isEqualTo(500);
+    }
+
+    @Test
     void aPageThatLookedUpAValueIndexIsRebuiltAfterAnyCommit() throws IOException {
         put("/_config/indexes.xml", "<indexes xmlns='urn:arno:indexes'>"
                 + "<index name='code' match='doc' value='code'/></indexes>");

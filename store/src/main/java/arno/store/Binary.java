@@ -14,7 +14,7 @@ import arno.xml.Where;
  * caller's buffer and no read of the chunks before it. Valid while its snapshot is open (for the
  * view of a write transaction: until that transaction's next write).
  */
-public final class Binary {
+public final class Binary implements arno.xml.DocumentStore.Bytes {
 
     private final Snapshot snapshot;
     private final DocHeader header;

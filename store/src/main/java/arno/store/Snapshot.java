@@ -142,6 +142,12 @@ public final class Snapshot implements DocumentStore.View {
         return h == null || !h.binary() ? null : new Binary(this, h, committedAt(h.version()));
     }
 
+    /** {@link #binary}, as the pipeline reaches it ({@code rsp:body src="store:…"}). */
+    @Override
+    public Binary bytes(String path) {
+        return binary(path);
+    }
+
     /**
      * The commit time of {@code version}, or null when there was no such commit. Commit times are
      * kept for every version (16 bytes each), however old: a document's Last-Modified needs its own.

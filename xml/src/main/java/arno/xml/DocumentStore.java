@@ -42,6 +42,15 @@ public interface DocumentStore {
          */
         TreeInfo document(String path, Configuration config);
 
+        /**
+         * The binary document (a PDF, an image) at {@code path}, or null when none is stored there
+         * (nothing, or an XML document). Its bytes are read from the view's version until the view
+         * closes. This default, for views without binaries, has none.
+         */
+        default Bytes bytes(String path) {
+            return null;
+        }
+
         /** The paths of the stored documents that start with {@code prefix}, in order. */
         List<String> uris(String prefix);
 
@@ -99,5 +108,23 @@ public interface DocumentStore {
 
         @Override
         void close();
+    }
+
+    /** A stored binary document as a view sees it: what a response streams by reference. */
+    interface Bytes {
+        /** Its media type, as it was stored. */
+        String mediaType();
+
+        /** Its length in bytes. */
+        long length();
+
+        /** The store version that last wrote it. */
+        long version();
+
+        /** When that version was committed. */
+        java.time.Instant modified();
+
+        /** Its bytes from the first; read them before the view closes. */
+        java.io.InputStream open();
     }
 }

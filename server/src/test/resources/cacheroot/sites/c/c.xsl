@@ -27,6 +27,14 @@
     </rsp:response>
   </xsl:template>
 
+  <!-- A body by reference: /binary/store/x.png is store:/docs/x.png, /binary/content/x.png content:/docs/x.png. -->
+  <xsl:template match="/" mode="binary">
+    <xsl:variable name="v" select="req:request/req:route/req:variable"/>
+    <rsp:response>
+      <rsp:body src="{$v[@name = 'scheme']}:/docs/{$v[@name = 'name']}"/>
+    </rsp:response>
+  </xsl:template>
+
   <xsl:template match="/" mode="lookup" xmlns:store="urn:arno:store">
     <xsl:variable name="code" select="req:request/req:route/req:variable[@name = 'code']"/>
     <rsp:response>
