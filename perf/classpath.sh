@@ -8,8 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scope="${1:-runtime}"
 if [ "$scope" = test ]; then goal=test-compile; else goal=compile; fi
-mvn -q -B -o -pl perf -am "$goal" -DskipTests >&2
-mvn -q -B -o -pl perf dependency:build-classpath -Dmdep.outputFile=target/classpath-$scope.txt -Dmdep.includeScope=$scope >&2
+# One reactor run: the class path is then resolved from the modules' current poms (a standalone run
+# would read the Arno poms of the local repository, whatever was installed last, and miss new dependencies).
+mvn -q -B -o -pl perf -am "$goal" dependency:build-classpath -DskipTests \
+    -Dmdep.outputFile=target/classpath-$scope.txt -Dmdep.includeScope=$scope >&2
 cp="$PWD/perf/target/classes"
 [ "$scope" = test ] && cp="$PWD/perf/target/test-classes:$cp"
 for m in xml pipeline filters templates stylesheets sites cache store batch server; do cp="$cp:$PWD/$m/target/classes"; done

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The soak (issue 14, item 11): ten minutes of mixed load against one ./arno serve in production mode
+# (pages, store API writes, a Schematron batch each minute), reported per minute: pages, p50/p99, writes,
+# batches, 5xx (goal 0) and the heap after GC (goal flat). Run alone on an idle machine.
+# Usage: perf/soak.sh [MINUTES=10] [ARTICLES=300] [PAGE-CLIENTS=8] [WRITES-PER-SECOND=5]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+minutes="${1:-10}"; articles="${2:-300}"; clients="${3:-8}"; writes="${4:-5}"
+out=perf/target/soak
+rm -rf "$out"; mkdir -p "$out"
+data="$out/data"
+port=18083
+cp=$(perf/classpath.sh)
+# exec: the background job is then the JVM itself, which TERM stops (a subshell would pass it on to no one).
+arno() { exec java -cp "$cp" -Darno.home="$PWD" arno.server.Main "$@"; }
+
+echo "== a store like a first run's: the demo with $articles articles (development mode, then stopped)"
+(arno serve --port "$port" --data "$data" --articles "$articles") > "$out/first.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do grep -q 'serving on' "$out/first.log" && break; sleep 0.5; done
+kill -TERM "$pid"; wait "$pid" || true
+password="soak-$(date +%s)-secret"
+printf '%s\n' "$password" | (arno accounts add soak --roles read,write,admin --password-stdin --data "$data")
+{ echo path; java -cp "$cp" arno.perf.pages.PerfServer --list "$data/content"; } > "$out/paths.csv"
+
+echo "== serving in production mode (-Xmx512m)"
+ARNO_HEAP=-Xmx512m
+java $ARNO_HEAP -cp "$cp" -Darno.home="$PWD" arno.server.Main serve --production --port "$port" --data "$data" \
+    --batch-root "$PWD/perf/batch" > "$out/server.log" 2>&1 &
+server=$!
+trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 600); do grep -q 'serving on' "$out/server.log" && break; sleep 0.5; done
+echo "== soak: $minutes minutes, $clients page clients, $writes writes/s, a batch a minute ($(date -u +%FT%TZ), $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg))"
+java -Xmx512m -cp "$cp" arno.perf.Soak "http://127.0.0.1:$port" soak "$password" "$minutes" "$clients" "$writes" \
+    "$PWD/perf/batch/jats-checks.sch" "$out/paths.csv" | tee "$out/soak.txt"

@@ -1,0 +1,221 @@
+package arno.perf;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The soak (issue 14, item 11): mixed load against one running server for a number of minutes,
+ * reported per minute: page clients in closed loops over random full-text and abstract pages;
+ * one writer replacing an article's JATS variant through the store API (GET, edit the title, PUT
+ * with If-Match) at a steady rate, so the page caches keep being invalidated; a Schematron batch
+ * over stored articles submitted every minute; and every 10 s the server's heap after its last
+ * collection from {@code /_arno/metrics}. Counts every 5xx (goal 0) and prints, per minute, pages,
+ * their p50 and p99, writes, batch jobs finished, 5xx, and the live heap. Exits 1 if any 5xx.
+ *
+ * <pre>Soak BASE USER PASSWORD MINUTES PAGE-CLIENTS WRITES-PER-SECOND SCHEMATRON-FILE PATHS-FILE</pre>
+ * PATHS-FILE lists full-text page paths, one per line ({@code PerfServer --list}).
+ */
+public final class Soak {
+    private static final Pattern GAUGE = Pattern.compile("^(jvm_gc_live_data_size_bytes|jvm_memory_used_bytes)\\{([^}]*)\\} (\\S+)$",
+            Pattern.MULTILINE);
+
+    public static void main(String[] args) throws Exception {
+        String base = args[0];
+        String auth = "Basic " + Base64.getEncoder().encodeToString((args[1] + ":" + args[2]).getBytes(StandardCharsets.UTF_8));
+        int minutes = Integer.parseInt(args[3]);
+        int clients = Integer.parseInt(args[4]);
+        double writesPerSecond = Double.parseDouble(args[5]);
+        Path schematron = Path.of(args[6]).toAbsolutePath();
+        List<String> full = Files.readAllLines(Path.of(args[7])).stream().filter(l -> l.startsWith("/")).toList();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+        long end = System.nanoTime() + minutes * 60_000_000_000L;
+        Minute[] perMinute = new Minute[minutes + 1];
+        for (int i = 0; i < perMinute.length; i++) perMinute[i] = new Minute();
+        long start = System.nanoTime();
+        List<Thread> threads = new ArrayList<>();
+
+        for (int c = 0; c < clients; c++) {
+            threads.add(start(() -> {
+                while (System.nanoTime() < end) {
+                    String page = full.get(ThreadLocalRandom.current().nextInt(full.size()));
+                    if (ThreadLocalRandom.current().nextBoolean()) page = page.substring(0, page.length() - "/full".length());
+                    long t = System.nanoTime();
+                    int status = send(http, HttpRequest.newBuilder(URI.create(base + page)).build());
+                    Minute m = perMinute[minute(start)];
+                    m.pageNanos.add(System.nanoTime() - t);
+                    if (status >= 500 || status < 0) m.errors5xx.incrementAndGet();
+                }
+            }));
+        }
+
+        threads.add(start(() -> {
+            long gap = (long) (1_000_000_000L / writesPerSecond);
+            long next = System.nanoTime();
+            int n = 0;
+            while (System.nanoTime() < end) {
+                String page = full.get(ThreadLocalRandom.current().nextInt(full.size()));
+                String resource = "/store/journals/" + (page.startsWith("/journal-a/") ? "ja" : "jb")
+                        + page.substring(page.indexOf('/', 1), page.length() - "/full".length()) + ".xml";
+                Minute m = perMinute[minute(start)];
+                try {
+                    HttpResponse<String> got = http.send(HttpRequest.newBuilder(URI.create(base + resource)).header("Authorization", auth).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (got.statusCode() >= 500) m.errors5xx.incrementAndGet();
+                    if (got.statusCode() == 200) {
+                        String edited = got.body().replaceFirst("<article-title>(.*?)</article-title>",
+                                "<article-title>Soak edit " + (n++) + "</article-title>");
+                        int status = send(http, HttpRequest.newBuilder(URI.create(base + resource)).header("Authorization", auth)
+                                .header("If-Match", got.headers().firstValue("ETag").orElse("*"))
+                                .header("Content-Type", "application/xml").PUT(HttpRequest.BodyPublishers.ofString(edited)).build());
+                        if (status >= 500 || status < 0) m.errors5xx.incrementAndGet();
+                        else if (status < 300) m.writes.incrementAndGet();
+                    }
+                } catch (IOException | InterruptedException e) {
+                    m.errors5xx.incrementAndGet();
+                }
+                next += gap;
+                sleepUntil(next);
+            }
+        }));
+
+        threads.add(start(() -> {
+            while (System.nanoTime() < end) {
+                StringBuilder batch = new StringBuilder("<batch xmlns=\"urn:arno:batch\" name=\"soak\">\n  <schematron href=\"")
+                        .append(schematron.toUri()).append("\"/>\n");
+                for (int i = 0; i < 50; i++) {
+                    String page = full.get(ThreadLocalRandom.current().nextInt(full.size()));
+                    batch.append("  <input href=\"store:/journals/").append(page.startsWith("/journal-a/") ? "ja" : "jb")
+                            .append(page, page.indexOf('/', 1), page.length() - "/full".length()).append(".xml\"/>\n");
+                }
+                batch.append("</batch>\n");
+                Minute m = perMinute[minute(start)];
+                try {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/batch/jobs")).header("Authorization", auth)
+                            .header("Content-Type", "application/xml").header("Content-Location", schematron.getParent().toUri().toString())
+                            .POST(HttpRequest.BodyPublishers.ofString(batch.toString())).build(), HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() >= 500) m.errors5xx.incrementAndGet();
+                    if (r.statusCode() == 202) {
+                        URI job = URI.create(base + "/").resolve(r.headers().firstValue("Location").orElseThrow());
+                        while (System.nanoTime() < end) {
+                            HttpResponse<String> s = http.send(HttpRequest.newBuilder(job).header("Authorization", auth).build(),
+                                    HttpResponse.BodyHandlers.ofString());
+                            if (s.statusCode() >= 500) m.errors5xx.incrementAndGet();
+                            if (s.body().contains("status=\"completed\"") || s.body().contains("status=\"failed\"")) {
+                                perMinute[minute(start)].batches.incrementAndGet();
+                                break;
+                            }
+                            Thread.sleep(1000);
+                        }
+                    } else {
+                        System.err.println("soak: batch refused " + r.statusCode() + ": " + r.body());
+                    }
+                    Thread.sleep(60_000);
+                } catch (IOException | InterruptedException e) {
+                    m.errors5xx.incrementAndGet();
+                }
+            }
+        }));
+
+        threads.add(start(() -> {
+            while (System.nanoTime() < end) {
+                try {
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/_arno/metrics")).header("Authorization", auth).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    double live = 0;
+                    double used = 0;
+                    Matcher g = GAUGE.matcher(r.body());
+                    while (g.find()) {
+                        if (g.group(1).equals("jvm_gc_live_data_size_bytes")) live = Double.parseDouble(g.group(3));
+                        else if (g.group(2).contains("area=\"heap\"")) used += Double.parseDouble(g.group(3));
+                    }
+                    Minute m = perMinute[minute(start)];
+                    m.liveHeap.set((long) live);
+                    m.usedHeap.set(Math.max(m.usedHeap.get(), (long) used));
+                    Thread.sleep(10_000);
+                } catch (IOException | InterruptedException e) {
+                    return;
+                }
+            }
+        }));
+
+        for (Thread t : threads) t.join();
+        long errors = 0;
+        System.out.println("| minute | pages | p50 ms | p99 ms | writes | batches done | 5xx | heap after GC MB | heap used max MB |");
+        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        for (int i = 0; i < minutes; i++) {
+            Minute m = perMinute[i];
+            long[] t = m.pageNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+            errors += m.errors5xx.get();
+            System.out.printf("| %d | %,d | %.1f | %.1f | %d | %d | %d | %.1f | %.1f |%n", i + 1, t.length, pct(t, 50), pct(t, 99),
+                    m.writes.get(), m.batches.get(), m.errors5xx.get(), m.liveHeap.get() / 1e6, m.usedHeap.get() / 1e6);
+        }
+        errors += perMinute[minutes].errors5xx.get();
+        System.out.println("5xx in all: " + errors);
+        System.exit(errors == 0 ? 0 : 1);
+    }
+
+    private static final class Minute {
+        final ConcurrentLinkedQueue<Long> pageNanos = new ConcurrentLinkedQueue<>();
+        final AtomicLong errors5xx = new AtomicLong();
+        final AtomicLong writes = new AtomicLong();
+        final AtomicLong batches = new AtomicLong();
+        final AtomicLong liveHeap = new AtomicLong();
+        final AtomicLong usedHeap = new AtomicLong();
+    }
+
+    private static Thread start(Runnable r) {
+        Thread t = new Thread(r, "soak");
+        t.start();
+        return t;
+    }
+
+    private static int minute(long start) {
+        return (int) ((System.nanoTime() - start) / 60_000_000_000L);
+    }
+
+    /** The status, or -1 when the request failed (the server went away: counted as a 5xx). */
+    private static int send(HttpClient http, HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    private static void sleepUntil(long nanos) {
+        long wait = nanos - System.nanoTime();
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static double pct(long[] sorted, int p) {
+        if (sorted.length == 0) return 0;
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)] / 1e6;
+    }
+
+    private Soak() {
+    }
+}
