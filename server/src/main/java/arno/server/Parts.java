@@ -50,10 +50,19 @@ public final class Parts implements AutoCloseable {
      * caller before anything was opened (it checks the batch roots).
      */
     public static Parts open(Config config, BatchOptions batchOptions) {
+        return open(config, batchOptions, "");
+    }
+
+    /**
+     * As {@link #open(Config, BatchOptions)}, for a server whose servlets are under
+     * {@code contextPath} ("" or e.g. "/arno", a WAR's): the store API shows hrefs under
+     * {@code contextPath/store}, so those are what clients post back.
+     */
+    public static Parts open(Config config, BatchOptions batchOptions, String contextPath) {
         if (config.contentFrom() != Config.ContentFrom.STORE) return new Parts(config, batchOptions, null, null);
         Store store = Store.open(config.store(), storeOptions(config));
         try {
-            return new Parts(config, batchOptions, store, AtomStore.open(store, atomOptions(config)));
+            return new Parts(config, batchOptions, store, AtomStore.open(store, atomOptions(contextPath)));
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -132,9 +141,16 @@ public final class Parts implements AutoCloseable {
                 .changeRetention(config.changeRetention());
     }
 
-    /** The store service's options: hrefs posted back with the API's mount are stored as store paths. */
+    /**
+     * The store service's options for {@code ./arno serve} and the store commands: hrefs posted
+     * back with the API's mount are stored as store paths.
+     */
     public static AtomOptions atomOptions(Config config) {
-        return AtomOptions.defaults().hrefPrefix(STORE_MOUNT);
+        return atomOptions("");
+    }
+
+    private static AtomOptions atomOptions(String contextPath) {
+        return AtomOptions.defaults().hrefPrefix(contextPath + STORE_MOUNT);
     }
 
     /** The batch service's options, from the one configuration: its roots (never the data folder), limits and policies. */
