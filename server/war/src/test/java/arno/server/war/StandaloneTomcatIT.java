@@ -85,10 +85,13 @@ class StandaloneTomcatIT {
             assertThat(TreeLoader.load(atom, content, "it", (done, total) -> { }).entries()).isGreaterThan(8);
         }
         FileUtils.deleteDirectory(content.toFile());
+        // The one configuration file, named by arno.config (here the system property; web.xml leaves the parameter empty).
+        Path configFile = home.resolve("arno-it-config.xml");
+        Files.writeString(configFile, "<arno xmlns='urn:arno:config'><pages workers='3'/></arno>");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         tomcat = new ProcessBuilder(java,
                 "-Dcatalina.home=" + home, "-Dcatalina.base=" + home, "-Djava.io.tmpdir=" + home.resolve("temp"),
-                "-Darno.data=" + data,
+                "-Darno.data=" + data, "-Darno.config=" + configFile,
                 "-cp", home.resolve("bin/bootstrap.jar") + File.pathSeparator + home.resolve("bin/tomcat-juli.jar"),
                 "org.apache.catalina.startup.Bootstrap", "start")
                 .redirectErrorStream(true)
@@ -203,6 +206,15 @@ class StandaloneTomcatIT {
         assertThat(get("/arno/static/journal.css").statusCode()).isEqualTo(200);
         assertThat(get("/arno/journal-a/static/../site.xml").statusCode()).isIn(400, 404);
         assertThat(get("/arno/journal-a/static/no-such.css").statusCode()).isEqualTo(404);
+    }
+
+    /** The configuration file's page workers, as the metrics report them. */
+    @Test
+    @Order(3)
+    void theConfigurationFileIsRead() throws Exception {
+        HttpResponse<String> metrics = get("/arno/_arno/metrics");
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        assertThat(metrics.body().lines()).contains("arno_workers 3.0");
     }
 
     @Test
