@@ -24,7 +24,9 @@ import org.apache.catalina.valves.RemoteIpValve;
 /**
  * Arno in an embedded Tomcat, from the one configuration: one connector on the configured address
  * and port, one context at "/", the Arno servlet for everything (other servlets may be
- * {@link #mount}ed beside it). {@link #start} returns once the port is open.
+ * {@link #mount}ed beside it). {@link #start} returns once the port is open. The same sites'
+ * servlet, body rate and static folders can instead be put into a servlet container's context
+ * ({@link #host}, the WAR); {@link Parts} adds the store, batch and operating parts to either.
  *
  * <p>Tomcat's own error pages (for what it refuses before any servlet sees it: a malformed
  * request line, an encoded slash) show neither a stack trace nor Tomcat's version.
@@ -48,18 +50,23 @@ public final class ArnoServer implements AutoCloseable {
     public static final String ACCESS_LOG_PATTERN = "%h %l %u %t \"%r\" %s %b \"%{Referer}i\" \"%{User-Agent}i\" %{"
             + ArnoServlet.REQUEST_ID + "}r %D";
 
+    /** The embedded Tomcat, its connector and work folder; null when hosted by a container. */
     private final Tomcat tomcat;
     private final Connector connector;
+    private final Path work;
+    /** The container's context this server's servlets are added to; null when embedded. */
+    private final jakarta.servlet.ServletContext hosted;
     private final SiteRegistry registry;
     private final ArnoServlet servlet;
-    private final Path work;
 
-    private ArnoServer(Tomcat tomcat, Connector connector, SiteRegistry registry, ArnoServlet servlet, Path work) {
+    private ArnoServer(Tomcat tomcat, Connector connector, Path work, jakarta.servlet.ServletContext hosted,
+            SiteRegistry registry, ArnoServlet servlet) {
         this.tomcat = tomcat;
         this.connector = connector;
+        this.work = work;
+        this.hosted = hosted;
         this.registry = registry;
         this.servlet = servlet;
-        this.work = work;
     }
 
     /**
@@ -96,12 +103,8 @@ public final class ArnoServer implements AutoCloseable {
      * store, follow its change feed to evict the pages that depend on what each commit changed.
      */
     public static ArnoServer start(Config config, DocumentStore store, arno.cache.Ticker clock) {
-        ArnoServlet.check(config.workers(), config.queue()); // before compiling the sites
-        Config.requireFolder(config.sites(), "sites folder");
         arno.server.config.Logging.apply(config.logLevel(), config.logFile());
-        PipelineConfig pipeline = pipelineConfig(config);
-        SiteRegistry registry = clock == null ? SiteRegistry.start(pipeline, store) : SiteRegistry.start(pipeline, store, clock);
-        if (store instanceof arno.store.Store s) registry.followChanges(changeFeed(s));
+        SiteRegistry registry = sites(config, store, clock);
         Path work;
         try {
             work = Files.createTempDirectory("arno-tomcat");
@@ -145,13 +148,13 @@ public final class ArnoServer implements AutoCloseable {
         StandardHost host = (StandardHost) tomcat.getHost();
         host.setErrorReportValveClass(QuietErrorReportValve.class.getName());
         Context context = tomcat.addContext("", null);
-        ArnoServlet servlet = new ArnoServlet(registry, config.workers(), config.queue(), config.bodyRate());
-        Tomcat.addServlet(context, "arno", servlet).setAsyncSupported(true);
-        context.addServletMappingDecoded("/", "arno");
+        ArnoServlet servlet = sitesServlet(config, registry);
+        Tomcat.addServlet(context, SITES_SERVLET, servlet).setAsyncSupported(true);
+        context.addServletMappingDecoded("/", SITES_SERVLET);
         // Before the start: a filter added to a started context is never called.
         org.apache.tomcat.util.descriptor.web.FilterDef bodies = new org.apache.tomcat.util.descriptor.web.FilterDef();
         bodies.setFilterName("body-deadline");
-        bodies.setFilter(new BodyDeadline(config.bodyRate(), "arno"));
+        bodies.setFilter(new BodyDeadline(config.bodyRate(), SITES_SERVLET));
         bodies.setAsyncSupported("true");
         context.addFilterDef(bodies);
         org.apache.tomcat.util.descriptor.web.FilterMap everything = new org.apache.tomcat.util.descriptor.web.FilterMap();
@@ -182,7 +185,56 @@ public final class ArnoServer implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, "Arno serves " + registry.current().names() + " on http://" + config.bind() + ":"
                 + connector.getLocalPort() + "/ with " + config.workers() + " workers, queue " + config.queue()
                 + (config.production() ? "" : " (development mode)"));
-        return new ArnoServer(tomcat, connector, registry, servlet, work);
+        return new ArnoServer(tomcat, connector, work, null, registry, servlet);
+    }
+
+    /**
+     * Arno inside a servlet container that runs {@code ctx} (the WAR): the same sites' servlet at
+     * "/", the same body rate for the servlets {@link #mount}ed beside it, the sites' static folders
+     * at the same paths under the context path; what belongs to a connector or an engine (the port,
+     * compression, trusted proxies, the access log, log files) is the container's. Must be called
+     * while {@code ctx} initialises (a listener's contextInitialized), as must {@link #mount}.
+     * {@code store} as for {@link #start(Config, DocumentStore)}.
+     */
+    public static ArnoServer host(jakarta.servlet.ServletContext ctx, Config config, DocumentStore store) {
+        SiteRegistry registry = sites(config, store, null);
+        try {
+            ArnoServlet servlet = sitesServlet(config, registry);
+            jakarta.servlet.ServletRegistration.Dynamic pages = ctx.addServlet(SITES_SERVLET, servlet);
+            // Pipelines run on Arno's workers, not on the container's request threads.
+            pages.setAsyncSupported(true);
+            pages.addMapping("/");
+            jakarta.servlet.FilterRegistration.Dynamic bodies = ctx.addFilter("body-deadline",
+                    new BodyDeadline(config.bodyRate(), SITES_SERVLET));
+            bodies.setAsyncSupported(true);
+            bodies.addMappingForUrlPatterns(null, false, "/*");
+            ArnoServer server = new ArnoServer(null, null, null, ctx, registry, servlet);
+            registry.current().staticFolders().forEach(server::mountFiles);
+            return server;
+        } catch (RuntimeException e) {
+            registry.close();
+            throw e;
+        }
+    }
+
+    /** The servlet name of the sites' servlet (exempt from {@link BodyDeadline}: it reads bodies itself). */
+    private static final String SITES_SERVLET = "arno";
+
+    /**
+     * The sites compiled from {@code config}, their page caches following the store's change feed
+     * when {@code store} is Arno's store.
+     */
+    private static SiteRegistry sites(Config config, DocumentStore store, arno.cache.Ticker clock) {
+        ArnoServlet.check(config.workers(), config.queue()); // before compiling the sites
+        Config.requireFolder(config.sites(), "sites folder");
+        PipelineConfig pipeline = pipelineConfig(config);
+        SiteRegistry registry = clock == null ? SiteRegistry.start(pipeline, store) : SiteRegistry.start(pipeline, store, clock);
+        if (store instanceof arno.store.Store s) registry.followChanges(changeFeed(s));
+        return registry;
+    }
+
+    private static ArnoServlet sitesServlet(Config config, SiteRegistry registry) {
+        return new ArnoServlet(registry, config.workers(), config.queue(), config.bodyRate());
     }
 
     /**
@@ -290,8 +342,9 @@ public final class ArnoServer implements AutoCloseable {
         servlet.observe(observer);
     }
 
+    /** The port the embedded server listens on; -1 when a container hosts it. */
     public int port() {
-        return connector.getLocalPort();
+        return connector == null ? -1 : connector.getLocalPort();
     }
 
     /** The sites being served (reloaded on change in development). */
@@ -305,6 +358,10 @@ public final class ArnoServer implements AutoCloseable {
      * bodies reach the servlet held to the configured body rate ({@link BodyDeadline}).
      */
     public void mount(String name, String pattern, jakarta.servlet.http.HttpServlet servlet) {
+        if (hosted != null) {
+            hosted.addServlet(name, servlet).addMapping(pattern);
+            return;
+        }
         Context context = (Context) tomcat.getHost().findChild("");
         Tomcat.addServlet(context, name, servlet);
         context.addServletMappingDecoded(pattern, name);
@@ -315,13 +372,18 @@ public final class ArnoServer implements AutoCloseable {
      * as the sites' static folders are served ({@link StaticFiles}).
      */
     public void mountFiles(String path, Path folder) {
-        StaticFiles.mount(tomcat, path, folder);
+        if (hosted != null) StaticFiles.mount(hosted, path, folder);
+        else StaticFiles.mount(tomcat, path, folder);
     }
 
-    /** Stops serving, then closes the page caches (what only memory holds is written to disk). */
+    /**
+     * Stops serving, then closes the page caches (what only memory holds is written to disk).
+     * Hosted, the container has stopped serving (it destroys the servlets before the context's
+     * listeners hear of the end), so only the page caches are closed.
+     */
     @Override
     public void close() {
-        stopQuietly(tomcat, work);
+        if (tomcat != null) stopQuietly(tomcat, work);
         registry.close();
     }
 

@@ -1,6 +1,8 @@
 package arno.server;
 
 import jakarta.servlet.FilterChain;
+import arno.xml.ErrorCode;
+import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -9,6 +11,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.apache.catalina.Context;
+import org.apache.catalina.Globals;
+import org.apache.catalina.WebResourceRoot;
+import org.apache.catalina.webresources.DirResourceSet;
 import org.apache.catalina.servlets.DefaultServlet;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.tomcat.util.descriptor.web.FilterDef;
@@ -48,6 +53,26 @@ final class StaticFiles {
         map.setFilterName("cache-control");
         map.addURLPattern("/*");
         files.addFilterMap(map);
+    }
+
+    /**
+     * Serves {@code folder} at {@code path} under the context path of {@code ctx}, a context of a
+     * standalone Tomcat being initialised (the WAR cannot add contexts of its own): the folder is
+     * mounted into the context's resources at {@code path} (before the WAR's own files), and the same
+     * default servlet and Cache-Control filter are mapped to {@code path/*}. The default servlet
+     * resolves a request by its servlet path and path info together, so
+     * {@code /journal-a/static/site.css} is the mounted folder's {@code site.css}.
+     */
+    static void mount(ServletContext ctx, String path, Path folder) {
+        if (!(ctx.getAttribute(Globals.RESOURCES_ATTR) instanceof WebResourceRoot resources)) {
+            throw ErrorCode.BAD_CONFIGURATION.error("the static folder " + folder + " cannot be served at " + path
+                    + ": the servlet container is not Tomcat (no " + Globals.RESOURCES_ATTR + "); serve it from the"
+                    + " container or a proxy instead");
+        }
+        resources.addPreResources(new DirResourceSet(resources, path, folder.toAbsolutePath().toString(), "/"));
+        String name = "files:" + path;
+        ctx.addServlet(name, new DefaultServlet()).addMapping(path + "/*");
+        ctx.addFilter("cache-control:" + path, new CacheControl()).addMappingForServletNames(null, false, name);
     }
 
     /** The Cache-Control of a file's name. */

@@ -1,21 +1,18 @@
 package arno.server.cli;
 
 import arno.batch.BatchOptions;
-import arno.batch.BatchService;
 import arno.server.ArnoServer;
 import arno.server.Demo;
 import arno.server.LocalCache;
 import arno.server.LocalLoad;
+import arno.server.Parts;
 import arno.server.config.Config;
-import arno.server.ops.Operations;
 import arno.server.RunFile;
 import arno.store.Snapshot;
-import arno.store.Store;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
 import arno.store.cli.IndexTasks;
-import arno.store.http.StoreServlet;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
@@ -120,51 +117,31 @@ public final class ServeCommand implements Callable<Integer> {
             throw ErrorCode.BAD_CONFIGURATION.error("--articles must be between 1 and 1000000, not " + demoArticles);
         }
         checkFolders(c);
-        BatchOptions batchOptions = batchOptions(c);
+        BatchOptions batchOptions = Parts.batchOptions(c);
         checkPort(c);
 
         // Everything is checked; from here on things are written, opened and started.
         boolean fromStore = c.contentFrom() == Config.ContentFrom.STORE;
         demoContent(c, demoArticles, err);
-        Store store = null;
-        AtomStore atom = null;
+        Parts parts = null;
         ArnoServer server = null;
-        BatchService batch = null;
-        AutoCloseable operations = null;
         RunFile runFile = null;
         CountDownLatch stopped = new CountDownLatch(1);
         try {
-            if (fromStore) {
-                store = openStore(c);
-                atom = AtomStore.open(store, atomOptions(c));
-                loadDemo(c, atom, err);
-            }
-            server = ArnoServer.start(c, store);
-            // The store is open first: batches read store: inputs from it and write store: outputs through it.
-            batch = BatchService.start(atom == null ? batchOptions : batchOptions.withStore(atom));
-            // Operations: /_arno/health, /_arno/metrics; in production the write APIs stay closed until an account may write.
-            operations = Operations.mount(server, c, store, batch);
-            server.mount("batch", "/batch/*", Operations.gateWrites(batch.servlet(), c, batch.accounts(), "submitting and cancelling batch jobs"));
-            if (atom != null) {
-                // One accounts file for every service: writing to the store needs the write role.
-                server.mount("store", STORE_MOUNT + "/*", Operations.gateWrites(new StoreServlet(atom, batch.accounts(),
-                        c.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
-                        atom.options().maxBodyBytes()), c, batch.accounts(), "writing to the store"));
-            }
-            Operations.warnIfWritesClosed(c, batch.accounts(), err);
+            // The store is open first: the sites read it, batches read store: inputs from it and write store: outputs through it.
+            parts = Parts.open(c, batchOptions);
+            AtomStore atom = parts.atom();
+            if (fromStore) loadDemo(c, atom, err);
+            server = ArnoServer.start(c, parts.store());
+            // The batch service, /store/, /batch/, /_arno/health and /_arno/metrics; in production the write APIs
+            // stay closed until an account may write, in development an account is created.
+            parts.mount(server, err);
             // Commands beside this server reach it through the run file: ./arno store load (LocalLoad) when it
             // holds the store, ./arno cache stats|clear (LocalCache) always.
             runFile = RunFile.create(localUrl(c, server.port()), atom != null);
             if (atom != null) server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token()));
             server.mount("cache", LocalCache.PATH, new LocalCache(server.sites(), runFile.token()));
             runFile.write(c.data());
-            if (!c.production()) {
-                String account = batch.createDevelopmentAccount();
-                if (account != null) {
-                    err.println("arno: batch service account for this data folder: " + account
-                            + " (kept in " + c.batchData().resolve("users") + ")");
-                }
-            }
             err.println("arno: serving on http://" + (c.bind().equals("0.0.0.0") ? "localhost" : c.bind()) + ":"
                     + server.port() + "/  (Ctrl-C stops)");
             err.flush();
@@ -174,7 +151,7 @@ public final class ServeCommand implements Callable<Integer> {
             // The run file first (no new command finds us), the server (no new requests, the batch servlet included),
             // then the batch service, then the store.
             if (runFile != null) runFile.remove(c.data());
-            stop(err, server, operations, batch, atom, store);
+            stop(err, server, parts);
             stopped.countDown();
         }
     }
@@ -310,24 +287,9 @@ public final class ServeCommand implements Callable<Integer> {
         return URI.create("http://" + host + ":" + port);
     }
 
-    /** Where the store API is mounted. */
-    static final String STORE_MOUNT = "/store";
-
-    /** The store service's options: hrefs posted back with the API's mount are stored as store paths. */
+    /** The store service's options ({@link Parts#atomOptions}), for the store commands. */
     static AtomOptions atomOptions(Config c) {
-        return AtomOptions.defaults().hrefPrefix(STORE_MOUNT);
-    }
-
-    /** The store as the store commands open it: the same map size and XML limits. */
-    private static Store openStore(Config c) {
-        return Store.open(c.store(), StoreCommand.Opening.options(c));
-    }
-
-    /** The batch service's options, from the one configuration: its roots (never the data folder), limits and policies. */
-    private static BatchOptions batchOptions(Config c) {
-        return BatchOptions.builder(c.batchData()).roots(c.batchRoots()).workers(c.batchWorkers())
-                .queueBound(c.batchQueue()).xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
-                .hosts(c.hosts()).timeLimit(c.batchTimeLimit()).build();
+        return Parts.atomOptions(c);
     }
 
 

@@ -15,19 +15,42 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import org.apache.commons.io.FileUtils;
+import arno.server.Parts;
+import arno.server.config.Config;
+import arno.store.Store;
+import arno.store.atom.AtomStore;
+import arno.store.atom.TreeLoader;
+import arno.store.cli.IndexTasks;
+import arno.xml.XmlPolicy;
+import arno.xml.Accounts;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Deploys the WAR into a real standalone Tomcat 11 (the distribution from
- * Maven Central, started as its own process) and reads the demo pages, over
- * content the test generates (the WAR finds its stylesheets in its own jars).
+ * Deploys the WAR into a real standalone Tomcat 11 (the distribution from Maven Central, started
+ * as its own process) and uses what the embedded server has: pages read from the store (the test
+ * generates content and loads it into {@code DATA/store} as {@code ./arno serve} does on a first
+ * run, then removes the files, so a page can only come from the store), the store API, health,
+ * metrics, static files, page caches; then undeploys the WAR with Tomcat still running and checks
+ * that the store was closed (its lock released: this process can open it). The WAR finds its
+ * stylesheets in its own jars.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StandaloneTomcatIT {
     static Process tomcat;
     static Path home;
+    static Path data;
     static int port;
+    /** Page workers the configuration file sets: never the default (one per core). */
+    static final int WORKERS = Runtime.getRuntime().availableProcessors() + 1;
     static final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
@@ -50,14 +73,27 @@ class StandaloneTomcatIT {
             FileUtils.deleteDirectory(home.resolve("webapps").resolve(app).toFile());
         }
         Files.copy(war, home.resolve("webapps/arno.war"), StandardCopyOption.REPLACE_EXISTING);
-        Path data = home.resolve("arno-data-it");
+        data = home.resolve("arno-data-it");
         FileUtils.deleteDirectory(data.toFile());
-        // The WAR serves the operator's content and never makes any: the test supplies it.
-        arno.demo.Generator.generate(data.resolve("content"), 8, 1);
+        // The WAR serves the operator's content and never makes any: the test supplies it, in the store.
+        Path content = data.resolve("content");
+        arno.demo.Generator.generate(content, 8, 1);
+        Config.Builder b = Config.defaults(home).toBuilder();
+        b.data = data;
+        Config config = b.build();
+        try (Store store = Store.open(config.store(), Parts.storeOptions(config));
+                AtomStore atom = AtomStore.open(store, Parts.atomOptions(config))) {
+            IndexTasks.addResource(store, "/arno/demo/indexes.xml", new XmlPolicy(config.xmlLimits()), new PrintWriter(System.err, true));
+            assertThat(TreeLoader.load(atom, content, "it", (done, total) -> { }).entries()).isGreaterThan(8);
+        }
+        FileUtils.deleteDirectory(content.toFile());
+        // The one configuration file, named by arno.config (here the system property; web.xml leaves the parameter empty).
+        Path configFile = home.resolve("arno-it-config.xml");
+        Files.writeString(configFile, "<arno xmlns='urn:arno:config'><pages workers='" + WORKERS + "'/></arno>");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         tomcat = new ProcessBuilder(java,
                 "-Dcatalina.home=" + home, "-Dcatalina.base=" + home, "-Djava.io.tmpdir=" + home.resolve("temp"),
-                "-Darno.data=" + data,
+                "-Darno.data=" + data, "-Darno.config=" + configFile,
                 "-cp", home.resolve("bin/bootstrap.jar") + File.pathSeparator + home.resolve("bin/tomcat-juli.jar"),
                 "org.apache.catalina.startup.Bootstrap", "start")
                 .redirectErrorStream(true)
@@ -85,6 +121,7 @@ class StandaloneTomcatIT {
     }
 
     @Test
+    @Order(1)
     void servesTheDemoSitesUnderTheContextPath() throws Exception {
         HttpResponse<String> home = get("/arno/journal-a/");
         assertThat(home.statusCode()).isEqualTo(200);
@@ -93,13 +130,171 @@ class StandaloneTomcatIT {
         assertThat(get("/arno/journal-b/").statusCode()).isEqualTo(200);
         HttpResponse<String> missing = get("/arno/journal-a/no/such/page/here");
         assertThat(missing.statusCode()).isEqualTo(404);
-        // The issue pages read the generated content: one of its issues is linked from the home page.
+        // The issue pages read the content, which is in the store only (the files were removed).
+        assertThat(Files.exists(data.resolve("content"))).isFalse();
+        HttpResponse<String> toc = get("/arno/journal-a/v1/i1");
+        assertThat(toc.statusCode()).isEqualTo(200);
+        assertThat(toc.body()).contains("/arno/journal-a/v1/i1/");
+    }
+
+    @Test
+    @Order(1)
+    void theStoreApiAnswersUnderTheContextPath() throws Exception {
+        HttpResponse<String> service = get("/arno/store/");
+        assertThat(service.statusCode()).isEqualTo(200);
+        assertThat(service.headers().firstValue("Content-Type").orElse("")).startsWith("application/atomsvc+xml");
+        assertThat(service.body()).contains("<collection");
+        // In production (the WAR's default) with no account that may write, writing is closed and says how to open it.
+        HttpResponse<String> put = send(HttpRequest.newBuilder(uri("/arno/store/it-test.atom"))
+                .PUT(HttpRequest.BodyPublishers.ofString("<entry xmlns='http://www.w3.org/2005/Atom'/>")));
+        assertThat(put.statusCode()).isEqualTo(403);
+        assertThat(put.body()).contains("accounts add");
+        // The batch service is mounted too (its list needs an account: 401, not the sites' 404).
+        assertThat(get("/arno/batch/").statusCode()).isIn(200, 401);
+    }
+
+    /**
+     * Writing opens, without a restart, once an account has the write role; an entry read through
+     * the API (its typed links shown under the context path) is written back unchanged, so the
+     * store service strips the WAR's {@code /arno/store} from the hrefs it is sent.
+     */
+    @Test
+    @Order(2)
+    void anEntryReadFromTheApiIsWrittenBackOnceAnAccountMayWrite() throws Exception {
+        String article = "/arno/store/journals/ja/v1/i1/a0001.atom";
+        HttpResponse<String> read = get(article);
+        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(read.body()).contains("href=\"/arno/store/journals/ja/v1/i1/a0001/f1.atom\"");
+        Config.Builder b = Config.defaults(home).toBuilder();
+        b.data = data;
+        new Accounts(b.build().accounts()).create("it-writer", "it-writer-password", Set.of(Accounts.Role.READ, Accounts.Role.WRITE));
+        String auth = "Basic " + Base64.getEncoder().encodeToString("it-writer:it-writer-password".getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> put = send(HttpRequest.newBuilder(uri(article)).header("Authorization", auth)
+                .header("Content-Type", "application/atom+xml;type=entry")
+                .header("If-Match", read.headers().firstValue("ETag").orElseThrow())
+                .PUT(HttpRequest.BodyPublishers.ofString(read.body())));
+        assertThat(put.statusCode()).as(put.body()).isIn(200, 204);
+        assertThat(get("/arno/journal-a/v1/i1/a0001").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    @Order(3)
+    void healthIsReadyWithTheStoreOpenAndBatchRunning() throws Exception {
+        HttpResponse<String> health = get("/arno/_arno/health");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body().replace(" ", "")).contains("\"ready\":true").contains("\"used\":true")
+                .contains("\"open\":true").contains("\"running\":true");
+    }
+
+    @Test
+    @Order(4)
+    void staticFilesAreServedWithValidatorsAndRanges() throws Exception {
+        Path css = home.resolve("webapps/arno/WEB-INF/arno/sites/journal-a/static/site.css");
+        HttpResponse<String> file = get("/arno/journal-a/static/site.css");
+        assertThat(file.statusCode()).isEqualTo(200);
+        assertThat(file.headers().firstValue("Content-Type").orElse("")).startsWith("text/css");
+        assertThat(file.headers().firstValue("Cache-Control")).hasValue("no-cache");
+        assertThat(file.body()).isEqualTo(Files.readString(css));
+        String etag = file.headers().firstValue("ETag").orElseThrow();
+        assertThat(file.headers().firstValue("Last-Modified")).isPresent();
+        HttpResponse<String> again = send(HttpRequest.newBuilder(uri("/arno/journal-a/static/site.css"))
+                .header("If-None-Match", etag));
+        assertThat(again.statusCode()).isEqualTo(304);
+        HttpResponse<String> part = send(HttpRequest.newBuilder(uri("/arno/journal-a/static/site.css"))
+                .header("Range", "bytes=0-9"));
+        assertThat(part.statusCode()).isEqualTo(206);
+        assertThat(part.body()).isEqualTo(Files.readString(css).substring(0, 10));
+        // The sites' shared static folder, and nothing outside the folders.
+        assertThat(get("/arno/static/journal.css").statusCode()).isEqualTo(200);
+        assertThat(get("/arno/journal-a/static/../site.xml").statusCode()).isIn(400, 404);
+        assertThat(get("/arno/journal-a/static/no-such.css").statusCode()).isEqualTo(404);
+    }
+
+    /** The configuration file's page workers, as the metrics report them. */
+    @Test
+    @Order(3)
+    void theConfigurationFileIsRead() throws Exception {
+        HttpResponse<String> metrics = get("/arno/_arno/metrics");
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        assertThat(metrics.body().lines()).contains("arno_workers " + WORKERS + ".0");
+    }
+
+    @Test
+    @Order(5)
+    void aSecondRequestIsAPageCacheHit() throws Exception {
+        double before = hits("journal-a");
+        assertThat(get("/arno/journal-a/v1/i2").statusCode()).isEqualTo(200);
+        assertThat(hits("journal-a")).isEqualTo(before);
+        assertThat(get("/arno/journal-a/v1/i2").statusCode()).isEqualTo(200);
+        assertThat(hits("journal-a")).isEqualTo(before + 1);
+    }
+
+    /**
+     * Undeploys the WAR with Tomcat still running: the context's end closes the store, so this
+     * process can open it (the store's lock file is held by the process that has it open), and
+     * the container reports no thread the WAR left running.
+     */
+    @Test
+    @Order(6)
+    void undeployingClosesTheStore() throws Exception {
+        Files.delete(home.resolve("webapps/arno.war"));
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline && !console().contains("Arno: stopped")) Thread.sleep(250);
+        assertThat(console()).contains("Arno: stopped; the store is closed");
+        Config.Builder b = Config.defaults(home).toBuilder();
+        b.data = data;
+        Config config = b.build();
+        try (Store store = Store.open(config.store(), Parts.storeOptions(config)); arno.store.Snapshot s = store.read()) {
+            assertThat(s.version()).isPositive();
+        }
+        String log = console();
+        assertThat(log).doesNotContain("SEVERE");
+        // Every thread of Arno's own (page workers, batch workers, the change-feed follower, the page
+        // caches' writers) has ended. Two kinds may remain for a while, each ending by itself: the JDK's
+        // HttpClient (Outbound's) has a selector thread that ends once its client is collected (Java 17
+        // has no HttpClient.close()), and Accounts' JVM-wide login hashers end after 60 s idle (it has
+        // no way to stop them yet).
+        List<String> left = java.util.regex.Pattern.compile("started a thread named \\[([^\\]]*)\\] but has failed to stop it")
+                .matcher(log).results().map(m -> m.group(1)).toList();
+        assertThat(left).allMatch(name -> name.matches("HttpClient-\\d+-SelectorManager|arno-login-\\d+"),
+                "the JDK HttpClient's selector or a login hasher");
+        assertThat(get("/arno/journal-a/").statusCode()).isEqualTo(404);
+    }
+
+    /**
+     * Deploying the WAR again into the same running Tomcat: the store opens again (in a new class
+     * loader: the native libraries of LMDB must load again) and the pages are served from it.
+     */
+    @Test
+    @Order(7)
+    void redeployingServesAgain() throws Exception {
+        Files.copy(Path.of(System.getProperty("arno.war")), home.resolve("webapps/arno.war"), StandardCopyOption.REPLACE_EXISTING);
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        int status = 0;
+        while (System.nanoTime() < deadline && (status = get("/arno/_arno/health").statusCode()) != 200) Thread.sleep(500);
+        assertThat(status).as(() -> console()).isEqualTo(200);
         assertThat(get("/arno/journal-a/v1/i1").statusCode()).isEqualTo(200);
     }
 
+    /** The page caches' memory-tier hits of {@code site}, from /_arno/metrics (Prometheus text). */
+    static double hits(String site) throws Exception {
+        HttpResponse<String> metrics = get("/arno/_arno/metrics");
+        assertThat(metrics.statusCode()).isEqualTo(200);
+        String prefix = "arno_cache_hits_total{site=\"" + site + "\",tier=\"pages-memory\"} ";
+        return metrics.body().lines().filter(l -> l.startsWith(prefix)).mapToDouble(l -> Double.parseDouble(l.substring(prefix.length())))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + prefix + "in\n" + metrics.body()));
+    }
+
+    static URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return client.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     static HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        return send(HttpRequest.newBuilder(uri(path)));
     }
 
     static String console() {

@@ -1,0 +1,162 @@
+package arno.server;
+
+import arno.batch.BatchOptions;
+import arno.batch.BatchService;
+import arno.server.config.Config;
+import arno.server.ops.Operations;
+import arno.store.Store;
+import arno.store.StoreOptions;
+import arno.store.atom.AtomOptions;
+import arno.store.atom.AtomStore;
+import arno.store.http.StoreServlet;
+import arno.xml.XmlPolicy;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What serves beside the sites, from the one configuration, for {@code ./arno serve} and the WAR
+ * alike: the store ({@code DATA/store}, when the sites read their content from it) with its API at
+ * {@code /store/}, the batch service at {@code /batch/}, {@code /_arno/health} and
+ * {@code /_arno/metrics} ({@link Operations}), one accounts file for all of them, and the
+ * production rule that keeps the write APIs closed until an account may write.
+ *
+ * <p>Two steps, because the sites sit between them: {@link #open} opens the store (the sites are
+ * compiled against it, and a first run may load content into it); {@link #mount} starts the batch
+ * service and mounts everything onto a started {@link ArnoServer}, embedded or hosted.
+ * {@link #close} closes in the reverse order, after the server has stopped serving.
+ */
+public final class Parts implements AutoCloseable {
+    /** Where the store API is mounted. */
+    public static final String STORE_MOUNT = "/store";
+
+    private final Config config;
+    private final BatchOptions batchOptions;
+    private final Store store;
+    private final AtomStore atom;
+    private BatchService batch;
+    private AutoCloseable operations;
+
+    private Parts(Config config, BatchOptions batchOptions, Store store, AtomStore atom) {
+        this.config = config;
+        this.batchOptions = batchOptions;
+        this.store = store;
+        this.atom = atom;
+    }
+
+    /**
+     * Opens the store when the sites read content from it (created if there is none); nothing is
+     * opened when they read files. {@code batchOptions} is {@link #batchOptions(Config)}, made by the
+     * caller before anything was opened (it checks the batch roots).
+     */
+    public static Parts open(Config config, BatchOptions batchOptions) {
+        return open(config, batchOptions, "");
+    }
+
+    /**
+     * As {@link #open(Config, BatchOptions)}, for a server whose servlets are under
+     * {@code contextPath} ("" or e.g. "/arno", a WAR's): the store API shows hrefs under
+     * {@code contextPath/store}, so those are what clients post back.
+     */
+    public static Parts open(Config config, BatchOptions batchOptions, String contextPath) {
+        if (config.contentFrom() != Config.ContentFrom.STORE) return new Parts(config, batchOptions, null, null);
+        Store store = Store.open(config.store(), storeOptions(config));
+        try {
+            return new Parts(config, batchOptions, store, AtomStore.open(store, atomOptions(contextPath)));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** The store, or null when the sites read files. */
+    public Store store() {
+        return store;
+    }
+
+    /** The store service over {@link #store()}, or null. */
+    public AtomStore atom() {
+        return atom;
+    }
+
+    /** The batch service once {@link #mount}ed, else null. */
+    public BatchService batch() {
+        return batch;
+    }
+
+    /**
+     * Starts the batch service (reading and writing {@code store:} through the store service) and
+     * mounts onto {@code server}: health and metrics, {@code /batch/}, {@code /store/}; the write
+     * APIs behind the production gate. Then says on {@code err} what an operator must know: in
+     * production with no account that may write, the command that opens the write APIs; in
+     * development, the account created for this data folder.
+     */
+    public void mount(ArnoServer server, PrintWriter err) {
+        batch = BatchService.start(atom == null ? batchOptions : batchOptions.withStore(atom));
+        operations = Operations.mount(server, config, store, batch);
+        server.mount("batch", "/batch/*", Operations.gateWrites(batch.servlet(), config, batch.accounts(),
+                "submitting and cancelling batch jobs"));
+        if (atom != null) {
+            // One accounts file for every service: writing to the store needs the write role.
+            server.mount("store", STORE_MOUNT + "/*", Operations.gateWrites(new StoreServlet(atom, batch.accounts(),
+                    config.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
+                    atom.options().maxBodyBytes()), config, batch.accounts(), "writing to the store"));
+        }
+        Operations.warnIfWritesClosed(config, batch.accounts(), err);
+        if (!config.production()) {
+            String account = batch.createDevelopmentAccount();
+            if (account != null) {
+                err.println("arno: batch service account for this data folder: " + account
+                        + " (kept in " + config.batchData().resolve("users") + ")");
+                err.flush();
+            }
+        }
+    }
+
+    /**
+     * Closes the operating parts, the batch service, the store service and the store, each even if
+     * one before it fails; the first failure is thrown with the others suppressed.
+     */
+    @Override
+    public void close() throws Exception {
+        Exception first = null;
+        List<AutoCloseable> open = new ArrayList<>();
+        for (AutoCloseable o : new AutoCloseable[] {operations, batch, atom, store}) {
+            if (o != null) open.add(o);
+        }
+        for (AutoCloseable o : open) {
+            try {
+                o.close();
+            } catch (Exception e) {
+                if (first == null) first = e;
+                else first.addSuppressed(e);
+            }
+        }
+        if (first != null) throw first;
+    }
+
+    /** The store's options from the configuration: map size, XML limits, change retention. */
+    public static StoreOptions storeOptions(Config config) {
+        return StoreOptions.defaults().mapSize(config.storeMapSize()).xmlPolicy(new XmlPolicy(config.xmlLimits()))
+                .changeRetention(config.changeRetention());
+    }
+
+    /**
+     * The store service's options for {@code ./arno serve} and the store commands: hrefs posted
+     * back with the API's mount are stored as store paths.
+     */
+    public static AtomOptions atomOptions(Config config) {
+        return atomOptions("");
+    }
+
+    private static AtomOptions atomOptions(String contextPath) {
+        return AtomOptions.defaults().hrefPrefix(contextPath + STORE_MOUNT);
+    }
+
+    /** The batch service's options, from the one configuration: its roots (never the data folder), limits and policies. */
+    public static BatchOptions batchOptions(Config c) {
+        return BatchOptions.builder(c.batchData()).roots(c.batchRoots()).workers(c.batchWorkers())
+                .queueBound(c.batchQueue()).xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
+                .hosts(c.hosts()).timeLimit(c.batchTimeLimit()).build();
+    }
+}
