@@ -78,8 +78,7 @@ public final class StoreCommand implements Runnable {
         }
 
         static StoreOptions options(Config config) {
-            return StoreOptions.defaults().mapSize(config.storeMapSize()).xmlPolicy(new XmlPolicy(config.xmlLimits()))
-                    .changeRetention(config.changeRetention());
+            return arno.server.Parts.storeOptions(config);
         }
 
         /** The store, created if there is none. */
