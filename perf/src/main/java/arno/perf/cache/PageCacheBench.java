@@ -14,7 +14,6 @@ import arno.store.atom.ResourcePath;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -400,14 +399,7 @@ public final class PageCacheBench {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)] / 1e6;
     }
 
-    /** Used heap after the collector has had every chance to run. */
     static long heap() throws InterruptedException {
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
-            System.gc();
-            Thread.sleep(100);
-            used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        }
-        return used;
+        return arno.perf.pages.SiteMemory.heap();
     }
 }

@@ -90,7 +90,7 @@ public final class SiteMemory {
     }
 
     /** Used heap after the collector has had every chance to run. */
-    private static long heap() throws InterruptedException {
+    public static long heap() throws InterruptedException {
         long used = Long.MAX_VALUE;
         for (int i = 0; i < 5; i++) {
             System.gc();
