@@ -2,9 +2,11 @@ package arno.server;
 
 import arno.store.Store;
 import arno.store.atom.AtomStore;
+import arno.store.cli.IndexTasks;
 import arno.store.cli.StoreTasks;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.XmlPolicy;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -59,12 +61,18 @@ public final class LocalLoad extends HttpServlet {
 
     private static final Logger LOG = Logger.getLogger(LocalLoad.class.getName());
 
+    /** What the commands may ask the server to do with its store. */
+    static final List<String> TASKS = List.of("load", "index-add", "index-remove", "index-list", "paths");
+
     private final AtomStore atom;
     private final LocalAccess access;
+    private final XmlPolicy policy;
 
-    public LocalLoad(AtomStore atom, String token) {
+    /** {@code policy} parses the index configurations the commands name. */
+    public LocalLoad(AtomStore atom, String token, XmlPolicy policy) {
         this.atom = atom;
         this.access = new LocalAccess(token);
+        this.policy = policy;
     }
 
     @Override
@@ -85,12 +93,38 @@ public final class LocalLoad extends HttpServlet {
             return;
         }
 
+        String task = req.getParameter("task") == null ? "load" : req.getParameter("task");
+        String[] names = req.getParameterValues("name");
+        if (!TASKS.contains(task)) {
+            LocalAccess.refuse(resp, ErrorCode.BAD_PARAMETER.error("task must be one of " + TASKS + ", not '" + task + "'"));
+            return;
+        }
+
         resp.setContentType("text/plain; charset=UTF-8");
         resp.setHeader("Cache-Control", "no-store");
         PrintWriter out = new PrintWriter(new Failing(resp.getOutputStream()));
         int status;
         try {
-            status = load(paths, resources, prefix, batch, user, out, tty);
+            status = switch (task) {
+                case "index-add" -> {
+                    if (paths.size() != 1) throw ErrorCode.BAD_PARAMETER.error("index-add takes one file");
+                    IndexTasks.add(atom.store(), IndexTasks.read(paths.get(0), policy), out, tty);
+                    yield 0;
+                }
+                case "index-remove" -> {
+                    IndexTasks.remove(atom.store(), names == null ? List.of() : List.of(names), out);
+                    yield 0;
+                }
+                case "index-list" -> {
+                    IndexTasks.list(atom.store(), out);
+                    yield 0;
+                }
+                case "paths" -> {
+                    IndexTasks.paths(atom.store(), out);
+                    yield 0;
+                }
+                default -> load(paths, resources, prefix, batch, user, out, tty);
+            };
         } catch (ArnoException e) {
             out.println("arno: " + e.describe());
             status = e.code().exitStatus();
@@ -127,10 +161,26 @@ public final class LocalLoad extends HttpServlet {
         return loaded.failed() == 0 ? 0 : 1;
     }
 
-    /** What the command asks for: its files (made absolute), the load's options and who asks. */
-    public record Request(List<Path> paths, boolean resources, String prefix, int batch, String user, boolean tty) {
+    /**
+     * What the command asks for: a task ({@link #TASKS}), its files (made absolute), the load's
+     * options, index names and who asks.
+     */
+    public record Request(String task, List<Path> paths, boolean resources, String prefix, int batch, String user, boolean tty,
+                          List<String> names) {
+        /** A load. */
+        public Request(List<Path> paths, boolean resources, String prefix, int batch, String user, boolean tty) {
+            this("load", paths, resources, prefix, batch, user, tty, List.of());
+        }
+
+        /** An index or path-summary task: index-add (one file), index-remove (names), index-list, paths. */
+        public static Request task(String task, List<Path> paths, List<String> names, boolean tty) {
+            return new Request(task, paths, false, "", StoreTasks.DEFAULT_BATCH, "arno", tty, names);
+        }
+
         String form() {
             StringBuilder b = new StringBuilder();
+            add(b, "task", task);
+            for (String n : names) add(b, "name", n);
             for (Path p : paths) add(b, "path", p.toAbsolutePath().normalize().toString());
             add(b, "resources", Boolean.toString(resources));
             add(b, "prefix", prefix);
@@ -169,7 +219,7 @@ public final class LocalLoad extends HttpServlet {
         try (InputStream body = resp.body();
                 Reader r = new InputStreamReader(body, StandardCharsets.UTF_8)) {
             if (resp.statusCode() != 200) {
-                throw LocalAccess.refused(run, "the load", resp.statusCode(), new String(body.readAllBytes(), StandardCharsets.UTF_8));
+                throw LocalAccess.refused(run, "the " + request.task(), resp.statusCode(), new String(body.readAllBytes(), StandardCharsets.UTF_8));
             }
             // Copied as it comes (a redrawn progress line has no newline); the end marker is NUL, never displayed.
             char[] buf = new char[4096];

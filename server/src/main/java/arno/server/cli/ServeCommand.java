@@ -139,7 +139,7 @@ public final class ServeCommand implements Callable<Integer> {
             // Commands beside this server reach it through the run file: ./arno store load (LocalLoad) when it
             // holds the store, ./arno cache stats|clear (LocalCache) always.
             runFile = RunFile.create(localUrl(c, server.port()), atom != null);
-            if (atom != null) server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token()));
+            if (atom != null) server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token(), new XmlPolicy(c.xmlLimits())));
             server.mount("cache", LocalCache.PATH, new LocalCache(server.sites(), runFile.token()));
             runFile.write(c.data());
             err.println("arno: serving on http://" + (c.bind().equals("0.0.0.0") ? "localhost" : c.bind()) + ":"

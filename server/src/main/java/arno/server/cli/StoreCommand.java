@@ -298,11 +298,28 @@ public final class StoreCommand implements Runnable {
 
         @Override
         public Integer call() {
+            Optional<Integer> served = throughServer(store, LocalLoad.Request.task("paths", List.of(), List.of(), false), spec,
+                    spec.commandLine().getOut());
+            if (served.isPresent()) return served.get();
             try (Store s = store.openExisting()) {
                 IndexTasks.paths(s, spec.commandLine().getOut());
             }
             return 0;
         }
+    }
+
+    /**
+     * Runs {@code request} in the server that holds the store, when one does, copying what it
+     * prints to {@code to}; empty when no server holds it (the command opens the store itself).
+     * Why through the server and not beside it: see {@link RunFile}.
+     */
+    static Optional<Integer> throughServer(Opening store, LocalLoad.Request request, CommandSpec spec, PrintWriter to) {
+        Optional<RunFile> server = RunFile.find(store.config().data());
+        if (server.isEmpty() || !server.get().store()) return Optional.empty();
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("arno: the server (pid " + server.get().pid() + ") holds the store; asking it");
+        err.flush();
+        return Optional.of(LocalLoad.request(server.get(), request, to));
     }
 
     @Command(name = "index", mixinStandardHelpOptions = true,
@@ -344,6 +361,9 @@ public final class StoreCommand implements Runnable {
                 Config c = store.config();
                 // read and validated before the store is opened: a mistake changes nothing
                 IndexConfig added = IndexTasks.read(file, new XmlPolicy(c.xmlLimits()));
+                Optional<Integer> served = throughServer(store, LocalLoad.Request.task("index-add",
+                        List.of(file.toAbsolutePath().normalize()), List.of(), interactive()), spec, spec.commandLine().getErr());
+                if (served.isPresent()) return served.get();
                 try (Store s = store.openExisting()) {
                     IndexTasks.add(s, added, spec.commandLine().getErr(), interactive());
                 }
@@ -366,6 +386,9 @@ public final class StoreCommand implements Runnable {
 
             @Override
             public Integer call() {
+                Optional<Integer> served = throughServer(store, LocalLoad.Request.task("index-remove", List.of(), names, false),
+                        spec, spec.commandLine().getErr());
+                if (served.isPresent()) return served.get();
                 try (Store s = store.openExisting()) {
                     IndexTasks.remove(s, names, spec.commandLine().getErr());
                 }
@@ -385,6 +408,9 @@ public final class StoreCommand implements Runnable {
 
             @Override
             public Integer call() {
+                Optional<Integer> served = throughServer(store, LocalLoad.Request.task("index-list", List.of(), List.of(), false),
+                        spec, spec.commandLine().getOut());
+                if (served.isPresent()) return served.get();
                 try (Store s = store.openExisting()) {
                     IndexTasks.list(s, spec.commandLine().getOut());
                 }

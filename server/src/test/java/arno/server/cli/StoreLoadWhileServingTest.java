@@ -128,6 +128,44 @@ class StoreLoadWhileServingTest {
     }
 
     @Test
+    void indexesAreAddedListedAndRemovedThroughTheRunningServer() throws IOException {
+        Path config = tmp.resolve("indexes.xml");
+        Files.writeString(config, "<indexes xmlns='urn:arno:indexes' xmlns:atom='http://www.w3.org/2005/Atom'>"
+                + "<index name='title' match='atom:entry' value='atom:title'/></indexes>");
+        Path broken = tmp.resolve("broken.xml");
+        Files.writeString(broken, "<indexes xmlns='urn:arno:indexes'><index name='x'/></indexes>");
+        List<Cli> runs = new ArrayList<>();
+        List<HttpResponse<String>> pages = new ArrayList<>();
+        serving(port -> {
+            runs.add(Cli.run("store", "load", "--resources", content.toString(), "--data", data.toString()));
+            runs.add(Cli.run("store", "index", "add", config.toString(), "--data", data.toString()));
+            runs.add(Cli.run("store", "index", "list", "--data", data.toString()));
+            runs.add(Cli.run("store", "paths", "--data", data.toString()));
+            runs.add(Cli.run("store", "index", "add", broken.toString(), "--data", data.toString()));
+            runs.add(Cli.run("store", "index", "remove", "title", "--data", data.toString()));
+            pages.add(get(port, "/store/"));
+        });
+        Cli add = runs.get(1);
+        assertThat(add.status()).as(add.err()).isZero();
+        assertThat(add.err()).contains("holds the store; asking it").contains("title").doesNotContain("store-locked");
+        Cli list = runs.get(2);
+        assertThat(list.status()).as(list.err()).isZero();
+        assertThat(list.out()).contains("name=\"title\"").contains("atom:entry");
+        Cli paths = runs.get(3);
+        assertThat(paths.status()).as(paths.err()).isZero();
+        assertThat(paths.out()).contains("entry");
+        Cli bad = runs.get(4);
+        assertThat(bad.status()).as("a broken configuration is refused before the server is asked").isNotZero();
+        assertThat(bad.err()).doesNotContain("asking it");
+        Cli remove = runs.get(5);
+        assertThat(remove.status()).as(remove.err()).isZero();
+        assertThat(pages.get(0).statusCode()).as("still serving").isEqualTo(200);
+        try (Store s = Store.openExisting(data.resolve("store"), StoreOptions.defaults()); Snapshot snap = s.read()) {
+            assertThat(snap.indexes().toString()).doesNotContain("title");
+        }
+    }
+
+    @Test
     void loadsPlainDocumentsThroughTheRunningServerAndReportsTheBadOnes() throws IOException {
         Path docs = Files.createDirectories(tmp.resolve("docs"));
         Files.writeString(docs.resolve("good.xml"), "<good/>");
