@@ -104,7 +104,7 @@ public final class Console implements AutoCloseable {
             resp.setHeader("X-Frame-Options", "DENY");
             resp.setHeader("Referrer-Policy", "same-origin");
             resp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:;"
-                    + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+                    + " form-action 'self'; frame-ancestors 'none'; base-uri 'self'");
             String path = req.getPathInfo() == null ? "" : req.getPathInfo();
             String method = req.getMethod();
             if (!admin(req, resp)) return;
@@ -318,7 +318,7 @@ public final class Console implements AutoCloseable {
             String query = run ? req.getParameter("query") : null;
             String context = run ? req.getParameter("context") : null;
             h.el("h2", "Query");
-            h.open("form", "method", "post", "action", "query")
+            h.open("form", "method", "post", "action", "store/query")
                     .open("p").el("label", "XQuery 3.1 over one snapshot (doc('store:/…'), collection('store:/…/')); at most "
                             + QUERY_TIME.toSeconds() + " s and " + RESULT_CHARS / 1024 + " KB of result:", "for", "query").close("p")
                     .open("textarea", "name", "query", "id", "query", "rows", "6").text(query == null ? "count(collection('store:/'))" : query)
