@@ -29,7 +29,6 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -107,6 +106,11 @@ public final class Console implements AutoCloseable {
                     + " form-action 'self'; frame-ancestors 'none'; base-uri 'self'");
             String path = req.getPathInfo() == null ? "" : req.getPathInfo();
             String method = req.getMethod();
+            if (path.equals("/metrics") || path.equals("/health")) {
+                // Their own servlets answer them when they are on (an exact mapping wins); off, they are not here.
+                resp.sendError(404);
+                return;
+            }
             if (!admin(req, resp)) return;
             if (path.isEmpty()) {
                 resp.sendRedirect(req.getContextPath() + PATH + "/");
