@@ -199,6 +199,31 @@ public final class BatchService implements AutoCloseable {
     }
 
     /**
+     * A job as the admin console lists it.
+     *
+     * @param state  queued, running, completed, failed or cancelled
+     * @param done   inputs finished so far (succeeded, failed or not run), of {@code total}
+     * @param finished when it ended, or null
+     */
+    public record JobSummary(String id, String name, String user, String state, long total, long done, long failed,
+            Instant submitted, Instant finished) {}
+
+    /** Every job, newest first: for the admin console. */
+    public List<JobSummary> summaries() {
+        return jobs().stream().map(j -> new JobSummary(j.id, j.name, j.user, j.status.lower(), j.total,
+                j.succeeded.get() + j.failed.get() + j.notRun.get(), j.failed.get(), j.submitted, j.finishedAt)).toList();
+    }
+
+    /**
+     * Cancels a queued or running job, as {@code DELETE /batch/jobs/ID} does: for the admin console.
+     *
+     * @throws ArnoException NOT_FOUND for no such job, CONFLICT when it has finished
+     */
+    public void cancelJob(String id) {
+        cancel(id);
+    }
+
+    /**
      * Stops taking jobs, stops the transformations under way (they run again when their job
      * resumes at the next start), and returns within about {@link JobRun#ABANDON_AFTER} even when
      * a transformation does not stop.

@@ -2,15 +2,17 @@ package arno.server.ops;
 
 import arno.batch.BatchService;
 import arno.server.ArnoServer;
+import arno.pipeline.RequestObserver;
 import arno.server.config.Config;
+import arno.server.console.Console;
 import arno.store.Store;
 import arno.xml.Accounts;
 import jakarta.servlet.http.HttpServlet;
 import java.io.PrintWriter;
 
 /**
- * Puts the operating endpoints on a server ({@link Health} always, {@link Metrics} unless the
- * configuration turns them off) and applies the production rule for the write APIs
+ * Puts the operating endpoints on a server ({@link Health} and the admin {@link Console} always,
+ * {@link Metrics} unless the configuration turns them off) and applies the production rule for the write APIs
  * ({@link WriteGate}). What {@code ./arno serve} calls; the pieces stay package-private.
  */
 public final class Operations {
@@ -22,18 +24,31 @@ public final class Operations {
     private Operations() {}
 
     /**
-     * Mounts {@code /_arno/health} and, when {@link Config#metrics()}, {@code /_arno/metrics}, and
+     * Mounts {@code /_arno/health}, the admin console at {@code /_arno/} and, when {@link Config#metrics()}, {@code /_arno/metrics}, and
      * hooks the request timers into the server. {@code store} and {@code batch} may be null.
      * Returns what to close once the server has stopped.
      */
     public static AutoCloseable mount(ArnoServer server, Config config, Store store, BatchService batch) {
         server.mount("health", HEALTH, new Health(server.sites(), store, batch));
-        if (!config.metrics()) return () -> { };
-        Metrics metrics = new Metrics(server, store, batch);
         Accounts accounts = batch != null ? batch.accounts() : new Accounts(config.accounts());
+        Console console = new Console(server, config, store, batch, accounts);
+        server.mount("console", Console.PATH + "/*", console.servlet());
+        if (!config.metrics()) {
+            server.observe(console.observer());
+            return console;
+        }
+        Metrics metrics = new Metrics(server, store, batch);
         server.mount("metrics", METRICS, new MetricsServlet(metrics, new Addresses(config.metricsAddresses()), accounts));
-        server.observe(metrics.observer());
-        return metrics;
+        RequestObserver m = metrics.observer();
+        RequestObserver c = console.observer();
+        server.observe((site, route, status, nanos) -> {
+            m.done(site, route, status, nanos);
+            c.done(site, route, status, nanos);
+        });
+        return () -> {
+            console.close();
+            metrics.close();
+        };
     }
 
     /**

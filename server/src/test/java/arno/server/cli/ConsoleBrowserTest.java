@@ -1,0 +1,296 @@
+package arno.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import arno.server.Main;
+import arno.xml.Accounts;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntConsumer;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * The admin console at {@code /_arno/} in a real headless Chromium (the Debian packages
+ * {@code chromium} and {@code chromium-driver}), driven by Selenium against a real
+ * {@code ./arno serve} (embedded Tomcat, the LMDB store with the demo content, the batch service):
+ * every page loads with no error in the browser's console (a script error, a refused resource, a
+ * Content-Security-Policy violation, a failed request all show there), and the actions work: clearing
+ * a site's caches empties them, a query shows its result, a query past the time limit shows the
+ * error, cancelling a running batch job cancels it. And over plain HTTP: no credentials is 401 with
+ * a challenge, an account without the admin role 403, a POST from another origin 403.
+ */
+@ExtendWith(CheckoutHome.class)
+class ConsoleBrowserTest {
+    private static final String ADMIN = "root:console-password";
+    private static final String READER = "reader:reader-password";
+
+    @TempDir
+    Path tmp;
+    Path data;
+    Path sites;
+    Path batchRoot;
+    final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeEach
+    void site() throws IOException {
+        data = tmp.resolve("data");
+        sites = Files.createDirectories(tmp.resolve("sites"));
+        batchRoot = Files.createDirectories(tmp.resolve("batch-root"));
+        Path t = Files.createDirectories(sites.resolve("t"));
+        Files.writeString(t.resolve("site.xml"), """
+                <site xmlns="urn:arno:site" name="t">
+                  <prefix>/t</prefix>
+                  <cache memory="1M"/>
+                  <route name="cached" pattern="/cached">
+                    <cache/>
+                    <template xslt="t.xsl"/>
+                  </route>
+                  <route name="fails" pattern="/fails">
+                    <template xslt="fails.xsl"/>
+                  </route>
+                </site>""");
+        Files.writeString(t.resolve("t.xsl"), """
+                <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                                xmlns:rsp="urn:arno:response">
+                  <xsl:template match="/">
+                    <rsp:response><rsp:body method="text">served t</rsp:body></rsp:response>
+                  </xsl:template>
+                </xsl:stylesheet>""");
+        Files.writeString(t.resolve("fails.xsl"), """
+                <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+                  <xsl:template match="/">
+                    <xsl:sequence select="error(xs:QName('xsl:boom'), 'broken &lt;on purpose&gt;')"
+                                  xmlns:xs="http://www.w3.org/2001/XMLSchema"/>
+                  </xsl:template>
+                </xsl:stylesheet>""");
+        // a slow transformation, so that a job with many inputs runs long enough to be cancelled
+        Files.writeString(batchRoot.resolve("slow.xsl"), """
+                <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+                  <xsl:template match="/">
+                    <out><xsl:value-of select="sum((1 to 20000000)[. mod 7 = 0])"/></out>
+                  </xsl:template>
+                </xsl:stylesheet>""");
+        Files.writeString(batchRoot.resolve("in.xml"), "<in/>");
+        // documents in the store: the change feed, and something for a long query to read
+        try (arno.store.Store store = arno.store.Store.open(data.resolve("store"));
+             arno.store.WriteTransaction w = store.write()) {
+            for (int i = 0; i < 20; i++) w.put("/docs/" + i + ".xml", ("<doc n='" + i + "'/>").getBytes(StandardCharsets.UTF_8));
+            w.commit();
+        }
+        Accounts accounts = new Accounts(data.resolve("batch/users"));
+        accounts.add("root", "console-password", Accounts.ALL_ROLES);
+        accounts.add("reader", "reader-password", Set.of(Accounts.Role.READ, Accounts.Role.WRITE));
+    }
+
+    @AfterEach
+    void noHook() {
+        ServeCommand.whileServing = null;
+    }
+
+    @Test
+    void everyPageLoadsCleanAndTheActionsWork() {
+        serve(port -> {
+            // refusals, over plain HTTP
+            HttpResponse<String> none = send(port, "GET", "/_arno/", null, null);
+            assertThat(none.statusCode()).isEqualTo(401);
+            assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Basic "));
+            assertThat(send(port, "GET", "/_arno/", READER, null).statusCode()).isEqualTo(403);
+            assertThat(send(port, "GET", "/_arno/console.css", READER, null).statusCode()).isEqualTo(403);
+            assertThat(send(port, "POST", "/_arno/caches/clear", ADMIN, "http://evil.example").statusCode()).isEqualTo(403);
+            assertThat(send(port, "POST", "/_arno/caches/clear", ADMIN, null).statusCode()).as("no Origin, no Referer").isEqualTo(403);
+            assertThat(send(port, "GET", "/_arno/caches/clear?site=t", ADMIN, null).statusCode()).as("never GET").isEqualTo(404);
+
+            // something in the caches and in the recent errors
+            assertThat(send(port, "GET", "/t/cached", null, null).statusCode()).isEqualTo(200);
+            assertThat(send(port, "GET", "/t/cached", null, null).statusCode()).isEqualTo(200);
+            assertThat(send(port, "GET", "/t/fails", null, null).statusCode()).isEqualTo(500);
+
+            ChromeDriver browser = browser();
+            try {
+                String base = "http://127.0.0.1:" + port + "/_arno/";
+                for (String page : List.of("", "sites", "errors", "caches", "store", "batch", "plots")) {
+                    browser.get(base + page);
+                    assertThat(browser.getTitle()).as(page).endsWith("· Arno console");
+                    assertNoConsoleErrors(browser, page);
+                }
+                // sites and routes
+                browser.get(base + "sites");
+                assertThat(browser.findElement(By.tagName("main")).getText()).contains("/cached").contains("fails");
+
+                // recent errors: the failure, by its id, with its message escaped
+                browser.get(base + "errors");
+                WebElement link = browser.findElement(By.cssSelector("main table a"));
+                String id = link.getText();
+                assertThat(id).startsWith("E-");
+                link.click();
+                assertThat(browser.getTitle()).startsWith("Error " + id);
+                assertThat(browser.findElement(By.id("message")).getText()).contains("broken <on purpose>");
+                assertNoConsoleErrors(browser, "error detail");
+
+                // caches: entries, then none after "clear"
+                browser.get(base + "caches");
+                assertThat(entries(browser)).isPositive();
+                browser.findElement(By.id("clear-t")).click();
+                assertThat(browser.getCurrentUrl()).isEqualTo(base + "caches");
+                assertThat(entries(browser)).isZero();
+                assertThat(browser.findElement(By.cssSelector("tr[data-tier='pages-memory'] td.bytes")).getText()).isEqualTo("0");
+                assertNoConsoleErrors(browser, "caches after clear");
+
+                // the store: its figures and the change feed; the query box: a result, escaped; then a query past the time limit
+                browser.get(base + "store");
+                assertThat(browser.findElement(By.tagName("main")).getText()).containsPattern("Documents 2[0-9]").contains("put /docs/19.xml");
+                query(browser, "<r>{1 + 2}</r>");
+                assertThat(browser.findElement(By.id("result")).getText()).contains("<r>3</r>");
+                assertNoConsoleErrors(browser, "query result");
+                // (the limit is checked at each document read: the stored documents read again and again, for hours;
+                // the collection's URI depends on $i so that it cannot be read once outside the loop)
+                query(browser, "sum(for $i in 1 to 100000000 return count(collection(concat('store:/docs/', substring('x', 2 + $i mod 2)))))");
+                assertThat(browser.findElements(By.id("query-error"))).as(browser.findElement(By.tagName("main")).getText()).hasSize(1);
+                assertThat(browser.findElement(By.id("query-error")).getText()).contains("time limit of 10s");
+                assertNoConsoleErrors(browser, "query timeout");
+
+                // batch: cancel the running job
+                String job = submitSlowJob(port);
+                awaitState(browser, base, job, "running");
+                browser.findElement(By.id("cancel-" + job)).click();
+                assertThat(browser.getCurrentUrl()).isEqualTo(base + "batch");
+                awaitState(browser, base, job, "cancelled");
+                assertNoConsoleErrors(browser, "batch after cancel");
+            } finally {
+                browser.quit();
+            }
+        });
+    }
+
+    private static long entries(ChromeDriver browser) {
+        return Long.parseLong(browser.findElement(By.cssSelector("tr[data-tier='pages-memory'] td.entries")).getText());
+    }
+
+    private static void query(ChromeDriver browser, String text) {
+        WebElement box = browser.findElement(By.id("query"));
+        box.clear();
+        box.sendKeys(text);
+        browser.findElement(By.id("run")).click();
+        assertThat(browser.getTitle()).startsWith("Store");
+    }
+
+    private static void awaitState(ChromeDriver browser, String base, String job, String state) {
+        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        String seen = null;
+        while (System.nanoTime() < end) {
+            browser.get(base + "batch");
+            seen = browser.findElement(By.cssSelector("tr[data-job='" + job + "'] td.state")).getText();
+            if (seen.equals(state)) return;
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("job " + job + " is " + seen + ", not " + state);
+    }
+
+    private static void assertNoConsoleErrors(ChromeDriver browser, String page) {
+        List<String> errors = new ArrayList<>();
+        for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) {
+            if (e.getLevel().intValue() >= Level.WARNING.intValue()) errors.add(e.getLevel() + " " + e.getMessage());
+        }
+        assertThat(errors).as("the browser's console on " + page).isEmpty();
+    }
+
+    /** Headless Chromium with a fresh profile, sending the admin's credentials with every request. */
+    private ChromeDriver browser() {
+        ChromeOptions o = new ChromeOptions();
+        o.setBinary("/usr/bin/chromium");
+        o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + tmp.resolve("chromium-profile"));
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        o.setCapability(ChromeOptions.LOGGING_PREFS, logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File("/usr/bin/chromedriver")).usingAnyFreePort().build();
+        ChromeDriver d = new ChromeDriver(service, o);
+        d.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        d.executeCdpCommand("Network.enable", Map.of());
+        d.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Authorization", basic(ADMIN))));
+        return d;
+    }
+
+    private String submitSlowJob(int port) {
+        StringBuilder b = new StringBuilder("<batch xmlns=\"urn:arno:batch\">\n  <stylesheet href=\"slow.xsl\"/>\n");
+        for (int i = 0; i < 2000; i++) b.append("  <input href=\"in.xml\" output=\"out/").append(i).append(".xml\"/>\n");
+        b.append("</batch>\n");
+        HttpRequest r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/batch/jobs"))
+                .header("Authorization", basic(ADMIN)).header("Content-Type", "application/xml")
+                .header("Content-Location", batchRoot.toUri().resolve("jobs.xml").toString())
+                .POST(HttpRequest.BodyPublishers.ofString(b.toString())).build();
+        HttpResponse<String> resp = send(r);
+        assertThat(resp.statusCode()).as(resp.body()).isEqualTo(202);
+        String location = resp.headers().firstValue("Location").orElseThrow();
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    private HttpResponse<String> send(int port, String method, String path, String credentials, String origin) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (origin != null) b.header("Origin", origin);
+        if (method.equals("POST")) {
+            b.header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("site=t"));
+        }
+        return send(b.build());
+    }
+
+    private HttpResponse<String> send(HttpRequest r) {
+        try {
+            return client.send(r, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static String basic(String credentials) {
+        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void serve(IntConsumer during) {
+        ServeCommand.whileServing = during;
+        List<String> a = List.of("serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString(),
+                "--articles", "5", "--batch-root", batchRoot.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Main.run(a.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    }
+}
