@@ -45,6 +45,11 @@ import net.sf.saxon.s9api.XsltExecutable;
  * see (a loop that calls no template or function) is abandoned {@link #ABANDON_AFTER} past its
  * time limit, or past a cancel or stop: its entry fails with the time limit, the job goes on
  * without it, and its thread, which nothing in Java 20 and later can stop, is replaced in the pool.
+ *
+ * <p>Page work first. Before each transformation, and at its guard's checkpoints, the worker gives
+ * way to waiting page requests ({@link Yield}); a cancel or stop ends that wait within
+ * {@link Yield#POLL}, and an input that was still waiting to begin is then not run (listed under
+ * {@code <not-run>} on a cancel, run after the restart on a stop).
  */
 final class JobRun implements Runnable {
     private static final System.Logger LOG = System.getLogger("arno");
@@ -224,9 +229,24 @@ final class JobRun implements Runnable {
             // Handed out but not begun when the job was cancelled or the service stopped: not run
             // (a stopped job runs it after the restart).
             if (job.cancelRequested || stopping) return;
-            began.put(input.index(), System.nanoTime());
-            Transformation.Outcome outcome = transformation.run(input, report, timeLimit, () -> job.cancelRequested,
-                    () -> stopping, () -> underWay.containsKey(input.index()));
+            // Page work first: while pages wait this worker waits (within its share), and that wait is not
+            // the transformation's time, so it is not timed for abandoning either.
+            long index = input.index();
+            began.remove(index);
+            Yield.Turn turn = engine.yielding().start(() -> job.cancelRequested || stopping);
+            if (job.cancelRequested || stopping) return;
+            began.put(index, System.nanoTime());
+            Transformation.Outcome outcome;
+            try {
+                outcome = transformation.run(input, report, timeLimit, () -> job.cancelRequested,
+                        () -> stopping, () -> underWay.containsKey(index), () -> {
+                            long waited = turn.checkpoint();
+                            if (waited > 0) began.computeIfPresent(index, (k, since) -> since + waited);
+                            return waited;
+                        });
+            } finally {
+                turn.end();
+            }
             if (!underWay.containsKey(input.index())) return; // abandoned meanwhile: its entry is written
             switch (outcome.status()) {
                 case OK -> job.succeeded.incrementAndGet();
