@@ -141,7 +141,9 @@ public final class ServeCommand implements Callable<Integer> {
             }
             server = ArnoServer.start(c, store);
             // The store is open first: batches read store: inputs from it and write store: outputs through it.
-            batch = BatchService.start(atom == null ? batchOptions : batchOptions.withStore(atom));
+            // Page work first: batch workers give way while pages wait for the server's workers.
+            batch = BatchService.start((atom == null ? batchOptions : batchOptions.withStore(atom))
+                    .withPagePressure(server::pagesWaiting));
             // Operations: /_arno/health, /_arno/metrics; in production the write APIs stay closed until an account may write.
             operations = Operations.mount(server, c, store, batch);
             server.mount("batch", "/batch/*", Operations.gateWrites(batch.servlet(), c, batch.accounts(), "submitting and cancelling batch jobs"));
@@ -327,7 +329,7 @@ public final class ServeCommand implements Callable<Integer> {
     private static BatchOptions batchOptions(Config c) {
         return BatchOptions.builder(c.batchData()).roots(c.batchRoots()).workers(c.batchWorkers())
                 .queueBound(c.batchQueue()).xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
-                .hosts(c.hosts()).timeLimit(c.batchTimeLimit()).build();
+                .hosts(c.hosts()).timeLimit(c.batchTimeLimit()).minShare(c.batchMinShare()).build();
     }
 
 
