@@ -117,15 +117,16 @@ final class Guard implements TraceListener {
 
     /** Throws if the transformation must stop; also called between the steps of a transformation. */
     void check() {
-        stopIfAsked();
+        checkWithoutGivingWay();
         long waited = giveWay.getAsLong();
         if (waited > 0) {
             deadline += waited;
-            stopIfAsked();
+            checkWithoutGivingWay();
         }
     }
 
-    private void stopIfAsked() {
+    /** As {@link #check} without giving way: once the result is made, waiting would only hold it in memory. */
+    void checkWithoutGivingWay() {
         if (cancelled.getAsBoolean()) throw new Stopped(Reason.CANCELLED);
         if (stopping.getAsBoolean()) throw new Stopped(Reason.STOPPING);
         if (System.nanoTime() - deadline > 0) throw timeout(limit, input);

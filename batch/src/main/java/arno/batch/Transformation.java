@@ -204,7 +204,7 @@ final class Transformation {
                 principalOut = null;
             }
             // The last moment to stop: after this the outputs are written.
-            guard.check();
+            guard.checkWithoutGivingWay();
             // Nothing reads the store any more: the view need not pin its pages while the outputs commit.
             scope.close();
             storeVersion = commitStore(pending);

@@ -38,11 +38,24 @@ class PagesFirstTest {
     final AtomicBoolean busy = new AtomicBoolean();
     final AtomicInteger asked = new AtomicInteger();
     volatile CountDownLatch firstAsked = new CountDownLatch(1);
+    /** Pages become busy from this ask on (to catch a transformation in its middle). */
+    volatile int busyFrom = Integer.MAX_VALUE;
     final PagePressure pressure = () -> {
-        asked.incrementAndGet();
+        int n = asked.incrementAndGet();
         firstAsked.countDown();
-        return busy.get();
+        return busy.get() || n >= busyFrom;
     };
+    /** Counts down a hundred thousand by tail recursion: about 390 guard checkpoints. */
+    private static final String COUNT = """
+            <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
+                xmlns:xs="http://www.w3.org/2001/XMLSchema">
+              <xsl:template match="/"><done><xsl:call-template name="count">
+                <xsl:with-param name="n" select="100000"/></xsl:call-template></done></xsl:template>
+              <xsl:template name="count">
+                <xsl:param name="n" as="xs:integer"/>
+                <xsl:if test="$n gt 0"><xsl:call-template name="count"><xsl:with-param name="n" select="$n - 1"/></xsl:call-template></xsl:if>
+              </xsl:template>
+            </xsl:stylesheet>""";
 
     @AfterEach void stop() {
         busy.set(false);
@@ -52,6 +65,7 @@ class PagesFirstTest {
     private void start(double share) {
         server = new TestServer(tmp, b -> b.workers(2).pagePressure(pressure).minShare(share));
         TestResources.write(server.root.resolve("xsl/copy.xsl"), COPY);
+        TestResources.write(server.root.resolve("xsl/count.xsl"), COUNT);
         TestResources.write(server.root.resolve("in/a.xml"), TestResources.article("a", "A", 1));
     }
 
@@ -88,6 +102,27 @@ class PagesFirstTest {
         assertThat(TestServer.status(finished)).isEqualTo("completed");
         assertThat(finished).contains("succeeded=\"3\"");
         for (int i = 0; i < 3; i++) assertThat(server.root.resolve("out/" + i + ".xml")).content().contains("<copied");
+    }
+
+    @Test void aRunningTransformationGivesWayAtItsCheckpointsAndTheWaitIsNotCountedAgainstItsTimeLimit() throws Exception {
+        start(TINY);
+        // Asked before the transformation, at its start, at its first traced call: busy from the next checkpoint.
+        busyFrom = 4;
+        String job = server.submit("<batch xmlns=\"urn:arno:batch\" time-limit=\"PT2S\">\n"
+                + "  <stylesheet href=\"xsl/count.xsl\"/>\n  <input href=\"in/a.xml\" output=\"out/count.xml\"/>\n</batch>");
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (asked.get() < 4 && System.nanoTime() < deadline) TestServer.sleep(5);
+        assertThat(asked.get()).as("the transformation reached a checkpoint").isGreaterThanOrEqualTo(4);
+        // Held in its middle for longer than its time limit.
+        TestServer.sleep(2500);
+        String status = server.get(job).body();
+        assertThat(status).contains("running=\"1\"").contains("succeeded=\"0\"").contains("failed=\"0\"");
+        assertThat(server.root.resolve("out/count.xml")).doesNotExist();
+
+        busyFrom = Integer.MAX_VALUE;
+        String finished = server.awaitFinished(job);
+        assertThat(TestServer.status(finished)).as(server.get(job + "/report").body()).isEqualTo("completed");
+        assertThat(server.root.resolve("out/count.xml")).content().contains("<done");
     }
 
     @Test void underPressureThatNeverClearsTheMinimumShareStillRunsTheBatch() throws Exception {
