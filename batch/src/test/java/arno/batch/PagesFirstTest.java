@@ -159,7 +159,7 @@ class PagesFirstTest {
         assertThat(asked.get()).isZero();
     }
 
-    @Test void cancellingAJobWhoseWorkersGiveWayEndsItAndEveryInputIsNotRun() throws Exception {
+    @Test void cancellingAJobWhoseWorkersGiveWayEndsItAndEveryInputIsCancelledOrNotRun() throws Exception {
         start(TINY);
         busy.set(true);
         String job = server.submit(batch(4));
@@ -167,14 +167,20 @@ class PagesFirstTest {
         assertThat(server.delete(job, TestServer.USER + ":" + TestServer.PASSWORD).statusCode()).isEqualTo(202);
         String finished = server.awaitFinished(job);
         assertThat(TestServer.status(finished)).isEqualTo("cancelled");
-        assertThat(finished).contains("succeeded=\"0\"").contains("not-run=\"4\"");
+        assertThat(finished).contains("succeeded=\"0\"").contains("failed=\"0\"").contains("not-run=\"4\"");
         String report = server.get(job + "/report").body();
-        xml(report).valueByXPath("count(/b:report/b:transformation)").isEqualTo(0);
-        xml(report).valueByXPath("count(/b:report/b:not-run)").isEqualTo(4);
+        // Those handed out (one or two: the job's parallelism) were giving way: named under way, then cancelled.
+        java.util.regex.Matcher underWay = java.util.regex.Pattern.compile("<cancelled [^>]*under-way=\"(\\d+)\"").matcher(report);
+        assertThat(underWay.find()).as(report).isTrue();
+        int handedOut = Integer.parseInt(underWay.group(1));
+        assertThat(handedOut).isBetween(1, 2);
+        xml(report).valueByXPath("count(/b:report/b:transformation[@status = 'cancelled'])").isEqualTo(handedOut);
+        xml(report).valueByXPath("count(/b:report/b:transformation[@status != 'cancelled'])").isEqualTo(0);
         java.util.Set<String> indexes = new java.util.HashSet<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<not-run index=\"(\\d+)\"").matcher(report);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<(?:transformation|not-run) index=\"(\\d+)\"").matcher(report);
         while (m.find()) assertThat(indexes.add(m.group(1))).as("input " + m.group(1) + " once").isTrue();
         assertThat(indexes).containsExactlyInAnyOrder("1", "2", "3", "4");
+        assertThat(server.root.resolve("out/0.xml")).doesNotExist();
     }
 
     @Test void stoppingTheServiceWhileWorkersGiveWayIsPromptAndTheJobResumes() throws Exception {
