@@ -44,10 +44,15 @@ import java.util.Objects;
  *                       a batch naming a {@code store:} URI is refused
  * @param timeLimit      one transformation's time limit unless its batch sets one ({@code time-limit} on
  *                       {@code <batch>}); default {@link #DEFAULT_TIME_LIMIT}
+ * @param pagePressure   whether page requests are waiting for the server's workers (default
+ *                       {@link PagePressure#NONE}: never); batch workers give way to them
+ * @param minShare       the least share of its time a batch worker keeps while pages wait, above 0 and at most 1
+ *                       (default {@link #DEFAULT_MIN_SHARE}); 1 turns giving way off (see {@link Yield})
  */
 public record BatchOptions(Path workDirectory, List<Path> roots, int workers, int queueBound, int runningJobs,
                            Path usersFile, long maxBatchBytes, XmlPolicy xmlPolicy, Outbound.Policy outbound,
-                           List<String> hosts, Clock clock, AtomStore store, java.time.Duration timeLimit) {
+                           List<String> hosts, Clock clock, AtomStore store, java.time.Duration timeLimit,
+                           PagePressure pagePressure, double minShare) {
 
     public BatchOptions {
         Objects.requireNonNull(workDirectory, "workDirectory");
@@ -61,6 +66,8 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
         require(queueBound >= 1, "queueBound", queueBound, "at least 1");
         require(runningJobs >= 1, "runningJobs", runningJobs, "at least 1");
         require(maxBatchBytes >= 1024, "maxBatchBytes", maxBatchBytes, "at least 1024");
+        Objects.requireNonNull(pagePressure, "pagePressure");
+        require(minShare > 0 && minShare <= 1, "minShare", minShare, "above 0 and at most 1");
         require(timeLimit != null && !timeLimit.isNegative() && !timeLimit.isZero(), "timeLimit", timeLimit, "positive");
         for (String h : hosts) require(!h.isEmpty() && !h.contains("/") && !h.contains(" "), "hosts", h, "a host name");
     }
@@ -76,7 +83,16 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
     /** These options with {@code store} as the store service (a server opens its store after checking its options). */
     public BatchOptions withStore(AtomStore store) {
         return new BatchOptions(workDirectory, roots, workers, queueBound, runningJobs, usersFile, maxBatchBytes,
-                xmlPolicy, outbound, hosts, clock, store, timeLimit);
+                xmlPolicy, outbound, hosts, clock, store, timeLimit, pagePressure, minShare);
+    }
+
+    /**
+     * These options with {@code pressure} telling whether pages wait (a server knows its page
+     * workers only once it has started them).
+     */
+    public BatchOptions withPagePressure(PagePressure pressure) {
+        return new BatchOptions(workDirectory, roots, workers, queueBound, runningJobs, usersFile, maxBatchBytes,
+                xmlPolicy, outbound, hosts, clock, store, timeLimit, pressure, minShare);
     }
 
     /** Defaults for everything; {@link #build} validates. */
@@ -89,6 +105,11 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
      * transformation (milliseconds to seconds) and still ends a stylesheet that loops within the hour.
      */
     public static final java.time.Duration DEFAULT_TIME_LIMIT = java.time.Duration.ofMinutes(10);
+    /**
+     * The least share of its time a batch worker keeps while pages wait, by default: pages get nine
+     * tenths of a core a batch worker would use, and a batch still finishes under unending load.
+     */
+    public static final double DEFAULT_MIN_SHARE = 0.1;
 
     public static final class Builder {
         private final Path workDirectory;
@@ -104,6 +125,8 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
         private Clock clock = Clock.systemUTC();
         private AtomStore store;
         private java.time.Duration timeLimit = DEFAULT_TIME_LIMIT;
+        private PagePressure pagePressure = PagePressure.NONE;
+        private double minShare = DEFAULT_MIN_SHARE;
 
         private Builder(Path workDirectory) {
             this.workDirectory = workDirectory;
@@ -170,11 +193,23 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
             return this;
         }
 
+        /** Whether page requests are waiting; batch workers give way to them. */
+        public Builder pagePressure(PagePressure pressure) {
+            this.pagePressure = pressure;
+            return this;
+        }
+
+        /** The least share of its time a batch worker keeps while pages wait; 1 never gives way. */
+        public Builder minShare(double share) {
+            this.minShare = share;
+            return this;
+        }
+
         public BatchOptions build() {
             Objects.requireNonNull(workDirectory, "workDirectory");
             return new BatchOptions(workDirectory, roots, workers, queueBound, runningJobs,
                     usersFile != null ? usersFile : workDirectory.resolve("users"), maxBatchBytes, xmlPolicy, outbound,
-                    hosts, clock, store, timeLimit);
+                    hosts, clock, store, timeLimit, pagePressure, minShare);
         }
     }
 }

@@ -103,7 +103,8 @@ public final class BatchService implements AutoCloseable {
                 });
         this.engine = new Engine(processor, new BatchParser(processor, targets, options.xmlPolicy()),
                 new StylesheetCache(processor, targets, options.xmlPolicy(), access), targets, options.xmlPolicy(),
-                options.clock(), pool, options.workers(), options.store(), options.timeLimit());
+                options.clock(), pool, options.workers(), options.store(), options.timeLimit(),
+                new Yield(options.pagePressure(), options.minShare()));
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
         this.users = new Accounts(options.usersFile());
     }

@@ -6,6 +6,7 @@ import arno.xml.Where;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import net.sf.saxon.expr.Expression;
 import net.sf.saxon.expr.UserFunctionCall;
 import net.sf.saxon.expr.XPathContext;
@@ -46,6 +47,10 @@ import net.sf.saxon.trace.TraceableComponent;
  * <p>A time limit is an {@link ErrorCode#TRANSFORMATION_TIMEOUT} naming the input and the limit;
  * cancel and stop are a {@link Stopped}, which is not an {@code XPathException}, so a stylesheet's
  * {@code xsl:try} cannot catch either.
+ *
+ * <p>Page work first. The same checkpoints are where a running transformation gives way to waiting
+ * page requests ({@link Yield}): a check costs one call to the server's {@link PagePressure} besides
+ * the clock read, once per {@link #EVERY} entries.
  */
 final class Guard implements TraceListener {
     /** Checks once in this many entries, and on the first: a clock read costs more than the entry. */
@@ -88,24 +93,40 @@ final class Guard implements TraceListener {
         }
     }
 
-    private final long deadline;
+    private long deadline;
     private final Duration limit;
     private final String input;
     private final BooleanSupplier cancelled;
     private final BooleanSupplier stopping;
+    private final LongSupplier giveWay;
     private int entries;
 
-    /** A guard for one transformation of {@code input}, starting now. */
-    Guard(Duration limit, String input, BooleanSupplier cancelled, BooleanSupplier stopping) {
+    /**
+     * A guard for one transformation of {@code input}, starting now. At each check it also offers
+     * to give way to pages ({@code giveWay}, a {@link Yield.Turn#checkpoint}, returning the
+     * nanoseconds it waited); time spent giving way does not count against the time limit.
+     */
+    Guard(Duration limit, String input, BooleanSupplier cancelled, BooleanSupplier stopping, LongSupplier giveWay) {
         this.limit = limit;
         this.deadline = System.nanoTime() + limit.toNanos();
         this.input = input;
         this.cancelled = cancelled;
         this.stopping = stopping;
+        this.giveWay = giveWay;
     }
 
     /** Throws if the transformation must stop; also called between the steps of a transformation. */
     void check() {
+        checkWithoutGivingWay();
+        long waited = giveWay.getAsLong();
+        if (waited > 0) {
+            deadline += waited;
+            checkWithoutGivingWay();
+        }
+    }
+
+    /** As {@link #check} without giving way: once the result is made, waiting would only hold it in memory. */
+    void checkWithoutGivingWay() {
         if (cancelled.getAsBoolean()) throw new Stopped(Reason.CANCELLED);
         if (stopping.getAsBoolean()) throw new Stopped(Reason.STOPPING);
         if (System.nanoTime() - deadline > 0) throw timeout(limit, input);

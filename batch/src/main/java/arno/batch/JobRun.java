@@ -45,6 +45,11 @@ import net.sf.saxon.s9api.XsltExecutable;
  * see (a loop that calls no template or function) is abandoned {@link #ABANDON_AFTER} past its
  * time limit, or past a cancel or stop: its entry fails with the time limit, the job goes on
  * without it, and its thread, which nothing in Java 20 and later can stop, is replaced in the pool.
+ *
+ * <p>Page work first. Before each transformation, and at its guard's checkpoints, the worker gives
+ * way to waiting page requests ({@link Yield}); a cancel or stop ends that wait within
+ * {@link Yield#POLL}, and an input that was still waiting to begin then has a cancelled entry (it
+ * was named under way) or, on a stop, runs after the restart.
  */
 final class JobRun implements Runnable {
     private static final System.Logger LOG = System.getLogger("arno");
@@ -222,11 +227,32 @@ final class JobRun implements Runnable {
     private void transform(Batch.Input input) {
         try {
             // Handed out but not begun when the job was cancelled or the service stopped: not run
-            // (a stopped job runs it after the restart).
-            if (job.cancelRequested || stopping) return;
-            began.put(input.index(), System.nanoTime());
-            Transformation.Outcome outcome = transformation.run(input, report, timeLimit, () -> job.cancelRequested,
-                    () -> stopping, () -> underWay.containsKey(input.index()));
+            // (a stopped job runs it after the restart; a cancelled one says it was cancelled).
+            if (job.cancelRequested || stopping) {
+                cancelledBeforeBegin(input);
+                return;
+            }
+            // Page work first: while pages wait this worker waits (within its share), and that wait is not
+            // the transformation's time, so it is not timed for abandoning either.
+            long index = input.index();
+            began.remove(index);
+            Yield.Turn turn = engine.yielding().start(() -> job.cancelRequested || stopping);
+            if (job.cancelRequested || stopping) {
+                cancelledBeforeBegin(input);
+                return;
+            }
+            began.put(index, System.nanoTime());
+            Transformation.Outcome outcome;
+            try {
+                outcome = transformation.run(input, report, timeLimit, () -> job.cancelRequested,
+                        () -> stopping, () -> underWay.containsKey(index), () -> {
+                            long waited = turn.checkpoint();
+                            if (waited > 0) began.computeIfPresent(index, (k, since) -> since + waited);
+                            return waited;
+                        });
+            } finally {
+                turn.end();
+            }
             if (!underWay.containsKey(input.index())) return; // abandoned meanwhile: its entry is written
             switch (outcome.status()) {
                 case OK -> job.succeeded.incrementAndGet();
@@ -237,6 +263,20 @@ final class JobRun implements Runnable {
         } finally {
             release(input.index());
         }
+    }
+
+    /**
+     * An input handed out to a worker but not begun when its job was cancelled: the report's
+     * {@code <cancelled>} named it under way, so it gets its {@code status="cancelled"} entry like
+     * those stopped while running (none for a service stop: it runs after the restart).
+     */
+    private void cancelledBeforeBegin(Batch.Input input) {
+        if (!job.cancelRequested || !underWay.containsKey(input.index())) return;
+        Instant now = engine.clock().instant();
+        report.append(element(x -> x.start("transformation").attr("index", input.index()).attr("input", input.source().uri())
+                .attr("output", input.output() == null ? null : input.output().uri())
+                .attr("status", "cancelled").attr("stop", now).end().newline()));
+        markReported(input.index());
     }
 
     /** Gives back the worker slot of {@code index}, once: whoever takes it out of {@link #underWay} owns the slot. */

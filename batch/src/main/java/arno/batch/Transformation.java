@@ -118,12 +118,14 @@ final class Transformation {
     /**
      * Transforms one input within {@code limit}; stops early when {@code cancelled} or
      * {@code stopping} becomes true (checked by a {@link Guard} as the stylesheet runs). The entry is
-     * written unless the service stopped it or the job no longer {@code owned} it (abandoned).
+     * written unless the service stopped it or the job no longer {@code owned} it (abandoned). At the
+     * guard's checkpoints it gives way to pages through {@code giveWay} ({@link Yield.Turn#checkpoint}).
      */
     Outcome run(Batch.Input input, ReportWriter report, java.time.Duration limit, java.util.function.BooleanSupplier cancelled,
-                java.util.function.BooleanSupplier stopping, java.util.function.BooleanSupplier owned) {
+                java.util.function.BooleanSupplier stopping, java.util.function.BooleanSupplier owned,
+                java.util.function.LongSupplier giveWay) {
         Instant start = clock.instant();
-        Guard guard = new Guard(limit, input.source().uri().toString(), cancelled, stopping);
+        Guard guard = new Guard(limit, input.source().uri().toString(), cancelled, stopping, giveWay);
         Guard.Reason stoppedBy = null;
         long t0 = System.nanoTime();
         SpillBuffer body = new SpillBuffer(scratch);
@@ -202,7 +204,7 @@ final class Transformation {
                 principalOut = null;
             }
             // The last moment to stop: after this the outputs are written.
-            guard.check();
+            guard.checkWithoutGivingWay();
             // Nothing reads the store any more: the view need not pin its pages while the outputs commit.
             scope.close();
             storeVersion = commitStore(pending);

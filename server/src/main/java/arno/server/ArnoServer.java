@@ -337,6 +337,16 @@ public final class ArnoServer implements AutoCloseable {
         return servlet.running();
     }
 
+    /**
+     * Whether page requests are waiting: some queue for a worker, or every worker runs one. Batch
+     * workers give way while it is true (page work comes first). Two reads of the worker pool's state
+     * (its queue's count, its active count under the pool's own lock, held briefly): cheap beside the
+     * 256 template or function calls between a transformation's checkpoints.
+     */
+    public boolean pagesWaiting() {
+        return servlet.waiting() > 0 || servlet.running() >= servlet.workers();
+    }
+
     /** Tells {@code observer} of every request the sites answer (the metrics). */
     public void observe(arno.pipeline.RequestObserver observer) {
         servlet.observe(observer);

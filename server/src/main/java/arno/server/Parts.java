@@ -92,7 +92,9 @@ public final class Parts implements AutoCloseable {
      * development, the account created for this data folder.
      */
     public void mount(ArnoServer server, PrintWriter err) {
-        batch = BatchService.start(atom == null ? batchOptions : batchOptions.withStore(atom));
+        // Page work first: batch workers give way while pages wait for the server's workers.
+        batch = BatchService.start((atom == null ? batchOptions : batchOptions.withStore(atom))
+                .withPagePressure(server::pagesWaiting));
         operations = Operations.mount(server, config, store, batch);
         server.mount("batch", "/batch/*", Operations.gateWrites(batch.servlet(), config, batch.accounts(),
                 "submitting and cancelling batch jobs"));
@@ -157,6 +159,6 @@ public final class Parts implements AutoCloseable {
     public static BatchOptions batchOptions(Config c) {
         return BatchOptions.builder(c.batchData()).roots(c.batchRoots()).workers(c.batchWorkers())
                 .queueBound(c.batchQueue()).xmlPolicy(new XmlPolicy(c.xmlLimits())).outbound(c.outbound())
-                .hosts(c.hosts()).timeLimit(c.batchTimeLimit()).build();
+                .hosts(c.hosts()).timeLimit(c.batchTimeLimit()).minShare(c.batchMinShare()).build();
     }
 }

@@ -68,6 +68,8 @@ import java.util.List;
  * @param bodyRate      how fast a request body must arrive (a least rate after a grace, and a time
  *                      limit); a slower one is refused with 408 before any worker or servlet waits on it
  * @param batchTimeLimit a batch transformation's time limit unless its batch sets one
+ * @param batchMinShare the least share of its time a batch worker keeps while page requests wait for the
+ *                      server's workers (above 0, at most 1; 1: batches never give way to pages)
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                      int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
@@ -75,7 +77,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                      ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
                      int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
                      Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate,
-                     Duration batchTimeLimit) {
+                     Duration batchTimeLimit, double batchMinShare) {
 
     /**
      * How much is logged. Each level names the {@link System.Logger.Level} and the
@@ -110,6 +112,19 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         metricsAllow = metricsAllow == null ? null : List.copyOf(metricsAllow);
     }
 
+    /** The settings before batches gave way to pages, the share at its default. */
+    public Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
+                  int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
+                  long storeMapSize, ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads,
+                  XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
+                  int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
+                  Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate, Duration batchTimeLimit) {
+        this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
+                storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
+                trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow, bodyRate, batchTimeLimit,
+                BatchOptions.DEFAULT_MIN_SHARE);
+    }
+
     /** The settings before metrics and the bounds on bodies and batch transformations, those at their defaults. */
     public Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                   int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
@@ -119,7 +134,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
                 storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
                 trustedProxies, compression, logLevel, logFile, accessLog, true, null, BodyRate.DEFAULT,
-                BatchOptions.DEFAULT_TIME_LIMIT);
+                BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE);
     }
 
     /** The settings before the operating ones (proxies, compression, logs), those at their defaults. */
@@ -129,7 +144,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                   XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers, int batchQueue) {
         this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
                 storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
-                List.of(), true, LogLevel.INFO, null, null, true, null, BodyRate.DEFAULT, BatchOptions.DEFAULT_TIME_LIMIT);
+                List.of(), true, LogLevel.INFO, null, null, true, null, BodyRate.DEFAULT, BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE);
     }
 
     /**
@@ -144,7 +159,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, true, StoreOptions.DEFAULT_MAP_SIZE,
                 ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
                 BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null, true, null, BodyRate.DEFAULT,
-                BatchOptions.DEFAULT_TIME_LIMIT);
+                BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE);
     }
 
     public Path content() {
@@ -214,6 +229,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         /** The longest a body may take ({@code pages/@body-time-limit}). */
         public Duration bodyTimeLimit;
         public Duration batchTimeLimit;
+        /** The least share of a batch worker's time while pages wait ({@code batch/@min-share}); 1: never give way. */
+        public double batchMinShare;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -227,6 +244,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             metrics = c.metrics; metricsAllow = c.metricsAllow == null ? null : new ArrayList<>(c.metricsAllow);
             bodyMinRate = c.bodyRate.minBytesPerSecond(); bodyGrace = c.bodyRate.grace(); bodyTimeLimit = c.bodyRate.timeLimit();
             batchTimeLimit = c.batchTimeLimit;
+            batchMinShare = c.batchMinShare;
         }
 
         /**
@@ -261,6 +279,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     "the body time limit must be positive, not " + bodyTimeLimit);
             need(batchTimeLimit != null && !batchTimeLimit.isNegative() && !batchTimeLimit.isZero(),
                     "the batch time limit must be positive, not " + batchTimeLimit);
+            need(batchMinShare > 0 && batchMinShare <= 1, "the batch's least share must be above 0 and at most 1"
+                    + " (0.1: a tenth of a batch worker's time while pages wait; 1: batches never give way), not " + batchMinShare);
             for (String p : trustedProxies) checkProxy(p);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, "log level must be one of error, warning, info, debug, trace");
@@ -284,7 +304,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     changeRetention, storeReads, xmlLimits, outbound, batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue,
                     trustedProxies.stream().map(String::strip).toList(), compression, logLevel, absolute(logFile), absolute(accessLog),
                     metrics, metricsAllow == null ? null : metricsAllow.stream().map(String::strip).toList(),
-                    new BodyRate(bodyMinRate, bodyGrace, bodyTimeLimit), batchTimeLimit);
+                    new BodyRate(bodyMinRate, bodyGrace, bodyTimeLimit), batchTimeLimit, batchMinShare);
         }
 
         private static Path absolute(Path p) {
@@ -353,7 +373,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     batchWorkers, batchQueue, trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow,
                     new BodyRate(Math.max(0, bodyMinRate), bodyGrace == null ? Duration.ZERO : bodyGrace,
                             bodyTimeLimit == null || bodyTimeLimit.isZero() || bodyTimeLimit.isNegative() ? BodyRate.DEFAULT.timeLimit() : bodyTimeLimit),
-                    batchTimeLimit);
+                    batchTimeLimit, batchMinShare);
         }
 
         private static boolean isAddress(String bind) {
@@ -413,6 +433,19 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             // refused below, with the setting's name
         }
         throw ErrorCode.BAD_CONFIGURATION.error(setting + " needs a duration such as 10s, 500ms or PT1M30S, not '" + text + "'");
+    }
+
+    /** Parses a share above 0 and at most 1: a fraction ({@code 0.1}) or a percentage ({@code 10%}). */
+    public static double share(String text, String setting) {
+        String t = text.strip();
+        try {
+            double v = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100 : Double.parseDouble(t);
+            if (v > 0 && v <= 1 && !t.matches(".*[a-zA-Z].*")) return v;
+        } catch (NumberFormatException e) {
+            // refused below, with the setting's name
+        }
+        throw ErrorCode.BAD_CONFIGURATION.error(setting + " needs a share above 0 and at most 1, such as 0.1 or 10%"
+                + " (1: never give way), not '" + text + "'");
     }
 
     /** Parses a size such as 512M, 16G or 1048576 (bytes). */

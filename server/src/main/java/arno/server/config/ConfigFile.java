@@ -256,6 +256,7 @@ public final class ConfigFile {
                         if ((v = atts.getValue("workers")) != null) b.batchWorkers = Integer.parseInt(v.strip());
                         if ((v = atts.getValue("queue")) != null) b.batchQueue = Integer.parseInt(v.strip());
                         if ((v = atts.getValue("time-limit")) != null) b.batchTimeLimit = Config.duration(v, "batch/@time-limit");
+                        if ((v = atts.getValue("min-share")) != null) b.batchMinShare = Config.share(v, "batch/@min-share");
                     }
                     default -> { }
                 }

@@ -42,6 +42,25 @@ class ConfigFileTest {
     }
 
     @Test
+    void theBatchsLeastShareIsReadAsAFractionOrAPercentageAndRefusedOutsideZeroToOne() throws IOException {
+        assertThat(base.batchMinShare()).isEqualTo(arno.batch.BatchOptions.DEFAULT_MIN_SHARE);
+        Path file = dir.resolve("share.xml");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><batch min-share='0.25'/></arno>");
+        assertThat(ConfigFile.read(file, base).toBuilder().build().batchMinShare()).isEqualTo(0.25);
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><batch min-share='5%'/></arno>");
+        assertThat(ConfigFile.read(file, base).toBuilder().build().batchMinShare()).isEqualTo(0.05);
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><batch min-share='1'/></arno>");
+        assertThat(ConfigFile.read(file, base).toBuilder().build().batchMinShare()).isEqualTo(1.0);
+        for (String bad : new String[] {"0", "1.5", "-0.1", "half", "0%"}) {
+            Files.writeString(file, "<arno xmlns='urn:arno:config'>\n<batch min-share='" + bad + "'/></arno>");
+            assertThat(refusal(file, base).getMessage()).as(bad).contains("line 2").contains("'" + bad + "'");
+        }
+        Config.Builder b = base.toBuilder();
+        b.batchMinShare = 0;
+        assertThatThrownBy(b::build).hasMessageContaining("least share must be above 0");
+    }
+
+    @Test
     void bodyRateAndBatchTimeLimitOtherThanTheirDefaultsAreRead() throws IOException {
         Path file = dir.resolve("bounds.xml");
         Files.writeString(file, "<arno xmlns='urn:arno:config'><pages body-min-rate='2K' body-grace='2s' body-time-limit='1m'/>"
