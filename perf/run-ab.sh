@@ -12,15 +12,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${ROUNDS:-6}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
 out=perf/target/pages
-content="$out/data-1000/content"
-[ -d "$content/journals" ] || { echo "no content: run perf/run-pages.sh first" >&2; exit 1; }
+content="${CONTENT:-$out/data-1000/content}"
+[ -d "$content/journals" ] || { echo "no content: run perf/run-pages.sh first (or CONTENT=folder)" >&2; exit 1; }
 root_a="$(cd "${3:-.}" && pwd)"; root_b="$(cd "${4:-.}" && pwd)"
-cp="perf/target/classes:$(cat perf/target/classpath.txt)"
+classpath() { # root [test]: its class path, built by its perf/classpath.sh (older checkouts: from the last install)
+  if [ -x "$1/perf/classpath.sh" ]; then (cd "$1" && perf/classpath.sh ${2:-}); else
+    echo "$1/perf/target/classes:$(cat "$1/perf/target/classpath.txt")"; fi
+}
+testcp=$(classpath . test)
 
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 start() { # root opts port log
-  local scp="$1/perf/target/classes:$(cat "$1/perf/target/classpath.txt")"
+  local scp; scp=$(classpath "$1")
   # shellcheck disable=SC2086 # the options are words
   java -Xmx1g $2 -cp "$scp" arno.perf.pages.PerfServer "$1" "$content" "$3" /dev/null > "$4" 2>&1 &
   pids+=($!)
@@ -31,9 +35,10 @@ for _ in $(seq 1 240); do grep -q READY "$out/ab-a.log" && grep -q READY "$out/a
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" ; }
 
 rm -rf "$out/ab"
+{ echo path; java -cp "$(classpath .)" arno.perf.pages.PerfServer --list "$content"; } > "$out/ab-paths.csv"
 java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:18081 -Db=http://127.0.0.1:18082 \
-    -Dpaths="$PWD/$out/fulltext.csv" -Drounds="$rounds" -Dphase="$phase" -Dwarmup="$warmup" -Dusers=32 \
-    -cp "perf/target/test-classes:$cp:$(cat perf/target/classpath-test.txt)" io.gatling.app.Gatling \
+    -Dpaths="$PWD/$out/ab-paths.csv" -Drounds="$rounds" -Dphase="$phase" -Dwarmup="$warmup" -Dusers=32 \
+    -cp "$testcp" io.gatling.app.Gatling \
     --simulation arno.perf.pages.AlternatingSimulation --results-folder "$out/ab" > "$out/ab-gatling.log" 2>&1 &
 g=$!
 sleep $((2 * warmup))

@@ -40,7 +40,13 @@ public final class PerfServer {
             data = Files.createDirectories(Files.createTempDirectory("arno-perf-empty").resolve("content")).getParent();
             System.out.println("content served from the store");
         }
-        ArnoServer server = ArnoServer.start(config(root, data, port), store);
+        Config config = config(root, data, port);
+        ArnoServer server = ArnoServer.start(config, store);
+        // Issue 14's cost of operating: /_arno/health and /_arno/metrics (every request timed) with -Darno.metrics=true.
+        if (Boolean.getBoolean("arno.metrics")) {
+            arno.server.ops.Operations.mount(server, config, store, null);
+            System.out.println("metrics on");
+        }
         server.mount("empty", "/_perf/empty", new Empty());
         // The static-file baseline of the page caches' figures: the same bytes from Tomcat's default servlet.
         String files = System.getProperty("arno.static");
@@ -53,7 +59,8 @@ public final class PerfServer {
     /**
      * The production configuration of the page benchmarks: ROOT's sites over DATA/content, on
      * loopback; {@code -Darno.sourceCache=BYTES} and {@code -Darno.workers=N} override the defaults;
-     * page caches are off unless {@code -Darno.pageCaches=true}.
+     * page caches are off unless {@code -Darno.pageCaches=true}, the access log unless
+     * {@code -Darno.accessLog=FILE}, metrics unless {@code -Darno.metrics=true}.
      */
     static Config config(Path root, Path data, int port) {
         Config.Builder b = Config.defaults(root).toBuilder();
@@ -64,6 +71,11 @@ public final class PerfServer {
         b.workers = Integer.getInteger("arno.workers", b.workers);
         // Uncached unless asked: these figures are of pages built (the caches' own are issue 13's).
         b.pageCaches = Boolean.getBoolean("arno.pageCaches");
+        // The access log (unbuffered, as ./arno serve writes it) with -Darno.accessLog=FILE.
+        String accessLog = System.getProperty("arno.accessLog");
+        if (accessLog != null) b.accessLog = Path.of(accessLog).toAbsolutePath();
+        // Metrics need the store's figures only when it is there; off unless asked.
+        b.metrics = Boolean.getBoolean("arno.metrics");
         return b.build();
     }
 
