@@ -253,7 +253,9 @@ public final class BatchBesidePages {
             Pages p = new Pages(clients);
             p.started = System.nanoTime();
             for (int i = 0; i < clients; i++) {
-                long[] t = new long[1 << 20];
+                // 131,072 pages per client and phase at most: 1 MB each, so the harness fits the server's 256 MB heap
+                // (it shares the JVM); at 8 MB each, four phases ran it out of memory.
+                long[] t = new long[1 << 17];
                 AtomicInteger n = new AtomicInteger();
                 p.times.add(t);
                 p.counts[i] = n;
