@@ -167,25 +167,15 @@ public final class StoreCommand implements Runnable {
             // Before the store is opened: a mistyped path creates nothing.
             List<StoreTasks.Input> inputs = resources ? List.of() : StoreTasks.inputs(paths, prefix);
             Config c = store.config();
-            Optional<RunFile> server = RunFile.find(c.data());
-            if (server.isPresent() && server.get().store()) return throughServer(server.get());
+            Optional<Integer> served = StoreCommand.throughServer(store,
+                    new LocalLoad.Request(paths, resources, prefix, batch, user(), interactive()), spec, "loading through it",
+                    spec.commandLine().getErr());
+            if (served.isPresent()) return served.get();
             if (resources) return loadResources(c);
             try (Store s = store.open()) {
                 StoreTasks.Loaded loaded = StoreTasks.load(s, inputs, batch, spec.commandLine().getErr(), interactive());
                 return loaded.failed() == 0 ? 0 : 1;
             }
-        }
-
-        /**
-         * A server holds the store: it loads the files for us ({@link LocalLoad}), with the same
-         * code as below, and its display comes back here. Why through the server and not beside it:
-         * see {@link RunFile}.
-         */
-        private int throughServer(RunFile server) {
-            PrintWriter err = spec.commandLine().getErr();
-            err.println("arno: the server (pid " + server.pid() + ") holds the store; loading through it");
-            err.flush();
-            return LocalLoad.request(server, new LocalLoad.Request(paths, resources, prefix, batch, user(), interactive()), err);
         }
 
         private static String user() {
@@ -314,10 +304,15 @@ public final class StoreCommand implements Runnable {
      * Why through the server and not beside it: see {@link RunFile}.
      */
     static Optional<Integer> throughServer(Opening store, LocalLoad.Request request, CommandSpec spec, PrintWriter to) {
+        return throughServer(store, request, spec, "asking it", to);
+    }
+
+    /** {@link #throughServer(Opening, LocalLoad.Request, CommandSpec, PrintWriter)}, saying {@code doing} on stderr. */
+    static Optional<Integer> throughServer(Opening store, LocalLoad.Request request, CommandSpec spec, String doing, PrintWriter to) {
         Optional<RunFile> server = RunFile.find(store.config().data());
         if (server.isEmpty() || !server.get().store()) return Optional.empty();
         PrintWriter err = spec.commandLine().getErr();
-        err.println("arno: the server (pid " + server.get().pid() + ") holds the store; asking it");
+        err.println("arno: the server (pid " + server.get().pid() + ") holds the store; " + doing);
         err.flush();
         return Optional.of(LocalLoad.request(server.get(), request, to));
     }
