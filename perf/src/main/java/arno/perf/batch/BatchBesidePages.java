@@ -1,5 +1,7 @@
 package arno.perf.batch;
 
+import arno.perf.pages.PageClients;
+
 import arno.batch.BatchOptions;
 import arno.batch.BatchService;
 import arno.batch.client.BatchClient;
@@ -20,18 +22,11 @@ import java.io.IOException;
 import java.io.Writer;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
@@ -123,7 +118,7 @@ public final class BatchBesidePages {
                         .withPagePressure(server::pagesWaiting);
                 BatchOptions full = options(run.resolve("full-speed"), List.of(content, outputs, xslt.getParent()), 1.0);
 
-                Pages warm = Pages.run(http, base, pages, clients);
+                PageClients warm = PageClients.run(http, base, pages, clients);
                 Thread.sleep(seconds * 1000L);
                 try (BatchService service = start(giving, forward)) {
                     client.await(client.submit(warmBatch), s -> { });
@@ -131,15 +126,15 @@ public final class BatchBesidePages {
                 warm.stop();
                 System.out.printf(Locale.ROOT, "warm-up:        %s%n", warm.summary());
 
-                Pages quiet = Pages.run(http, base, pages, clients);
+                PageClients quiet = PageClients.run(http, base, pages, clients);
                 Thread.sleep(seconds * 1000L);
                 quiet.stop();
                 System.out.printf(Locale.ROOT, "quiet:          %s%n", quiet.summary());
 
-                Pages yielding = batchPhase("giving way:    ", giving, forward, client, http, base, pages, clients, batch);
-                Pages fullSpeed = batchPhase("not giving way:", full, forward, client, http, base, pages, clients, batch);
+                PageClients yielding = batchPhase("giving way:    ", giving, forward, client, http, base, pages, clients, batch);
+                PageClients fullSpeed = batchPhase("not giving way:", full, forward, client, http, base, pages, clients, batch);
 
-                Pages after = Pages.run(http, base, pages, clients);
+                PageClients after = PageClients.run(http, base, pages, clients);
                 Thread.sleep(seconds * 1000L);
                 after.stop();
                 System.out.printf(Locale.ROOT, "quiet again:    %s%n", after.summary());
@@ -153,11 +148,11 @@ public final class BatchBesidePages {
         }
     }
 
-    /** Pages while one batch runs to its end on a service with {@code options}; prints both. */
-    private static Pages batchPhase(String label, BatchOptions options, Forward forward, BatchClient client, HttpClient http,
+    /** PageClients while one batch runs to its end on a service with {@code options}; prints both. */
+    private static PageClients batchPhase(String label, BatchOptions options, Forward forward, BatchClient client, HttpClient http,
                                     String base, List<String> pages, int clients, Path batch) throws Exception {
         try (BatchService service = start(options, forward)) {
-            Pages p = Pages.run(http, base, pages, clients);
+            PageClients p = PageClients.run(http, base, pages, clients);
             long t0 = System.nanoTime();
             BatchClient.Status status = client.await(client.submit(batch), s -> { });
             double secs = (System.nanoTime() - t0) / 1e9;
@@ -232,88 +227,6 @@ public final class BatchBesidePages {
                 return;
             }
             t.service(request, response);
-        }
-    }
-
-    /** Closed-loop page clients (as in LoadWhileServing): each fetches a random full-text page, times it, and goes again. */
-    private static final class Pages {
-        private final List<Thread> threads = new ArrayList<>();
-        private final List<long[]> times = new ArrayList<>();
-        private final AtomicInteger[] counts;
-        private final AtomicLong errors = new AtomicLong();
-        private volatile boolean stop;
-        private long started;
-        private long stopped;
-
-        private Pages(int clients) {
-            counts = new AtomicInteger[clients];
-        }
-
-        static Pages run(HttpClient http, String base, List<String> pages, int clients) {
-            Pages p = new Pages(clients);
-            p.started = System.nanoTime();
-            for (int i = 0; i < clients; i++) {
-                // 131,072 pages per client and phase at most: 1 MB each, so the harness fits the server's 256 MB heap
-                // (it shares the JVM); at 8 MB each, four phases ran it out of memory.
-                long[] t = new long[1 << 17];
-                AtomicInteger n = new AtomicInteger();
-                p.times.add(t);
-                p.counts[i] = n;
-                Thread th = new Thread(() -> {
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    while (!p.stop && n.get() < t.length) {
-                        URI uri = URI.create(base + pages.get(random.nextInt(pages.size())));
-                        long s = System.nanoTime();
-                        try {
-                            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).build(),
-                                    HttpResponse.BodyHandlers.ofByteArray());
-                            if (r.statusCode() != 200) p.errors.incrementAndGet();
-                        } catch (IOException | InterruptedException e) {
-                            p.errors.incrementAndGet();
-                        }
-                        t[n.getAndIncrement()] = System.nanoTime() - s;
-                    }
-                }, "page-client-" + i);
-                th.start();
-                p.threads.add(th);
-            }
-            return p;
-        }
-
-        void stop() throws InterruptedException {
-            stop = true;
-            for (Thread t : threads) t.join();
-            stopped = System.nanoTime();
-        }
-
-        private long[] all() {
-            int total = 0;
-            for (AtomicInteger c : counts) total += c.get();
-            long[] a = new long[total];
-            int at = 0;
-            for (int i = 0; i < times.size(); i++) {
-                System.arraycopy(times.get(i), 0, a, at, counts[i].get());
-                at += counts[i].get();
-            }
-            Arrays.sort(a);
-            return a;
-        }
-
-        double rate() {
-            return all().length / ((stopped - started) / 1e9);
-        }
-
-        double percentile(double q) {
-            long[] a = all();
-            return a.length == 0 ? Double.NaN : a[Math.min(a.length - 1, (int) Math.ceil(q * a.length) - 1)] / 1e6;
-        }
-
-        String summary() {
-            long[] a = all();
-            double secs = (stopped - started) / 1e9;
-            return String.format(Locale.ROOT, "%,d pages in %.1f s = %.0f pages/s; p50 %.2f ms, p90 %.2f ms, p99 %.2f ms,"
-                    + " max %.1f ms; %d errors", a.length, secs, a.length / secs, percentile(0.5), percentile(0.9),
-                    percentile(0.99), a.length == 0 ? 0 : a[a.length - 1] / 1e6, errors.get());
         }
     }
 }

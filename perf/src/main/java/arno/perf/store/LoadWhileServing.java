@@ -1,5 +1,6 @@
 package arno.perf.store;
 
+import arno.perf.pages.PageClients;
 import arno.perf.pages.PerfServer;
 import arno.server.ArnoServer;
 import arno.server.Main;
@@ -20,14 +21,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,7 +88,7 @@ public final class LoadWhileServing {
             b.data = data;
             b.production = true;
             b.port = 0;
-            // Pages built from the store, not served from the page cache: the figure is the store's under writes.
+            // PageClients built from the store, not served from the page cache: the figure is the store's under writes.
             b.pageCaches = Boolean.getBoolean("arno.pageCaches");
             try (ArnoServer server = ArnoServer.start(b.build(), store)) {
                 server.mount("store", "/store/*", new StoreServlet(atom, accounts, StoreServlet.ReadPolicy.PUBLIC,
@@ -110,17 +108,17 @@ public final class LoadWhileServing {
                 HttpResponse.BodyHandlers.ofString());
         if (probe.statusCode() != 200) throw new IllegalStateException(pages.get(0) + ": " + probe.statusCode());
 
-        Pages quietWarm = Pages.run(http, base, pages, clients);
+        PageClients quietWarm = PageClients.run(http, base, pages, clients);
         Thread.sleep(seconds * 1000L);
         quietWarm.stop();
         System.out.printf(Locale.ROOT, "warm-up:  %s%n", quietWarm.summary());
 
-        Pages quiet = Pages.run(http, base, pages, clients);
+        PageClients quiet = PageClients.run(http, base, pages, clients);
         Thread.sleep(seconds * 1000L);
         quiet.stop();
         System.out.printf(Locale.ROOT, "quiet:    %s%n", quiet.summary());
 
-        Pages loading = Pages.run(http, base, pages, clients);
+        PageClients loading = PageClients.run(http, base, pages, clients);
         ApiLoad load = new ApiLoad(http, base, loaders);
         long t0 = System.nanoTime();
         load.copy(content);
@@ -132,82 +130,6 @@ public final class LoadWhileServing {
                 (load.entries.get() + load.variants.get()) / loadSeconds, load.failed.get());
         System.out.printf(Locale.ROOT, "p99 loading / quiet: %.2f; p50 loading / quiet: %.2f%n",
                 loading.percentile(0.99) / quiet.percentile(0.99), loading.percentile(0.50) / quiet.percentile(0.50));
-    }
-
-    /** Closed-loop page clients: each fetches a random full-text page, times it, and goes again. */
-    private static final class Pages {
-        private final List<Thread> threads = new ArrayList<>();
-        private final List<long[]> times = new ArrayList<>();
-        private final AtomicInteger[] counts;
-        private final AtomicLong errors = new AtomicLong();
-        private volatile boolean stop;
-        private long started;
-        private long stopped;
-
-        private Pages(int clients) {
-            counts = new AtomicInteger[clients];
-        }
-
-        static Pages run(HttpClient http, String base, List<String> pages, int clients) {
-            Pages p = new Pages(clients);
-            p.started = System.nanoTime();
-            for (int i = 0; i < clients; i++) {
-                long[] t = new long[1 << 20];
-                AtomicInteger n = new AtomicInteger();
-                p.times.add(t);
-                p.counts[i] = n;
-                Thread th = new Thread(() -> {
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    while (!p.stop && n.get() < t.length) {
-                        URI uri = URI.create(base + pages.get(random.nextInt(pages.size())));
-                        long s = System.nanoTime();
-                        try {
-                            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(uri).build(),
-                                    HttpResponse.BodyHandlers.ofByteArray());
-                            if (r.statusCode() != 200) p.errors.incrementAndGet();
-                        } catch (IOException | InterruptedException e) {
-                            p.errors.incrementAndGet();
-                        }
-                        t[n.getAndIncrement()] = System.nanoTime() - s;
-                    }
-                }, "page-client-" + i);
-                th.start();
-                p.threads.add(th);
-            }
-            return p;
-        }
-
-        void stop() throws InterruptedException {
-            stop = true;
-            for (Thread t : threads) t.join();
-            stopped = System.nanoTime();
-        }
-
-        private long[] all() {
-            int total = 0;
-            for (AtomicInteger c : counts) total += c.get();
-            long[] a = new long[total];
-            int at = 0;
-            for (int i = 0; i < times.size(); i++) {
-                System.arraycopy(times.get(i), 0, a, at, counts[i].get());
-                at += counts[i].get();
-            }
-            Arrays.sort(a);
-            return a;
-        }
-
-        double percentile(double q) {
-            long[] a = all();
-            return a.length == 0 ? Double.NaN : a[Math.min(a.length - 1, (int) Math.ceil(q * a.length) - 1)] / 1e6;
-        }
-
-        String summary() {
-            long[] a = all();
-            double secs = (stopped - started) / 1e9;
-            return String.format(Locale.ROOT, "%,d pages in %.1f s = %.0f pages/s; p50 %.2f ms, p90 %.2f ms, p99 %.2f ms,"
-                    + " max %.1f ms; %d errors", a.length, secs, a.length / secs, percentile(0.5), percentile(0.9),
-                    percentile(0.99), a.length == 0 ? 0 : a[a.length - 1] / 1e6, errors.get());
-        }
     }
 
     /** Copies a content folder into the store through the AtomPub API, parents before children. */
