@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -36,6 +37,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The admin console at {@code /_arno/} in a real headless Chromium (the Debian packages
@@ -150,7 +153,7 @@ class ConsoleBrowserTest {
                 WebElement link = browser.findElement(By.cssSelector("main table a"));
                 String id = link.getText();
                 assertThat(id).startsWith("E-");
-                link.click();
+                follow(browser, link);
                 assertThat(browser.getTitle()).startsWith("Error " + id);
                 assertThat(browser.findElement(By.id("message")).getText()).contains("broken <on purpose>");
                 assertNoConsoleErrors(browser, "error detail");
@@ -158,7 +161,7 @@ class ConsoleBrowserTest {
                 // caches: entries, then none after "clear"
                 browser.get(base + "caches");
                 assertThat(entries(browser)).isPositive();
-                browser.findElement(By.id("clear-t")).click();
+                follow(browser, browser.findElement(By.id("clear-t")));
                 assertThat(browser.getCurrentUrl()).isEqualTo(base + "caches");
                 assertThat(entries(browser)).isZero();
                 assertThat(browser.findElement(By.cssSelector("tr[data-tier='pages-memory'] td.bytes")).getText()).isEqualTo("0");
@@ -180,7 +183,7 @@ class ConsoleBrowserTest {
                 // batch: cancel the running job
                 String job = submitSlowJob(port);
                 awaitState(browser, base, job, "running");
-                browser.findElement(By.id("cancel-" + job)).click();
+                follow(browser, browser.findElement(By.id("cancel-" + job)));
                 assertThat(browser.getCurrentUrl()).isEqualTo(base + "batch");
                 awaitState(browser, base, job, "cancelled");
                 assertNoConsoleErrors(browser, "batch after cancel");
@@ -198,8 +201,20 @@ class ConsoleBrowserTest {
         WebElement box = browser.findElement(By.id("query"));
         box.clear();
         box.sendKeys(text);
-        browser.findElement(By.id("run")).click();
+        follow(browser, browser.findElement(By.id("run")));
         assertThat(browser.getTitle()).startsWith("Store");
+    }
+
+    /**
+     * Clicks a link or submit button and waits for the page it leads to. The driver's own wait after a click can
+     * return while a slow answer (the query past its 10 s limit) is still on its way, leaving the old page in view.
+     */
+    private static void follow(ChromeDriver browser, WebElement element) {
+        WebElement old = browser.findElement(By.tagName("html"));
+        element.click();
+        new WebDriverWait(browser, Duration.ofSeconds(40)).until(ExpectedConditions.and(
+                ExpectedConditions.stalenessOf(old),
+                d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState"))));
     }
 
     private static void awaitState(ChromeDriver browser, String base, String job, String state) {
