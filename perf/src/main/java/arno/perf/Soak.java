@@ -24,14 +24,15 @@ import java.util.regex.Pattern;
  * one writer replacing an article's JATS variant through the store API (GET, edit the title, PUT
  * with If-Match) at a steady rate, so the page caches keep being invalidated; a Schematron batch
  * over stored articles submitted every minute; and every 10 s the server's heap after its last
- * collection from {@code /_arno/metrics}. Counts every 5xx (goal 0) and prints, per minute, pages,
- * their p50 and p99, writes, batch jobs finished, 5xx, and the live heap. Exits 1 if any 5xx.
+ * collection of any kind ({@code arno_jvm_heap_after_gc_bytes}) from {@code /_arno/metrics}.
+ * Counts every 5xx (goal 0) and prints, per minute, pages, their p50 and p99, writes, batch jobs
+ * finished, 5xx, and the lowest and highest heap after GC seen in the minute. Exits 1 if any 5xx.
  *
  * <pre>Soak BASE USER PASSWORD MINUTES PAGE-CLIENTS WRITES-PER-SECOND SCHEMATRON-FILE PATHS-FILE</pre>
  * PATHS-FILE lists full-text page paths, one per line ({@code PerfServer --list}).
  */
 public final class Soak {
-    private static final Pattern GAUGE = Pattern.compile("^(jvm_gc_live_data_size_bytes|jvm_memory_used_bytes)\\{([^}]*)\\} (\\S+)$",
+    private static final Pattern GAUGE = Pattern.compile("^(arno_jvm_heap_after_gc_bytes|jvm_memory_used_bytes)(?:\\{([^}]*)\\})? (\\S+)$",
             Pattern.MULTILINE);
 
     public static void main(String[] args) throws Exception {
@@ -136,15 +137,18 @@ public final class Soak {
                 try {
                     HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/_arno/metrics")).header("Authorization", auth).build(),
                             HttpResponse.BodyHandlers.ofString());
-                    double live = 0;
+                    double after = Double.NaN;
                     double used = 0;
                     Matcher g = GAUGE.matcher(r.body());
                     while (g.find()) {
-                        if (g.group(1).equals("jvm_gc_live_data_size_bytes")) live = Double.parseDouble(g.group(3));
-                        else if (g.group(2).contains("area=\"heap\"")) used += Double.parseDouble(g.group(3));
+                        if (g.group(1).equals("arno_jvm_heap_after_gc_bytes")) after = Double.parseDouble(g.group(3));
+                        else if (g.group(2) != null && g.group(2).contains("area=\"heap\"")) used += Double.parseDouble(g.group(3));
                     }
                     Minute m = perMinute[minute(start)];
-                    m.liveHeap.set((long) live);
+                    if (!Double.isNaN(after)) {
+                        m.afterGcMin.accumulateAndGet((long) after, Math::min);
+                        m.afterGcMax.accumulateAndGet((long) after, Math::max);
+                    }
                     m.usedHeap.set(Math.max(m.usedHeap.get(), (long) used));
                     Thread.sleep(10_000);
                 } catch (IOException | InterruptedException e) {
@@ -155,14 +159,16 @@ public final class Soak {
 
         for (Thread t : threads) t.join();
         long errors = 0;
-        System.out.println("| minute | pages | p50 ms | p99 ms | writes | batches done | 5xx | heap after GC MB | heap used max MB |");
+        System.out.println("| minute | pages | p50 ms | p99 ms | writes | batches done | 5xx | heap after GC, MB (min–max) | heap used max MB |");
         System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (int i = 0; i < minutes; i++) {
             Minute m = perMinute[i];
             long[] t = m.pageNanos.stream().mapToLong(Long::longValue).sorted().toArray();
             errors += m.errors5xx.get();
-            System.out.printf("| %d | %,d | %.1f | %.1f | %d | %d | %d | %.1f | %.1f |%n", i + 1, t.length, pct(t, 50), pct(t, 99),
-                    m.writes.get(), m.batches.get(), m.errors5xx.get(), m.liveHeap.get() / 1e6, m.usedHeap.get() / 1e6);
+            String afterGc = m.afterGcMax.get() < 0 ? "no collection"
+                    : String.format("%.1f–%.1f", m.afterGcMin.get() / 1e6, m.afterGcMax.get() / 1e6);
+            System.out.printf("| %d | %,d | %.1f | %.1f | %d | %d | %d | %s | %.1f |%n", i + 1, t.length, pct(t, 50), pct(t, 99),
+                    m.writes.get(), m.batches.get(), m.errors5xx.get(), afterGc, m.usedHeap.get() / 1e6);
         }
         errors += perMinute[minutes].errors5xx.get();
         System.out.println("5xx in all: " + errors);
@@ -174,7 +180,8 @@ public final class Soak {
         final AtomicLong errors5xx = new AtomicLong();
         final AtomicLong writes = new AtomicLong();
         final AtomicLong batches = new AtomicLong();
-        final AtomicLong liveHeap = new AtomicLong();
+        final AtomicLong afterGcMin = new AtomicLong(Long.MAX_VALUE);
+        final AtomicLong afterGcMax = new AtomicLong(-1);
         final AtomicLong usedHeap = new AtomicLong();
     }
 

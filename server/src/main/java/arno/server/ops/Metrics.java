@@ -44,7 +44,9 @@ import java.util.function.ToDoubleFunction;
  * <li>{@code arno_batch_queue}, {@code arno_batch_jobs} by {@code state};
  * <li>Micrometer's JVM and process binders: {@code jvm_memory_*}, {@code jvm_gc_*},
  *     {@code jvm_threads_*}, {@code jvm_classes_*}, {@code process_cpu_usage},
- *     {@code system_cpu_count}, {@code process_uptime_seconds}, ...
+ *     {@code system_cpu_count}, {@code process_uptime_seconds}, ...; and
+ *     {@code arno_jvm_heap_after_gc_bytes}, the heap in use after the last collection of any kind
+ *     ({@link HeapAfterGc}: Micrometer's live-data figure waits for an old-generation collection).
  * </ul>
  *
  * <p>The cache and batch figures are computed by their owners as a whole (one pass each); the
@@ -58,6 +60,7 @@ public final class Metrics implements AutoCloseable {
     private final SiteRegistry sites;
     private final BatchService batch;
     private final JvmGcMetrics gc = new JvmGcMetrics();
+    private final HeapAfterGc heapAfterGc;
     private final Set<String> pageSites = new HashSet<>();
     private final Set<String> contextSites = new HashSet<>();
     private volatile Map<String, PageCacheStats> pages = Map.of();
@@ -70,6 +73,7 @@ public final class Metrics implements AutoCloseable {
         this.batch = batch;
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
+        heapAfterGc = new HeapAfterGc(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
@@ -190,6 +194,7 @@ public final class Metrics implements AutoCloseable {
     @Override
     public void close() {
         gc.close();
+        heapAfterGc.close();
         registry.close();
     }
 }
