@@ -357,7 +357,7 @@ public final class Accounts {
     private static boolean hashed(java.util.concurrent.Callable<Boolean> check) {
         java.util.concurrent.Future<Boolean> f;
         try {
-            f = Hashers.POOL.submit(check);
+            f = Hashers.pool().submit(check);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             throw new Refusal(ErrorCode.BUSY, "too many logins are being checked; try again in a moment", 1);
         }
@@ -379,7 +379,7 @@ public final class Accounts {
     /** After a successful login with an old hash: the same password at the current work factor, in the background. */
     private void renew(Line old, String password) {
         try {
-            Hashers.POOL.execute(() -> {
+            Hashers.pool().execute(() -> {
                 try {
                     String line = newLine(old.name, password, old.roles);
                     boolean[] replaced = {false};
@@ -404,19 +404,41 @@ public final class Accounts {
         }
     }
 
+    /**
+     * Stops the hashing threads, waiting up to {@code wait} for checks under way. A web application
+     * calls it when it is undeployed: an idle thread would otherwise live on for a minute holding
+     * the application's class loader (Tomcat warns of a thread it "failed to stop"). The next check
+     * starts new threads, so a server started again in the same JVM works as before.
+     */
+    public static void stopHashing(java.time.Duration wait) throws InterruptedException {
+        java.util.concurrent.ThreadPoolExecutor p = Hashers.stop();
+        if (p != null) p.awaitTermination(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     /** The hashing threads: daemons, shared by every instance in the JVM (one bound per process). */
     private static final class Hashers {
-        static final java.util.concurrent.ThreadPoolExecutor POOL;
+        private static final java.util.concurrent.atomic.AtomicInteger N = new java.util.concurrent.atomic.AtomicInteger();
+        private static java.util.concurrent.ThreadPoolExecutor pool;
 
-        static {
-            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-            POOL = new java.util.concurrent.ThreadPoolExecutor(HASHERS, HASHERS, 60, java.util.concurrent.TimeUnit.SECONDS,
-                    new java.util.concurrent.ArrayBlockingQueue<>(HASH_QUEUE), r -> {
-                        Thread t = new Thread(r, "arno-login-" + n.incrementAndGet());
-                        t.setDaemon(true);
-                        return t;
-                    });
-            POOL.allowCoreThreadTimeOut(true);
+        static synchronized java.util.concurrent.ThreadPoolExecutor pool() {
+            if (pool == null) {
+                pool = new java.util.concurrent.ThreadPoolExecutor(HASHERS, HASHERS, 60, java.util.concurrent.TimeUnit.SECONDS,
+                        new java.util.concurrent.ArrayBlockingQueue<>(HASH_QUEUE), r -> {
+                            Thread t = new Thread(r, "arno-login-" + N.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        });
+                pool.allowCoreThreadTimeOut(true);
+            }
+            return pool;
+        }
+
+        /** The pool shut down (null when there was none); the next {@link #pool} makes a new one. */
+        static synchronized java.util.concurrent.ThreadPoolExecutor stop() {
+            java.util.concurrent.ThreadPoolExecutor p = pool;
+            pool = null;
+            if (p != null) p.shutdown();
+            return p;
         }
     }
 

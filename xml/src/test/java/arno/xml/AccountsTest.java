@@ -51,6 +51,24 @@ class AccountsTest {
                 .doesNotContain("editor-password").doesNotContain("reader-password");
     }
 
+    @Test void stoppingTheHashingThreadsEndsThemAndTheNextCheckStartsNewOnes() throws Exception {
+        Accounts accounts = new Accounts(tmp.resolve("users"));
+        accounts.add("a", "a-password", EnumSet.of(Role.READ));
+        assertThat(accounts.check(basic("a", "a-password"), "192.0.2.1").name()).isEqualTo("a");
+        assertThat(loginThreads()).isPositive();
+
+        Accounts.stopHashing(java.time.Duration.ofSeconds(10));
+        assertThat(loginThreads()).as("threads named arno-login-* alive after the stop").isZero();
+
+        // a new check (a new instance: the first remembers its answer) hashes on new threads
+        assertThat(new Accounts(tmp.resolve("users")).check(basic("a", "a-password"), "192.0.2.1").name()).isEqualTo("a");
+        assertThat(loginThreads()).isPositive();
+    }
+
+    private static long loginThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("arno-login-") && t.isAlive()).count();
+    }
+
     @Test void aFiveFieldLineFromTheBatchServiceMayReadAndWrite() throws Exception {
         Path file = tmp.resolve("users");
         new Accounts(file).add("old", "old-password", EnumSet.of(Role.ADMIN));

@@ -250,14 +250,12 @@ class StandaloneTomcatIT {
         String log = console();
         assertThat(log).doesNotContain("SEVERE");
         // Every thread of Arno's own (page workers, batch workers, the change-feed follower, the page
-        // caches' writers) has ended. Two kinds may remain for a while, each ending by itself: the JDK's
-        // HttpClient (Outbound's) has a selector thread that ends once its client is collected (Java 17
-        // has no HttpClient.close()), and Accounts' JVM-wide login hashers end after 60 s idle (it has
-        // no way to stop them yet).
+        // caches' writers, the login hashers) has ended. One kind may remain for a while, ending by
+        // itself: the JDK's HttpClient (Outbound's) has a selector thread that ends once its client is
+        // collected (Java 17 has no HttpClient.close()).
         List<String> left = java.util.regex.Pattern.compile("started a thread named \\[([^\\]]*)\\] but has failed to stop it")
                 .matcher(log).results().map(m -> m.group(1)).toList();
-        assertThat(left).allMatch(name -> name.matches("HttpClient-\\d+-SelectorManager|arno-login-\\d+"),
-                "the JDK HttpClient's selector or a login hasher");
+        assertThat(left).allMatch(name -> name.matches("HttpClient-\\d+-SelectorManager"), "the JDK HttpClient's selector");
         assertThat(get("/arno/journal-a/").statusCode()).isEqualTo(404);
     }
 
