@@ -129,7 +129,8 @@ final class Engine implements AutoCloseable {
             String holder = readHolder(lockPath);
             closeQuietly(channel);
             throw new StoreException(ErrorCode.STORE_LOCKED, "store " + abs + " is in use by another process"
-                    + holder + ", probably a running './arno serve'; stop it first (or give another --data folder)");
+                    + holder + ", probably a running './arno serve' or a Tomcat serving Arno's WAR; stop it (or undeploy the WAR)"
+                    + " first, write through its store API (/store/), or give another --data folder");
         }
         try {
             channel.truncate(0);

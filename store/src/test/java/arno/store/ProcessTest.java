@@ -51,7 +51,7 @@ class ProcessTest {
                     long holder = pid;
                     assertThatThrownBy(() -> TestStores.open(store))
                             .isInstanceOf(StoreException.class)
-                            .hasMessageContaining("in use by another process (pid " + holder + "), probably a running './arno serve'; stop it first")
+                            .hasMessageContaining("in use by another process (pid " + holder + "), probably a running './arno serve' or a Tomcat serving Arno's WAR; stop it (or undeploy the WAR) first")
                             .satisfies(e -> assertThat(((StoreException) e).code())
                                     .isEqualTo(ErrorCode.STORE_LOCKED));
                 } else if (line.startsWith("committed ")) {

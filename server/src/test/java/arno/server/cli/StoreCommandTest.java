@@ -182,7 +182,7 @@ class StoreCommandTest {
                 Result r = run(args);
                 assertThat(r.code()).as(String.join(" ", args)).isEqualTo(1);
                 assertThat(r.err()).startsWith("arno: store " + dir.resolve("data/store") + " is in use by another process")
-                        .contains("probably a running './arno serve'; stop it first").hasLineCount(1);
+                        .contains("probably a running './arno serve' or a Tomcat serving Arno's WAR; stop it (or undeploy the WAR) first").hasLineCount(1);
             }
         } finally {
             child.getOutputStream().close();
