@@ -27,6 +27,14 @@ import org.apache.tomcat.util.http.MimeHeaders;
  * compare their own validators and know nothing of compression, a client that revalidates its
  * gzipped copy gets its 304, and a conditional PUT with the ETag of a gzipped GET succeeds.
  *
+ * <p>The level is {@link #LEVEL}, 1, where Tomcat's filter uses zlib's default, 6: on the demo's
+ * full-text pages (49 KB) level 6 costs 752 µs of CPU for 79% saved, level 1 278 µs for 75%
+ * ({@code perf/RESULTS.md}, "gzip"), and level 6 was more than half the CPU of building the page
+ * again. Pages the page caches keep are compressed once, when stored, at the default level. Tomcat
+ * has no setting for the level, so {@link Protocol} puts a {@link Leveled} filter in the place of
+ * its gzip filter in each processor it makes; if a later Tomcat moves the field this relies on, the
+ * server says so once and compresses at Tomcat's level.
+ *
  * <p>Brotli is not offered: Tomcat's connector has gzip only and no way to add a coding, the one
  * maintained Java binding (brotli4j) is a native library per platform, and doing it in a servlet
  * response wrapper would have to handle asynchronous responses and validators by hand. A reverse
@@ -40,6 +48,8 @@ final class Compression {
             "application/rss+xml", "application/xslt+xml", "application/mathml+xml", "image/svg+xml");
     /** Bodies of a known length below this are sent as they are: gzip's header and trailer would eat the gain. */
     static final int MIN_SIZE = 1024;
+    /** The gzip level of every response the connector compresses (nginx's default too). */
+    static final int LEVEL = 1;
     /** Appended to a strong ETag when its response is gzipped: the pipeline's, for the page cache's gzip form too. */
     static final String SUFFIX = arno.pipeline.ArnoServlet.GZIP_ETAG_SUFFIX;
 
@@ -50,8 +60,41 @@ final class Compression {
         return arno.pipeline.ArnoServlet.gzipEtag(etag);
     }
 
-    /** HTTP/1.1 over NIO, compressing responses with strong ETags too (with the ETag suffixed). */
+    /** HTTP/1.1 over NIO, compressing at {@link #LEVEL}, responses with strong ETags too (with the ETag suffixed). */
     public static final class Protocol extends Http11NioProtocol {
+        private static final java.lang.reflect.Field OUTPUT_BUFFER = outputBufferField();
+
+        private static java.lang.reflect.Field outputBufferField() {
+            try {
+                java.lang.reflect.Field f = org.apache.coyote.http11.Http11Processor.class.getDeclaredField("outputBuffer");
+                f.setAccessible(true);
+                return f;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                System.getLogger(Compression.class.getName()).log(System.Logger.Level.WARNING,
+                        "gzip at Tomcat's own level (6), not " + LEVEL + ": this Tomcat's Http11Processor has no field outputBuffer (" + e + ")");
+                return null;
+            }
+        }
+
+        /** Tomcat's processor with its gzip filter replaced by one at {@link #LEVEL}. */
+        @Override
+        protected org.apache.coyote.Processor createProcessor() {
+            org.apache.coyote.Processor p = super.createProcessor();
+            if (OUTPUT_BUFFER != null && p instanceof org.apache.coyote.http11.Http11Processor h) {
+                try {
+                    // getFilters() is the buffer's own array, from which the processor takes the gzip filter per response
+                    org.apache.coyote.http11.OutputFilter[] filters =
+                            ((org.apache.coyote.http11.Http11OutputBuffer) OUTPUT_BUFFER.get(h)).getFilters();
+                    for (int i = 0; i < filters.length; i++) {
+                        if (filters[i].getClass() == org.apache.coyote.http11.filters.GzipOutputFilter.class) filters[i] = new Leveled();
+                    }
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e); // setAccessible succeeded above
+                }
+            }
+            return p;
+        }
+
         @Override
         public boolean useCompression(org.apache.coyote.Request request, org.apache.coyote.Response response) {
             MimeHeaders headers = response.getMimeHeaders();
@@ -83,6 +126,21 @@ final class Compression {
             boolean had = String.join(",", before).toLowerCase(java.util.Locale.ROOT).contains("accept-encoding")
                     || before.stream().anyMatch(v -> v.trim().equals("*"));
             if (added && !had) headers.addValue("Vary").setString("Accept-Encoding");
+        }
+    }
+
+    /** Tomcat's gzip filter, its stream made at {@link #LEVEL} before Tomcat would make one at its default. */
+    static final class Leveled extends org.apache.coyote.http11.filters.GzipOutputFilter {
+        @Override
+        public int doWrite(java.nio.ByteBuffer chunk) throws IOException {
+            if (compressionStream == null) {
+                compressionStream = new java.util.zip.GZIPOutputStream(fakeOutputStream, true) {
+                    {
+                        def.setLevel(LEVEL);
+                    }
+                };
+            }
+            return super.doWrite(chunk);
         }
     }
 

@@ -100,6 +100,12 @@ class OperatingHttpTest {
         assertThat(vary(zipped)).contains("accept-encoding");
         assertThat(gunzip(zipped.body())).isEqualTo(page);
         assertThat(zipped.body().length).isLessThan(page.length() / 5);
+        // at Compression.LEVEL (1), not Tomcat's 6: the size level 1 gives, nearer than level 6's
+        int one = gzip(page, 1).length;
+        int six = gzip(page, 6).length;
+        assertThat(one).as("the page's sizes at levels 1 and 6 differ").isNotEqualTo(six);
+        assertThat(Math.abs(zipped.body().length - one)).as("%d bytes sent; level 1 gives %d, level 6 %d", zipped.body().length, one, six)
+                .isLessThan(Math.abs(zipped.body().length - six));
 
         // gzip refused with a quality of zero (RFC 9110 12.5.3).
         assertThat(get("/ops/page", "Accept-Encoding", "gzip;q=0, br").headers().firstValue("Content-Encoding")).isEmpty();
@@ -432,5 +438,17 @@ class OperatingHttpTest {
         try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    private static byte[] gzip(String text, int level) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(out) {
+            {
+                def.setLevel(level);
+            }
+        }) {
+            z.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
     }
 }
