@@ -60,7 +60,13 @@ public final class Snapshot implements DocumentStore.View {
     private final long version;
     /** The write transaction this is the view of, or null for a read snapshot. */
     private final WriteTransaction owner;
-    private final Map<Configuration, Map<String, StoredTree>> trees = new HashMap<>();
+    /**
+     * The trees read, so that a path gives the same tree (and node identity) as long as anyone holds
+     * one of its nodes. Weakly: a report over a million documents in one snapshot must not keep them
+     * all; a tree nobody holds any more is collected and its entry purged at the next read.
+     */
+    private final Map<Configuration, Map<String, TreeRef>> trees = new HashMap<>();
+    private final java.lang.ref.ReferenceQueue<StoredTree> dropped = new java.lang.ref.ReferenceQueue<>();
     private volatile boolean closed;
     /** The same, read without a barrier on the trees' hot paths (see StoredTree.checkOpen). */
     boolean closedPlain;
@@ -173,8 +179,10 @@ public final class Snapshot implements DocumentStore.View {
     @Override
     public synchronized TreeInfo document(String uri, Configuration config) {
         checkOpen();
-        Map<String, StoredTree> byUri = trees.computeIfAbsent(config, c -> new HashMap<>());
-        StoredTree t = byUri.get(uri);
+        purge();
+        Map<String, TreeRef> byUri = trees.computeIfAbsent(config, c -> new HashMap<>());
+        TreeRef ref = byUri.get(uri);
+        StoredTree t = ref == null ? null : ref.get();
         if (t == null) {
             DocHeader h = header(uri);
             if (h == null) {
@@ -192,7 +200,7 @@ public final class Snapshot implements DocumentStore.View {
             Namebase.Mapping mapping = store.names.mapping(config);
             t = new StoredTree(this, h, config, owner == null ? mapping.covering(h.nameCodes())
                     : mapping.covering(h.nameCodes(), owner.pendingNames()));
-            byUri.put(uri, t);
+            byUri.put(uri, new TreeRef(t, uri, byUri, dropped));
         }
         return t;
     }
@@ -755,8 +763,9 @@ public final class Snapshot implements DocumentStore.View {
      * (a scan of a million documents must not hold them all); null when nothing or a binary is stored there.
      */
     synchronized StoredTree uncached(String uri, Configuration config) {
-        Map<String, StoredTree> byUri = trees.get(config);
-        StoredTree known = byUri == null ? null : byUri.get(uri);
+        Map<String, TreeRef> byUri = trees.get(config);
+        TreeRef ref = byUri == null ? null : byUri.get(uri);
+        StoredTree known = ref == null ? null : ref.get();
         if (known != null) {
             return known;
         }
@@ -767,6 +776,34 @@ public final class Snapshot implements DocumentStore.View {
         Namebase.Mapping mapping = store.names.mapping(config);
         return new StoredTree(this, h, config, owner == null ? mapping.covering(h.nameCodes())
                 : mapping.covering(h.nameCodes(), owner.pendingNames()));
+    }
+
+    /** Drops the entries of trees that were collected. */
+    private void purge() {
+        for (java.lang.ref.Reference<? extends StoredTree> r; (r = dropped.poll()) != null; ) {
+            TreeRef t = (TreeRef) r;
+            t.owner.remove(t.uri, t);
+        }
+    }
+
+    /** How many trees this snapshot knows now (for tests: the cache must not grow with a report). */
+    synchronized int treesKnown() {
+        purge();
+        int n = 0;
+        for (Map<String, TreeRef> m : trees.values()) n += m.size();
+        return n;
+    }
+
+    /** A tree read, held weakly, with where its entry is for purging it. */
+    private static final class TreeRef extends java.lang.ref.WeakReference<StoredTree> {
+        final String uri;
+        final Map<String, TreeRef> owner;
+
+        TreeRef(StoredTree t, String uri, Map<String, TreeRef> owner, java.lang.ref.ReferenceQueue<StoredTree> q) {
+            super(t, q);
+            this.uri = uri;
+            this.owner = owner;
+        }
     }
 
     /** The path summary: every distinct element path of the stored XML documents with its counts. */

@@ -24,6 +24,7 @@ import arno.store.Store;
 import arno.xml.ArnoException;
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.StoreDocumentPool;
 import arno.xml.StoreFunctions;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
@@ -396,7 +397,8 @@ public final class StoreQuery {
      * time as the query asks for them (a page of paths at a time from the paths B+tree), so a report
      * over the whole store starts writing at once. Not "stable" in Saxon's sense, which would make
      * Saxon read them all before the first; each member is made available to {@code document-uri()}
-     * and {@code doc()} as it is read, and the snapshot gives the same tree for the same path anyway.
+     * and {@code doc()} as it is read, in a pool that holds it only while the query does
+     * ({@link StoreDocumentPool}), and the snapshot gives the same tree for the same path anyway.
      */
     private static final class Members implements ResourceCollection {
         private static final int PAGE = 512;
@@ -439,6 +441,9 @@ public final class StoreQuery {
         public Iterator<? extends Resource> getResources(XPathContext context) {
             long total = s.count(prefix);
             Iterator<String> paths = paths();
+            // the members go into the query's document pool (doc() and document-uri() need them
+            // there), held weakly, so a report over the whole store keeps only those still in use
+            if (context.getController() != null) StoreDocumentPool.install(context.getController().getDocumentPool());
             return new Iterator<Resource>() {
                 long done;
 

@@ -106,6 +106,15 @@ class StoreQueryReportingTest {
     }
 
     @Test
+    void aCollectionsMembersAreTheDocumentsDocGivesForTheirUris() {
+        StringWriter out = new StringWriter();
+        query("count(distinct-values(collection('store:/d/') ! document-uri(.))),"
+                + " every $d in collection('store:/d/') satisfies $d is doc(document-uri($d)),"
+                + " doc('store:/d/007.xml') is collection('store:/d/')[8]").run(store, null, out);
+        assertThat(out.toString().strip().split("\\s+")).containsExactly("100", "true", "true");
+    }
+
+    @Test
     void theTimeLimitStopsTheRunAndSaysWhatWasDone() {
         StoreQuery.Reporting r = new StoreQuery.Reporting(new PrintWriter(new StringWriter()), false, false, false,
                 Duration.ofSeconds(5), new Ticking());

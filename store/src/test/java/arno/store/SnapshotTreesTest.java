@@ -1,0 +1,52 @@
+package arno.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import net.sf.saxon.Configuration;
+import net.sf.saxon.om.TreeInfo;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A snapshot gives the same tree for a path while anyone holds it, and forgets the trees nobody
+ * holds: a report that reads every document of a large store in one snapshot must not keep them.
+ */
+class SnapshotTreesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void treesNobodyHoldsAreForgottenTheOthersStayTheSame() throws Exception {
+        Configuration config = new Configuration();
+        try (Store store = Store.open(dir, StoreOptions.defaults().mapSize(256L << 20))) {
+            try (WriteTransaction w = store.write()) {
+                for (int i = 0; i < 2000; i++) {
+                    w.put("/d/" + i + ".xml", ("<doc n='" + i + "'><p>" + "x".repeat(100) + "</p></doc>").getBytes(StandardCharsets.UTF_8));
+                }
+                w.commit();
+            }
+            try (Snapshot s = store.read()) {
+                TreeInfo held = s.document("/d/0.xml", config);
+                for (int i = 1; i < 2000; i++) {
+                    assertThat(s.document("/d/" + i + ".xml", config).getRootNode().getStringValue()).hasSize(100);
+                }
+                assertThat(s.document("/d/0.xml", config)).isSameAs(held);
+                assertThat(s.treesKnown()).isPositive();
+
+                // the 1,999 dropped trees go at a collection; the held one stays, with its identity
+                long end = System.nanoTime() + 10_000_000_000L;
+                while (s.treesKnown() > 1 && System.nanoTime() < end) {
+                    System.gc();
+                    Thread.sleep(20);
+                }
+                assertThat(s.treesKnown()).as("trees the snapshot still knows").isLessThanOrEqualTo(1);
+                assertThat(s.document("/d/0.xml", config)).isSameAs(held);
+                // one read again is a tree equal in content (a new one: nobody could tell)
+                assertThat(s.document("/d/1999.xml", config).getRootNode().getStringValue()).hasSize(100);
+                assertThat(s.treesKnown()).isEqualTo(2);
+            }
+        }
+    }
+}
