@@ -24,13 +24,16 @@ import net.sf.saxon.om.SingletonAttributeMap;
 import net.sf.saxon.om.SmallAttributeMap;
 import net.sf.saxon.om.TreeInfo;
 import net.sf.saxon.pattern.AnyNodeTest;
+import net.sf.saxon.pattern.NameTest;
 import net.sf.saxon.pattern.NodePredicate;
 import net.sf.saxon.s9api.Location;
 import net.sf.saxon.str.Twine8;
 import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.trans.XPathException;
 import net.sf.saxon.tree.NamespaceNode;
+import net.sf.saxon.tree.iter.ArrayIterator;
 import net.sf.saxon.tree.iter.AxisIterator;
+import net.sf.saxon.tree.iter.SingleNodeIterator;
 import net.sf.saxon.tree.iter.EmptyIterator;
 import net.sf.saxon.tree.iter.PrependAxisIterator;
 import net.sf.saxon.tree.util.Navigator;
@@ -75,6 +78,12 @@ final class StoredNode implements NodeInfo {
     /** Text, comment, PI, attribute: the value is ASCII. */
     final boolean ascii;
     private StoredNode parent;
+    /**
+     * What a node remembers of the questions asked of it again (see {@link Memo}): null when never
+     * asked, {@link #ASKED} after one question, then a {@link Memo}; for an attribute, its atomized
+     * value. This reference fills the padding of the object (64 bytes with or without it).
+     */
+    private Object memo;
 
     /**
      * A node from a decoded record: the iterator that found it has paid for the decoding, so the
@@ -384,6 +393,15 @@ final class StoredNode implements NodeInfo {
 
     @Override
     public AtomicSequence atomize() {
+        if (kind == Type.ATTRIBUTE) {
+            // remembered: a join atomizes the same attribute nodes once per outer item
+            if (memo instanceof AtomicSequence a) {
+                return a;
+            }
+            AtomicSequence a = StringValue.makeUntypedAtomic(getUnicodeStringValue());
+            memo = a;
+            return a;
+        }
         return switch (kind) {
             case Type.COMMENT, Type.PROCESSING_INSTRUCTION -> new StringValue(getUnicodeStringValue());
             default -> StringValue.makeUntypedAtomic(getUnicodeStringValue());
@@ -435,14 +453,13 @@ final class StoredNode implements NodeInfo {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                Axes.Test test = Axes.Test.of(predicate, tree);
-                if (test.selective()) {
-                    AxisIterator cached = tree.childCache.children(tree, pos, first(), test);
-                    if (cached != null) {
-                        return cached;
+                if (predicate instanceof NameTest) {
+                    AxisIterator m = memoized(AxisInfo.CHILD, predicate);
+                    if (m != null) {
+                        return m;
                     }
                 }
-                return new Axes.Siblings(tree, first(), test);
+                return childIterator(predicate);
             }
             case AxisInfo.DESCENDANT -> {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
@@ -458,6 +475,12 @@ final class StoredNode implements NodeInfo {
             case AxisInfo.ATTRIBUTE -> {
                 if (kind != Type.ELEMENT || attrLength == 0) {
                     return EmptyIterator.ofNodes();
+                }
+                if (predicate instanceof NameTest) {
+                    AxisIterator m = memoized(AxisInfo.ATTRIBUTE, predicate);
+                    if (m != null) {
+                        return m;
+                    }
                 }
                 return new Axes.Attributes(this, start(), first(), Axes.Test.of(predicate, tree));
             }
@@ -522,6 +545,112 @@ final class StoredNode implements NodeInfo {
         }
     }
 
+    /** The children that {@code predicate} accepts, from the records (or the tree's {@link ChildCache}). */
+    private AxisIterator childIterator(NodePredicate predicate) {
+        Axes.Test test = Axes.Test.of(predicate, tree);
+        if (test.selective()) {
+            AxisIterator cached = tree.childCache.children(tree, pos, first(), test);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        return new Axes.Siblings(tree, first(), test);
+    }
+
+    /** The marker of a node asked one question (see {@link #memo}). */
+    private static final Object ASKED = new Object();
+    /** A remembered empty answer: no such child or attribute. */
+    private static final Object NONE = new Object();
+
+    /**
+     * The answers a node gives to questions asked again: a named child or attribute step
+     * ({@code $t/buyer}, {@code @person}: by the identity of Saxon's {@code NameTest}, which an
+     * expression keeps) and {@code getAttributeValue} (by the identity of the URI and local name
+     * Saxon passes). A nested-loop join asks the same few questions of the same node objects once
+     * per outer item (Saxon evaluates the inner sequence once and keeps its nodes), and each answer
+     * from the records costs a header decoded per sibling and an attribute entry read, where
+     * TinyTree reads its arrays: remembered, a pair costs an identity compare and an iterator.
+     *
+     * <p>A node's first question only marks it ({@link #ASKED}: a field write, no allocation), so
+     * a one-pass walk or transform makes no memo; the second makes one. {@link #SLOTS} answers, the
+     * oldest replaced; answers with more than {@link #MAX_NODES} nodes are not kept. The tree is
+     * immutable, so an answer never goes stale. Entries are immutable and published whole, so
+     * threads sharing a node may at worst lose an entry (then it is computed again).
+     */
+    static final class Memo {
+        static final int SLOTS = 4;
+        static final int MAX_NODES = 8;
+
+        /** One answer: axis (or -1 for getAttributeValue), the keys, and the answer. */
+        record Entry(int axis, Object key, Object local, Object answer) {
+        }
+
+        final Entry[] entries = new Entry[SLOTS];
+        int next;
+
+        Object get(int axis, Object key, Object local) {
+            for (Entry e : entries) {
+                if (e != null && e.key == key && e.local == local && e.axis == axis) {
+                    return e.answer;
+                }
+            }
+            return null;
+        }
+
+        void put(int axis, Object key, Object local, Object answer) {
+            int i = next;
+            entries[i] = new Entry(axis, key, local, answer);
+            next = (i + 1) & (SLOTS - 1);
+        }
+    }
+
+    /** This node's memo, or null when this is the first question asked of it (which marks it). */
+    private Memo memo() {
+        Object m = memo;
+        if (m instanceof Memo x) {
+            return x;
+        }
+        if (m == null) {
+            memo = ASKED;
+            return null;
+        }
+        Memo x = new Memo();
+        memo = x;
+        return x;
+    }
+
+    /** A child or attribute step under a name test, from the memo; null: ask the records. */
+    private AxisIterator memoized(int axis, NodePredicate test) {
+        Memo m = memo();
+        if (m == null) {
+            return null;
+        }
+        Object answer = m.get(axis, test, null);
+        if (answer == null) {
+            AxisIterator it = axis == AxisInfo.CHILD ? childIterator(test)
+                    : new Axes.Attributes(this, start(), first(), Axes.Test.of(test, tree));
+            StoredNode[] found = new StoredNode[MAX_ANSWER];
+            int n = 0;
+            for (NodeInfo x; (x = it.next()) != null; ) {
+                if (n == found.length) {
+                    return null;
+                }
+                found[n++] = (StoredNode) x;
+            }
+            answer = n == 0 ? NONE : n == 1 ? found[0] : Arrays.copyOf(found, n);
+            m.put(axis, test, null, answer);
+        }
+        if (answer == NONE) {
+            return EmptyIterator.ofNodes();
+        }
+        if (answer instanceof StoredNode one) {
+            return SingleNodeIterator.makeIterator(one);
+        }
+        return new ArrayIterator.OfNodes<>((StoredNode[]) answer);
+    }
+
+    private static final int MAX_ANSWER = Memo.MAX_NODES;
+
     /** The first attribute of this element, or null. */
     StoredNode firstAttribute() {
         if (kind != Type.ELEMENT || attrLength == 0) {
@@ -559,6 +688,21 @@ final class StoredNode implements NodeInfo {
         if (fp == -1) {
             return null;
         }
+        Memo m = memo();
+        if (m != null) {
+            Object answer = m.get(-1, uri, local);
+            if (answer == null) {
+                String v = attributeValue(fp);
+                m.put(-1, uri, local, v == null ? NONE : v);
+                return v;
+            }
+            return answer == NONE ? null : (String) answer;
+        }
+        return attributeValue(fp);
+    }
+
+    /** The value of this element's attribute with fingerprint {@code fp}, from its record, or null. */
+    private String attributeValue(int fp) {
         long p = start();
         long limit = first();
         int o = (int) (p & Format.CHUNK_MASK);
