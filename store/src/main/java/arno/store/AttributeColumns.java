@@ -17,10 +17,11 @@ import net.sf.saxon.om.NamespaceUri;
  * is a record in a different cache line of the mapped file, and reading it was 60% of such a scan.
  *
  * <h2>When a column is built</h2>
- * Building reads every record of the list once, as one scan does. So a column is built only once
- * the scans without it have read as many records for that (document, element, attribute) as the
- * list holds (the ski-rental rule: at most twice the cost of never building, and a query run once
- * on a page never pays for a column). Until then each ask is counted and answered from the record.
+ * Building reads every record of the list once, as one scan does. So a column is built only when
+ * the scans without it have already read more records for that (document, element, attribute) than
+ * the list holds (the ski-rental rule: at most about twice the cost of never building): a scan run
+ * once never pays for a column, the second builds it as it starts. Until then each ask is counted
+ * and answered from the record.
  *
  * <h2>Sharing and bounds</h2>
  * A committed document version never changes and its document id is never used again, so
@@ -184,7 +185,7 @@ final class AttributeColumns {
                 n = tree.elementCount(code);
                 count = n;
             }
-            if (++c.asked < n) {
+            if (++c.asked <= n) {
                 return null;
             }
             return build(c, uri, local);
