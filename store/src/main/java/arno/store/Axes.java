@@ -87,7 +87,9 @@ final class Axes {
      * The elements of some names within a range, in document order: a merge of the names' lists in
      * the structural index (one list per name code; usually one), each read lazily from the range's
      * start, run by run, so a name with millions of occurrences is never held in memory. Only the
-     * matches are decoded into nodes. When the names are the whole test, the length is known from
+     * matches become nodes; with one name code they are lazy (a record is read only when its node is
+     * asked more than its name and order) and share a slice whose attribute columns may answer an
+     * attribute test ({@link AttributeColumns}). When the names are the whole test, the length is known from
      * the lists alone ({@link #getLength}), so {@code count(//name)} decodes no record.
      */
     static final class Indexed extends Rec implements AxisIterator, LastPositionFinder {
@@ -98,6 +100,9 @@ final class Axes {
         private NameIndex.Positions[] lists;
         private long[] heads;
         private boolean done;
+        /** With one name code: the slice its lazy nodes share, and the index of the next one. */
+        private AttributeColumns.Slice slice;
+        private int index;
 
         Indexed(StoredTree tree, int[] codes, long from, long limit, NodePredicate extra) {
             super(tree);
@@ -112,6 +117,9 @@ final class Axes {
             if (lists == null) {
                 if (done) {
                     return null;
+                }
+                if (codes.length == 1) {
+                    slice = new AttributeColumns.Slice(t, codes[0], from);
                 }
                 lists = new NameIndex.Positions[codes.length];
                 heads = new long[codes.length];
@@ -136,6 +144,14 @@ final class Axes {
                     return null;
                 }
                 heads[best] = lists[best].next();
+                if (slice != null) {
+                    // one name: the node is made without reading its record (see StoredNode's lazy constructor)
+                    StoredNode n = new StoredNode(t, p, codes[0], slice, index++);
+                    if (extra == null || extra.test(n)) {
+                        return n;
+                    }
+                    continue;
+                }
                 int tg = at(p);
                 if ((tg & Format.KIND_MASK) != Format.ELEMENT) {
                     throw notListed(p, codes[best]);
@@ -296,7 +312,7 @@ final class Axes {
                     at(p);
                 }
                 StoredNode n = new StoredNode(t, this, p, tg);
-                next = n.end;
+                next = n.end();
                 if (test.full(n)) {
                     return n;
                 }

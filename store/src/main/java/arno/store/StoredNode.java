@@ -24,13 +24,17 @@ import net.sf.saxon.om.SingletonAttributeMap;
 import net.sf.saxon.om.SmallAttributeMap;
 import net.sf.saxon.om.TreeInfo;
 import net.sf.saxon.pattern.AnyNodeTest;
+import net.sf.saxon.pattern.NameTest;
+import net.sf.saxon.pattern.NodeKindTest;
 import net.sf.saxon.pattern.NodePredicate;
 import net.sf.saxon.s9api.Location;
 import net.sf.saxon.str.Twine8;
 import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.trans.XPathException;
 import net.sf.saxon.tree.NamespaceNode;
+import net.sf.saxon.tree.iter.ArrayIterator;
 import net.sf.saxon.tree.iter.AxisIterator;
+import net.sf.saxon.tree.iter.SingleNodeIterator;
 import net.sf.saxon.tree.iter.EmptyIterator;
 import net.sf.saxon.tree.iter.PrependAxisIterator;
 import net.sf.saxon.tree.util.Navigator;
@@ -61,20 +65,26 @@ final class StoredNode implements NodeInfo {
      * Distance back to the parent (for an attribute, its element); 0 for the document, -1 when it
      * does not fit an int (a node more than 2 GiB into its parent), then decoded on demand.
      */
-    private final int parentDelta;
+    private int parentDelta;
     /** Element, document: end of the subtree. Others: end of the value. */
-    final long end;
+    private long end;
     /** Element, document: first child minus pos. Text, comment, PI, attribute: value start minus pos. */
-    private final int headerLength;
+    private int headerLength;
     /** Element: bytes of attribute entries, which end where the first child starts. */
-    private final int attrLength;
+    private int attrLength;
     /** Element, document: the record tag (flags). Attribute: its flags. */
-    final byte tag;
+    private byte tag;
     /** Element: index of its namespace map, -1 for none. */
-    final int ns;
+    private int ns;
     /** Text, comment, PI, attribute: the value is ASCII. */
     final boolean ascii;
     private StoredNode parent;
+    /**
+     * What a node remembers of the questions asked of it again (see {@link Memo}): null when never
+     * asked, {@link #ASKED} after one question, then a {@link Memo}; for an attribute or a text
+     * node, its atomized value. This reference fills the padding of the object (64 bytes with or without it).
+     */
+    private Object memo;
 
     /**
      * A node from a decoded record: the iterator that found it has paid for the decoding, so the
@@ -114,15 +124,8 @@ final class StoredNode implements NodeInfo {
         long base = p - (p & Format.CHUNK_MASK);
         if (k == Format.ELEMENT) {
             this.code = c.varint();
-            this.parentDelta = delta(c.varlong());
-            int size = (tg & Format.F_CHILDREN) != 0 ? c.u16() : -1;
-            this.ns = (tg & Format.F_NS) != 0 ? c.varint() : -1;
-            int attrs = (tg & Format.F_ATTRS) != 0 ? c.varint() : 0;
-            this.attrLength = attrs;
-            long first = base + c.o + attrs;
-            this.headerLength = (int) (first - p);
-            this.end = size < 0 ? first : size == Format.BIG ? p + tree.bigSize(p) : p + size;
             this.ascii = false;
+            elementTail(c, p, tg);
         } else if (k == Format.TEXT || k == Format.COMMENT || k == Format.PI) {
             this.code = k == Format.PI ? c.varint() : -1;
             long pa = c.varlong();
@@ -140,6 +143,53 @@ final class StoredNode implements NodeInfo {
         } else {
             throw tree.corrupt(p, "record tag " + tg + " where a child was expected");
         }
+    }
+
+    /** Decodes an element header after its name code: the cursor is just past it. */
+    private void elementTail(Cursor c, long p, int tg) {
+        long base = p - (p & Format.CHUNK_MASK);
+        this.parentDelta = delta(c.varlong());
+        int size = (tg & Format.F_CHILDREN) != 0 ? c.u16() : -1;
+        this.ns = (tg & Format.F_NS) != 0 ? c.varint() : -1;
+        int attrs = (tg & Format.F_ATTRS) != 0 ? c.varint() : 0;
+        long first = base + c.o + attrs;
+        this.end = size < 0 ? first : size == Format.BIG ? p + tree.bigSize(p) : p + size;
+        this.attrLength = attrs;
+        this.headerLength = (int) (first - p);
+        this.tag = (byte) tg;
+    }
+
+    /** {@link #headerLength} of a node whose record has not been read yet (see {@link AttributeColumns.Slice}). */
+    private static final int LAZY = -1;
+
+    /**
+     * An element found in the structural index, its record not read: the iterator knows its
+     * position and name, and a {@code //x[@y = 'z']} scan asks nothing else but the attribute,
+     * which the slice's column may answer (see {@link AttributeColumns}). Anything else decodes
+     * the record then ({@link #decode}); until then {@link #memo} holds the slice and
+     * {@link #attrLength} the node's index in it.
+     */
+    StoredNode(StoredTree tree, long pos, int code, AttributeColumns.Slice slice, int index) {
+        this.tree = tree;
+        this.pos = pos;
+        this.kind = Type.ELEMENT;
+        this.code = code;
+        this.ascii = false;
+        this.headerLength = LAZY;
+        this.attrLength = index;
+        this.memo = slice;
+    }
+
+    /** Reads the record of a lazy node, checking that it is the element the index said. */
+    private void decode() {
+        Cursor c = new Cursor(tree);
+        int tg = c.at(pos);
+        if ((tg & Format.KIND_MASK) != Format.ELEMENT || c.varint() != code) {
+            throw tree.corrupt(pos, "the name index lists a record that is not an element named "
+                    + tree.names[code].getDisplayName());
+        }
+        memo = null;
+        elementTail(c, pos, tg);
     }
 
     /** An attribute from its decoded entry. */
@@ -163,6 +213,9 @@ final class StoredNode implements NodeInfo {
 
     /** The parent's position, -1 for the document. */
     long parentPos() {
+        if (headerLength == LAZY) {
+            decode();
+        }
         if (parentDelta > 0) {
             return pos - parentDelta;
         }
@@ -171,20 +224,44 @@ final class StoredNode implements NodeInfo {
 
     /** Element, document: first child (or the end of a leaf element's header). Others: end. */
     long first() {
+        if (headerLength == LAZY) {
+            decode();
+        }
         return kind == Type.ELEMENT || kind == Type.DOCUMENT ? pos + headerLength : end;
     }
 
     /** Element: start of the attribute entries. Text, comment, PI, attribute: start of the value. */
     long start() {
+        if (headerLength == LAZY) {
+            decode();
+        }
         return pos + headerLength - attrLength;
     }
 
+    /** Element, document: end of the subtree. Others: end of the value. */
+    long end() {
+        if (headerLength == LAZY) {
+            decode();
+        }
+        return end;
+    }
+
+    private int attrLength() {
+        if (headerLength == LAZY) {
+            decode();
+        }
+        return attrLength;
+    }
+
     private boolean hasChildFlag() {
+        if (headerLength == LAZY) {
+            decode();
+        }
         return (tag & Format.F_CHILDREN) != 0;
     }
 
     private int valueLength() {
-        return (int) (end - start());
+        return (int) (end() - start());
     }
 
     private Rec rec() {
@@ -349,7 +426,7 @@ final class StoredNode implements NodeInfo {
     private UnicodeString descendantText() {
         Rec r = new Rec(tree);
         long p = first();
-        long limit = end;
+        long limit = end();
         if (p < limit) {
             // the common case, an element holding one text node, needs no gathering
             r.read(p);
@@ -384,6 +461,15 @@ final class StoredNode implements NodeInfo {
 
     @Override
     public AtomicSequence atomize() {
+        if (kind == Type.ATTRIBUTE || kind == Type.TEXT) {
+            // remembered: a join atomizes the same attribute (or text) nodes once per outer item
+            if (memo instanceof AtomicSequence a) {
+                return a;
+            }
+            AtomicSequence a = StringValue.makeUntypedAtomic(getUnicodeStringValue());
+            memo = a;
+            return a;
+        }
         return switch (kind) {
             case Type.COMMENT, Type.PROCESSING_INSTRUCTION -> new StringValue(getUnicodeStringValue());
             default -> StringValue.makeUntypedAtomic(getUnicodeStringValue());
@@ -415,7 +501,7 @@ final class StoredNode implements NodeInfo {
         if (kind != Type.ELEMENT && kind != Type.DOCUMENT) {
             return false;
         }
-        return hasChildFlag() && first() < end - 1;
+        return hasChildFlag() && first() < end() - 1;
     }
 
     /**
@@ -435,29 +521,34 @@ final class StoredNode implements NodeInfo {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                Axes.Test test = Axes.Test.of(predicate, tree);
-                if (test.selective()) {
-                    AxisIterator cached = tree.childCache.children(tree, pos, first(), test);
-                    if (cached != null) {
-                        return cached;
+                if (predicate instanceof NameTest || predicate instanceof NodeKindTest) {
+                    AxisIterator m = memoized(AxisInfo.CHILD, predicate);
+                    if (m != null) {
+                        return m;
                     }
                 }
-                return new Axes.Siblings(tree, first(), test);
+                return childIterator(predicate);
             }
             case AxisInfo.DESCENDANT -> {
                 if ((kind != Type.ELEMENT && kind != Type.DOCUMENT) || !hasChildFlag()) {
                     return EmptyIterator.ofNodes();
                 }
-                AxisIterator indexed = Axes.byName(tree, first(), end, predicate);
-                return indexed != null ? indexed : new Axes.Scan(tree, first(), end, Axes.Test.of(predicate, tree));
+                AxisIterator indexed = Axes.byName(tree, first(), end(), predicate);
+                return indexed != null ? indexed : new Axes.Scan(tree, first(), end(), Axes.Test.of(predicate, tree));
             }
             case AxisInfo.DESCENDANT_OR_SELF -> {
                 AxisIterator d = iterateAxis(AxisInfo.DESCENDANT, predicate);
                 return predicate.test(this) ? new PrependAxisIterator(this, d) : d;
             }
             case AxisInfo.ATTRIBUTE -> {
-                if (kind != Type.ELEMENT || attrLength == 0) {
+                if (kind != Type.ELEMENT || attrLength() == 0) {
                     return EmptyIterator.ofNodes();
+                }
+                if (predicate instanceof NameTest) {
+                    AxisIterator m = memoized(AxisInfo.ATTRIBUTE, predicate);
+                    if (m != null) {
+                        return m;
+                    }
                 }
                 return new Axes.Attributes(this, start(), first(), Axes.Test.of(predicate, tree));
             }
@@ -477,7 +568,7 @@ final class StoredNode implements NodeInfo {
                 if (kind == Type.ATTRIBUTE || kind == Type.DOCUMENT) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Siblings(tree, end, Axes.Test.of(predicate, tree));
+                return new Axes.Siblings(tree, end(), Axes.Test.of(predicate, tree));
             }
             case AxisInfo.PRECEDING_SIBLING -> {
                 if (kind == Type.ATTRIBUTE || kind == Type.DOCUMENT) {
@@ -489,7 +580,7 @@ final class StoredNode implements NodeInfo {
                 if (kind == Type.DOCUMENT) {
                     return EmptyIterator.ofNodes();
                 }
-                long from = kind == Type.ATTRIBUTE ? getParent().first() : end;
+                long from = kind == Type.ATTRIBUTE ? getParent().first() : end();
                 AxisIterator indexed = Axes.byName(tree, from, tree.header.length(), predicate);
                 return indexed != null ? indexed
                         : new Axes.Scan(tree, from, tree.header.length(), Axes.Test.of(predicate, tree));
@@ -522,9 +613,121 @@ final class StoredNode implements NodeInfo {
         }
     }
 
+    /** The children that {@code predicate} accepts, from the records (or the tree's {@link ChildCache}). */
+    private AxisIterator childIterator(NodePredicate predicate) {
+        Axes.Test test = Axes.Test.of(predicate, tree);
+        if (test.selective()) {
+            AxisIterator cached = tree.childCache.children(tree, pos, first(), test);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        return new Axes.Siblings(tree, first(), test);
+    }
+
+    /** The marker of a node asked one question (see {@link #memo}). */
+    private static final Object ASKED = new Object();
+    /** A remembered empty answer: no such child or attribute. */
+    private static final Object NONE = new Object();
+    /** A remembered answer too long to keep: ask the records. */
+    private static final Object TOO_MANY = new Object();
+
+    /**
+     * The answers a node gives to questions asked again: a named child or attribute step
+     * ({@code $t/buyer}, {@code @person}, {@code $i/text()}: by the identity of Saxon's
+     * {@code NameTest} or {@code NodeKindTest}, which an expression keeps) and {@code getAttributeValue} (by the identity of the URI and local name
+     * Saxon passes). A nested-loop join asks the same few questions of the same node objects once
+     * per outer item (Saxon evaluates the inner sequence once and keeps its nodes), and each answer
+     * from the records costs a header decoded per sibling and an attribute entry read, where
+     * TinyTree reads its arrays: remembered, a pair costs an identity compare and an iterator.
+     *
+     * <p>A node's first question only marks it ({@link #ASKED}: a field write, no allocation), so
+     * a one-pass walk or transform makes no memo; the second makes one. {@link #SLOTS} answers, the
+     * oldest replaced; answers with more than {@link #MAX_NODES} nodes are not kept. The tree is
+     * immutable, so an answer never goes stale. Entries are immutable and published whole, so
+     * threads sharing a node may at worst lose an entry (then it is computed again).
+     */
+    static final class Memo {
+        static final int SLOTS = 4;
+        static final int MAX_NODES = 8;
+
+        /** One answer: axis (or -1 for getAttributeValue), the keys, and the answer. */
+        record Entry(int axis, Object key, Object local, Object answer) {
+        }
+
+        final Entry[] entries = new Entry[SLOTS];
+        int next;
+
+        Object get(int axis, Object key, Object local) {
+            for (Entry e : entries) {
+                if (e != null && e.key == key && e.local == local && e.axis == axis) {
+                    return e.answer;
+                }
+            }
+            return null;
+        }
+
+        void put(int axis, Object key, Object local, Object answer) {
+            int i = next;
+            entries[i] = new Entry(axis, key, local, answer);
+            next = (i + 1) & (SLOTS - 1);
+        }
+    }
+
+    /** This node's memo, or null when this is the first question asked of it (which marks it). */
+    private Memo memo() {
+        Object m = memo;
+        if (m instanceof Memo x) {
+            return x;
+        }
+        if (m == null) {
+            memo = ASKED;
+            return null;
+        }
+        Memo x = new Memo();
+        memo = x;
+        return x;
+    }
+
+    /** A child or attribute step under a name test, from the memo; null: ask the records. */
+    private AxisIterator memoized(int axis, NodePredicate test) {
+        Memo m = memo();
+        if (m == null) {
+            return null;
+        }
+        Object answer = m.get(axis, test, null);
+        if (answer == null) {
+            AxisIterator it = axis == AxisInfo.CHILD ? childIterator(test)
+                    : new Axes.Attributes(this, start(), first(), Axes.Test.of(test, tree));
+            StoredNode[] found = new StoredNode[MAX_ANSWER];
+            int n = 0;
+            for (NodeInfo x; (x = it.next()) != null; ) {
+                if (n == found.length) {
+                    m.put(axis, test, null, TOO_MANY);
+                    return null;
+                }
+                found[n++] = (StoredNode) x;
+            }
+            answer = n == 0 ? NONE : n == 1 ? found[0] : Arrays.copyOf(found, n);
+            m.put(axis, test, null, answer);
+        }
+        if (answer == NONE) {
+            return EmptyIterator.ofNodes();
+        }
+        if (answer == TOO_MANY) {
+            return null;
+        }
+        if (answer instanceof StoredNode one) {
+            return SingleNodeIterator.makeIterator(one);
+        }
+        return new ArrayIterator.OfNodes<>((StoredNode[]) answer);
+    }
+
+    private static final int MAX_ANSWER = Memo.MAX_NODES;
+
     /** The first attribute of this element, or null. */
     StoredNode firstAttribute() {
-        if (kind != Type.ELEMENT || attrLength == 0) {
+        if (kind != Type.ELEMENT || attrLength() == 0) {
             return null;
         }
         AttrEntry e = new AttrEntry();
@@ -534,11 +737,11 @@ final class StoredNode implements NodeInfo {
 
     /** The attribute after {@code a} in this element, or null. */
     StoredNode nextAttribute(StoredNode a) {
-        if (a.end >= first()) {
+        if (a.end() >= first()) {
             return null;
         }
         AttrEntry e = new AttrEntry();
-        e.read(tree, a.end);
+        e.read(tree, a.end());
         return new StoredNode(tree, e, pos);
     }
 
@@ -559,6 +762,28 @@ final class StoredNode implements NodeInfo {
         if (fp == -1) {
             return null;
         }
+        if (headerLength == LAZY && memo instanceof AttributeColumns.Slice slice) {
+            String[] column = slice.column(uri, local);
+            if (column != null) {
+                return column[slice.offset() + attrLength];
+            }
+            decode();
+        }
+        Memo m = memo();
+        if (m != null) {
+            Object answer = m.get(-1, uri, local);
+            if (answer == null) {
+                String v = attributeValue(fp);
+                m.put(-1, uri, local, v == null ? NONE : v);
+                return v;
+            }
+            return answer == NONE ? null : (String) answer;
+        }
+        return attributeValue(fp);
+    }
+
+    /** The value of this element's attribute with fingerprint {@code fp}, from its record, or null. */
+    private String attributeValue(int fp) {
         long p = start();
         long limit = first();
         int o = (int) (p & Format.CHUNK_MASK);
@@ -662,6 +887,9 @@ final class StoredNode implements NodeInfo {
             return null;
         }
         tree.checkOpen();
+        if (headerLength == LAZY) {
+            decode();
+        }
         return ns < 0 ? NamespaceMap.emptyMap() : tree.namespaces(ns);
     }
 

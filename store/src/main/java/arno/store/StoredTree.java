@@ -168,6 +168,46 @@ final class StoredTree extends GenericTreeInfo {
         return c;
     }
 
+    /** Run directories of the name lists asked, direct-mapped by (kind, code); see {@link NameIndex#directory}. */
+    private final RunDirectory[] runDirectories = new RunDirectory[64];
+
+    /** A list's directory with its key (immutable, so a racy slot holds a whole pair or a miss). */
+    private record RunDirectory(byte kind, int code, NameIndex.Runs runs) {
+    }
+
+    NameIndex.Runs runDirectory(byte kind, int code) {
+        int slot = (code * 2 + kind) & (runDirectories.length - 1);
+        RunDirectory d = runDirectories[slot];
+        if (d != null && d.code == code && d.kind == kind) {
+            return d.runs;
+        }
+        d = new RunDirectory(kind, code, NameIndex.directory(this, kind, code));
+        runDirectories[slot] = d;
+        return d.runs;
+    }
+
+    /**
+     * The columns this tree's slices used, by (element code, attribute name identity): a slice per
+     * iterator then finds its column without the store-wide map. A column evicted from that map
+     * stays reachable from here while this tree lives (one snapshot).
+     */
+    final ColumnRef[] columnRefs = new ColumnRef[16];
+
+    record ColumnRef(int code, NamespaceUri uri, String local, AttributeColumns.Column column) {
+    }
+
+    /** The attribute columns of this tree's store (see {@link AttributeColumns}), found once. */
+    private AttributeColumns columns;
+
+    AttributeColumns columns() {
+        AttributeColumns c = columns;
+        if (c == null) {
+            c = AttributeColumns.of(snapshot.store());
+            columns = c;
+        }
+        return c;
+    }
+
     /** The key buffer of this tree's index seeks (a direct buffer: made once); used under the snapshot's lock. */
     private Keys keys;
 

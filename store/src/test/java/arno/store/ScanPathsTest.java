@@ -1,0 +1,346 @@
+package arno.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import javax.xml.transform.stream.StreamSource;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import net.sf.saxon.om.AxisInfo;
+import net.sf.saxon.om.NamespaceUri;
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.pattern.NameTest;
+import net.sf.saxon.pattern.NodeKindTest;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.XPathCompiler;
+import net.sf.saxon.s9api.XPathSelector;
+import net.sf.saxon.s9api.XdmItem;
+import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.tree.iter.AxisIterator;
+import net.sf.saxon.type.Type;
+
+/**
+ * The fast paths of scans and joins against TinyTree: lazy nodes from an index step (every
+ * property asked of them equals TinyTree's), attribute columns (built after enough asks, from a
+ * sub-range, after the document is replaced in a later snapshot, for a document a write
+ * transaction has not committed, and with the cache at its bound), and nodes' memos of the
+ * questions asked again (more questions than memo slots, answers longer than a memo keeps).
+ */
+class ScanPathsTest {
+
+    @TempDir
+    Path dir;
+    Store store;
+    final Processor processor = new Processor(false);
+    int savedMin;
+    int savedMinDocument;
+    long savedBudget;
+
+    @BeforeEach
+    void open() {
+        savedMin = Axes.indexMinBytes;
+        savedMinDocument = NameIndex.minDocumentBytes;
+        savedBudget = AttributeColumns.budgetBytes;
+        Axes.indexMinBytes = 0;
+        NameIndex.minDocumentBytes = 0;
+        store = TestStores.open(dir);
+    }
+
+    @AfterEach
+    void close() {
+        Axes.indexMinBytes = savedMin;
+        NameIndex.minDocumentBytes = savedMinDocument;
+        AttributeColumns.budgetBytes = savedBudget;
+        store.close();
+    }
+
+    /**
+     * Sections of {@code x} elements (some nested, some in a namespace under two prefixes) whose
+     * {@code y} is one of a few values, unique, absent, non-ASCII or long; {@code z} on some.
+     */
+    static String doc(long seed, int elements) {
+        Random r = new Random(seed);
+        String[] values = {"nav", "rare", "", "caf\u00e9", "x y", "l".repeat(70)};
+        StringBuilder b = new StringBuilder("<r xmlns:p='urn:p' xmlns:q='urn:p'>");
+        for (int i = 0; i < elements; i++) {
+            if (i % 50 == 0) {
+                b.append(i == 0 ? "" : "</part>").append("<part n='").append(i / 50).append("'>");
+            }
+            String name = r.nextInt(10) == 0 ? (r.nextBoolean() ? "p:x" : "q:x") : "x";
+            b.append('<').append(name).append(" n='").append(i).append('\'');
+            switch (r.nextInt(4)) {
+                case 0 -> b.append(" y='u").append(i).append('\'');
+                case 1 -> { }
+                default -> b.append(" y='").append(values[r.nextInt(values.length)]).append('\'');
+            }
+            if (r.nextInt(3) == 0) {
+                b.append(" z='").append(r.nextInt(4)).append('\'');
+            }
+            b.append('>');
+            if (r.nextInt(5) == 0) {
+                b.append("<x n='in").append(i).append("' y='nav'/>");
+            }
+            b.append("t").append(i).append("</").append(name).append('>');
+        }
+        return b.append("</part></r>").toString();
+    }
+
+    private XdmNode tiny(String xml) throws Exception {
+        return processor.newDocumentBuilder().build(new StreamSource(new StringReader(xml)));
+    }
+
+    private List<String> eval(String expr, XdmNode context) throws Exception {
+        XPathCompiler c = processor.newXPathCompiler();
+        c.declareNamespace("p", "urn:p");
+        XPathSelector s = c.compile(expr).load();
+        s.setContextItem(context);
+        List<String> out = new ArrayList<>();
+        for (XdmItem i : s.evaluate()) {
+            out.add(i.isAtomicValue() ? i.getStringValue() : c.evaluate("path(.)", i).toString());
+        }
+        return out;
+    }
+
+    private XdmNode stored(Snapshot s, String uri) {
+        return new XdmNode(s.document(uri, processor.getUnderlyingConfiguration()).getRootNode());
+    }
+
+    private StoredTree tree(Snapshot s, String uri) {
+        return (StoredTree) s.document(uri, processor.getUnderlyingConfiguration());
+    }
+
+    static final List<String> SCANS = List.of("count(//x[@y = 'rare'])", "//x[@y = 'nav']/@n/string()",
+            "//x[@y = 'caf\u00e9']/@n/string()", "//x[@y = '']/@n/string()", "//x[@y = 'u17']/@n/string()",
+            "//x[@y = '" + "l".repeat(70) + "']/@n/string()", "//x[@z = '2'][@y = 'nav']/@n/string()",
+            "//x[not(@y)]/@n/string()", "//p:x[@y = 'nav']/@n/string()", "/r/part[3]//x[@y = 'nav']/@n/string()",
+            "/r/part[last()]//x[@y = 'rare']/@n/string()", "//x[@y = 'nav'][5]/@n/string()",
+            "//x[@y = 'nav']/../@n/string()", "//x[@y = 'rare']/x/@n/string()",
+            "for $e in //x[@y = 'rare'] return $e/string()");
+
+    /** Every scan, several times (the columns are built on the way), equals TinyTree's answer. */
+    private void scansAgree(Snapshot s, String uri, XdmNode tiny) throws Exception {
+        XdmNode stored = stored(s, uri);
+        for (int round = 0; round < 4; round++) {
+            for (String e : SCANS) {
+                assertThat(eval(e, stored)).as("%s, round %d", e, round).isEqualTo(eval(e, tiny));
+            }
+        }
+    }
+
+    @Test
+    void lazyNodesFromTheIndexAnswerLikeTinyTree() throws Exception {
+        String xml = doc(1, 600);
+        TestStores.putAll(store, "/a.xml", xml);
+        NodeInfo troot = tiny(xml).getUnderlyingNode();
+        try (Snapshot s = store.read()) {
+            StoredTree t = tree(s, "/a.xml");
+            int fp = processor.getUnderlyingConfiguration().getNamePool().allocateFingerprint(NamespaceUri.NULL, "x");
+            NameTest x = new NameTest(Type.ELEMENT, fp, processor.getUnderlyingConfiguration().getNamePool());
+            AxisIterator a = troot.iterateAxis(AxisInfo.DESCENDANT, x);
+            AxisIterator b = t.getRootNode().iterateAxis(AxisInfo.DESCENDANT, x);
+            assertThat(b).isInstanceOf(Axes.Indexed.class);
+            int n = 0;
+            for (NodeInfo p; (p = a.next()) != null; n++) {
+                NodeInfo q = b.next();
+                // each lazy node is asked one property first, then the rest
+                switch (n % 6) {
+                    case 0 -> assertThat(q.getParent().getAttributeValue(NamespaceUri.NULL, "n"))
+                            .isEqualTo(p.getParent().getAttributeValue(NamespaceUri.NULL, "n"));
+                    case 1 -> assertThat(q.getStringValue()).isEqualTo(p.getStringValue());
+                    case 2 -> assertThat(q.hasChildNodes()).isEqualTo(p.hasChildNodes());
+                    case 3 -> assertThat(q.getAllNamespaces()).isEqualTo(p.getAllNamespaces());
+                    case 4 -> assertThat(q.getAttributeValue(NamespaceUri.NULL, "y"))
+                            .isEqualTo(p.getAttributeValue(NamespaceUri.NULL, "y"));
+                    default -> assertThat(Type.displayTypeName(q)).isEqualTo(Type.displayTypeName(p));
+                }
+                assertThat(q.getDisplayName()).isEqualTo(p.getDisplayName());
+                assertThat(q.getAttributeValue(NamespaceUri.NULL, "n")).isEqualTo(p.getAttributeValue(NamespaceUri.NULL, "n"));
+                assertThat(q.getAttributeValue(NamespaceUri.NULL, "z")).isEqualTo(p.getAttributeValue(NamespaceUri.NULL, "z"));
+                assertThat(count(q, AxisInfo.CHILD)).isEqualTo(count(p, AxisInfo.CHILD));
+                assertThat(count(q, AxisInfo.ATTRIBUTE)).isEqualTo(count(p, AxisInfo.ATTRIBUTE));
+                assertThat(count(q, AxisInfo.FOLLOWING_SIBLING)).isEqualTo(count(p, AxisInfo.FOLLOWING_SIBLING));
+                assertThat(count(q, AxisInfo.ANCESTOR)).isEqualTo(count(p, AxisInfo.ANCESTOR));
+            }
+            assertThat(b.next()).isNull();
+            assertThat(n).isGreaterThan(500);
+        }
+    }
+
+    private static int count(NodeInfo n, int axis) {
+        int k = 0;
+        AxisIterator it = n.iterateAxis(axis);
+        while (it.next() != null) {
+            k++;
+        }
+        return k;
+    }
+
+    @Test
+    void columnsAreBuiltAfterEnoughAsksAndAnswerLikeTinyTree() throws Exception {
+        String xml = doc(2, 3000);
+        TestStores.putAll(store, "/a.xml", xml);
+        XdmNode tiny = tiny(xml);
+        try (Snapshot s = store.read()) {
+            StoredTree t = tree(s, "/a.xml");
+            int x = t.codes(processor.getUnderlyingConfiguration().getNamePool()
+                    .allocateFingerprint(NamespaceUri.NULL, "x"))[0];
+            // one scan does not build a column: it reads as many records as the list holds, no more
+            assertThat(eval("count(//x[@y = 'rare'])", stored(s, "/a.xml"))).isEqualTo(eval("count(//x[@y = 'rare'])", tiny));
+            assertThat(t.columns().has(t, x, NamespaceUri.NULL, "y")).isFalse();
+            scansAgree(s, "/a.xml", tiny);
+            assertThat(t.columns().has(t, x, NamespaceUri.NULL, "y")).as("the column of @y on x").isTrue();
+            assertThat(t.columns().has(t, x, NamespaceUri.NULL, "z")).as("the column of @z on x").isTrue();
+        }
+        // a later snapshot (a new tree) shares the columns
+        try (Snapshot s = store.read()) {
+            StoredTree t = tree(s, "/a.xml");
+            int x = t.codes(processor.getUnderlyingConfiguration().getNamePool()
+                    .allocateFingerprint(NamespaceUri.NULL, "x"))[0];
+            assertThat(t.columns().has(t, x, NamespaceUri.NULL, "y")).isTrue();
+            scansAgree(s, "/a.xml", tiny);
+        }
+    }
+
+    @Test
+    void aReplacedDocumentIsAnsweredFromItsOwnColumns() throws Exception {
+        String first = doc(3, 2000);
+        String second = doc(4, 2500);
+        TestStores.putAll(store, "/a.xml", first);
+        try (Snapshot old = store.read()) {
+            scansAgree(old, "/a.xml", tiny(first));
+            TestStores.putAll(store, "/a.xml", second);
+            try (Snapshot now = store.read()) {
+                scansAgree(now, "/a.xml", tiny(second));
+                // the old snapshot still sees the old version, through its own columns
+                scansAgree(old, "/a.xml", tiny(first));
+            }
+        }
+    }
+
+    @Test
+    void aWriteTransactionsOwnDocumentGetsNoColumn() throws Exception {
+        String xml = doc(5, 1500);
+        XdmNode tiny = tiny(xml);
+        try (WriteTransaction w = store.write()) {
+            w.put("/a.xml", xml.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            Snapshot view = w.view();
+            scansAgree(view, "/a.xml", tiny);
+            assertThat(tree(view, "/a.xml").columns().size()).isZero();
+            // aborted: its document id and version are used again by the next transaction
+        }
+        String other = doc(6, 1500);
+        TestStores.putAll(store, "/a.xml", other);
+        try (Snapshot s = store.read()) {
+            scansAgree(s, "/a.xml", tiny(other));
+        }
+    }
+
+    @Test
+    void theCacheStaysWithinItsBoundAndAnswersStayRight() throws Exception {
+        String xml = doc(7, 4000);
+        TestStores.putAll(store, "/a.xml", xml, "/b.xml", doc(8, 4000));
+        XdmNode tinyA = tiny(xml);
+        XdmNode tinyB = tiny(doc(8, 4000));
+        // about one column of 4,000 slots (16 KB and its values): the others are evicted or refused
+        AttributeColumns.budgetBytes = 80_000;
+        for (int round = 0; round < 3; round++) {
+            try (Snapshot s = store.read()) {
+                scansAgree(s, "/a.xml", tinyA);
+                scansAgree(s, "/b.xml", tinyB);
+                AttributeColumns c = tree(s, "/a.xml").columns();
+                assertThat(c.bytes()).isLessThanOrEqualTo(AttributeColumns.budgetBytes);
+            }
+        }
+        // a budget too small for any column: every scan of a new version reads the records
+        AttributeColumns.budgetBytes = 1_000;
+        String other = doc(10, 4000);
+        TestStores.putAll(store, "/a.xml", other);
+        try (Snapshot s = store.read()) {
+            scansAgree(s, "/a.xml", tiny(other));
+            StoredTree t = tree(s, "/a.xml");
+            int x = t.codes(processor.getUnderlyingConfiguration().getNamePool()
+                    .allocateFingerprint(NamespaceUri.NULL, "x"))[0];
+            assertThat(t.columns().has(t, x, NamespaceUri.NULL, "y")).isFalse();
+            assertThat(t.columns().bytes()).isLessThanOrEqualTo(1_000);
+        }
+    }
+
+    @Test
+    void nodesRememberTheQuestionsAskedAgainAndAnswerLikeTinyTree() throws Exception {
+        String xml = doc(9, 400);
+        TestStores.putAll(store, "/a.xml", xml);
+        XdmNode tiny = tiny(xml);
+        try (Snapshot s = store.read()) {
+            XdmNode stored = stored(s, "/a.xml");
+            // the inner sequences are evaluated once and their nodes asked again per outer item;
+            // more distinct questions per node than memo slots, and answers longer than a memo keeps
+            for (String e : List.of(
+                    "let $xs := //x return for $i in 1 to 3, $e in $xs return ($e/x/@n, $e/@y, $e/@z, $e/@n, "
+                            + "$e/text(), $e/node(), $e/*)/string()",
+                    "let $parts := /r/part return for $i in 1 to 3, $p in $parts return "
+                            + "(count($p/x), count($p/p:x), $p/x[@y = 'nav'][1]/@n/string(), $p/@n/string())",
+                    "let $xs := //x[@y] return for $k in ('nav', 'rare', '', 'u5') return "
+                            + "count(for $e in $xs return if ($e/@y = $k) then $e else ())",
+                    "let $xs := //x return for $p in //part return "
+                            + "count(for $e in $xs return if ($e/@n = $p/@n) then $e else ())",
+                    "let $xs := //x return for $i in 1 to 2, $e in $xs return data($e/@y) || data($e/text())")) {
+                assertThat(eval(e, stored)).as(e).isEqualTo(eval(e, tiny));
+            }
+            // the same through the node API: each question twice and more, mixed
+            NodeInfo troot = tiny.getUnderlyingNode();
+            NodeInfo sroot = stored.getUnderlyingNode();
+            List<NodeInfo> ts = elements(troot);
+            List<NodeInfo> ss = elements(sroot);
+            assertThat(ss).hasSize(ts.size());
+            int fx = processor.getUnderlyingConfiguration().getNamePool().allocateFingerprint(NamespaceUri.NULL, "x");
+            int fy = processor.getUnderlyingConfiguration().getNamePool().allocateFingerprint(NamespaceUri.NULL, "y");
+            NameTest childX = new NameTest(Type.ELEMENT, fx, processor.getUnderlyingConfiguration().getNamePool());
+            NameTest attY = new NameTest(Type.ATTRIBUTE, fy, processor.getUnderlyingConfiguration().getNamePool());
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < ts.size(); i++) {
+                    NodeInfo p = ts.get(i);
+                    NodeInfo q = ss.get(i);
+                    assertThat(strings(q, AxisInfo.CHILD, childX)).isEqualTo(strings(p, AxisInfo.CHILD, childX));
+                    assertThat(strings(q, AxisInfo.ATTRIBUTE, attY)).isEqualTo(strings(p, AxisInfo.ATTRIBUTE, attY));
+                    assertThat(strings(q, AxisInfo.CHILD, NodeKindTest.TEXT)).isEqualTo(strings(p, AxisInfo.CHILD, NodeKindTest.TEXT));
+                    assertThat(strings(q, AxisInfo.CHILD, NodeKindTest.ELEMENT)).isEqualTo(strings(p, AxisInfo.CHILD, NodeKindTest.ELEMENT));
+                    assertThat(strings(q, AxisInfo.ATTRIBUTE, NodeKindTest.ATTRIBUTE)).isEqualTo(strings(p, AxisInfo.ATTRIBUTE, NodeKindTest.ATTRIBUTE));
+                    for (String name : List.of("y", "n", "z", "absent")) {
+                        assertThat(q.getAttributeValue(NamespaceUri.NULL, name)).isEqualTo(p.getAttributeValue(NamespaceUri.NULL, name));
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<NodeInfo> elements(NodeInfo root) {
+        List<NodeInfo> out = new ArrayList<>();
+        AxisIterator it = root.iterateAxis(AxisInfo.DESCENDANT, NodeKindTest.ELEMENT);
+        for (NodeInfo n; (n = it.next()) != null; ) {
+            out.add(n);
+        }
+        return out;
+    }
+
+    /** The string values of a step's nodes, and their atomized values, each twice (the second from the memo). */
+    private static List<String> strings(NodeInfo n, int axis, net.sf.saxon.pattern.NodeTest test)
+            throws net.sf.saxon.trans.XPathException {
+        List<String> out = new ArrayList<>();
+        AxisIterator it = n.iterateAxis(axis, test);
+        for (NodeInfo c; (c = it.next()) != null; ) {
+            out.add(c.getDisplayName() + "=" + c.getStringValue());
+            out.add(c.atomize().getStringValue());
+            out.add(c.atomize().getStringValue());
+        }
+        return out;
+    }
+}
