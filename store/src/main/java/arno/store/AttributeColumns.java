@@ -143,6 +143,8 @@ final class AttributeColumns {
         private NamespaceUri lastUri;
         private String lastLocal;
         private Column last;
+        /** The built column of {@link #last}, once seen: read without the volatile field. */
+        private String[] lastValues;
         private long count = -1;
 
         Slice(StoredTree tree, int code, long from) {
@@ -158,6 +160,15 @@ final class AttributeColumns {
          * then reads the record, and the ask is counted towards building one.
          */
         String[] column(NamespaceUri uri, String local) {
+            String[] v = lastValues;
+            if (v != null && uri == lastUri && local == lastLocal) {
+                // the scan's every candidate after the first: plain fields of this iteration's slice
+                return v;
+            }
+            return lookUp(uri, local);
+        }
+
+        private String[] lookUp(NamespaceUri uri, String local) {
             if (!shared) {
                 return null;
             }
@@ -175,10 +186,15 @@ final class AttributeColumns {
                 last = c;
                 lastUri = uri;
                 lastLocal = local;
+                lastValues = null;
             }
             String[] v = c.values;
-            if (v != null || c.refused) {
+            if (v != null) {
+                lastValues = v;
                 return v;
+            }
+            if (c.refused) {
+                return null;
             }
             long n = count;
             if (n < 0) {
@@ -188,7 +204,9 @@ final class AttributeColumns {
             if (++c.asked <= n) {
                 return null;
             }
-            return build(c, uri, local);
+            v = build(c, uri, local);
+            lastValues = v;
+            return v;
         }
 
         /** Where this slice starts in the whole list. */

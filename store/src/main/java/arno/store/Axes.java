@@ -65,6 +65,11 @@ final class Axes {
                 || !UType.ELEMENT.subsumes(test.getUType())) {
             return null;
         }
+        if (test instanceof NameTest n) {
+            // the common step, one name: its codes without the IntSet and the copies below
+            int[] codes = tree.codes(n.getFingerprint());
+            return codes.length == 0 ? EmptyIterator.ofNodes() : new Indexed(tree, codes, from, limit, null);
+        }
         Optional<IntSet> names = test.getRequiredNodeNames();
         if (names.isEmpty() || names.get() instanceof IntUniversalSet || names.get() instanceof IntComplementSet
                 || names.get().size() > MAX_INDEXED_NAMES) {

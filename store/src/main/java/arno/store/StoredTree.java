@@ -70,9 +70,16 @@ final class StoredTree extends GenericTreeInfo {
     /** Name tests compiled for this tree's iterators, by identity (immutable; racy reads see each whole). */
     final Axes.Test[] nameTests = new Axes.Test[8];
 
-    /** Fingerprint → the document's name codes with that fingerprint (one per prefix used), as asked. */
-    private final java.util.concurrent.ConcurrentHashMap<Integer, int[]> codesOf =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Fingerprint → the document's name codes with that fingerprint (one per prefix used), as
+     * asked: direct-mapped by fingerprint, so a name step asks an array, not a map with a boxed
+     * key. 64 slots of a 24-byte record and its codes (about 3 KB when full); a collision only
+     * recomputes. Immutable records, so a racy slot holds a whole pair or a miss.
+     */
+    private final CodesOf[] codesOf = new CodesOf[64];
+
+    private record CodesOf(int fingerprint, int[] codes) {
+    }
 
     StoredTree(Snapshot snapshot, DocHeader header, Configuration config, Namebase.Table table) {
         super(config);
@@ -146,25 +153,27 @@ final class StoredTree extends GenericTreeInfo {
      * The name codes of this document whose fingerprint is {@code fp}: usually one, more when the
      * same name is written with several prefixes. Computed once per fingerprint by a pass over the
      * codes the document may use, so that a name test asked per context node (as in {@code //a//b})
-     * costs a map lookup.
+     * costs an array lookup. The array returned is shared: callers never change it.
      */
     int[] codes(int fp) {
-        int[] c = codesOf.get(fp);
-        if (c == null) {
-            int n = Math.min(header.nameCodes(), fingerprints.length);
-            int[] found = new int[1];
-            int k = 0;
-            for (int i = 0; i < n; i++) {
-                if (fingerprints[i] == fp) {
-                    if (k == found.length) {
-                        found = java.util.Arrays.copyOf(found, k * 2);
-                    }
-                    found[k++] = i;
-                }
-            }
-            c = java.util.Arrays.copyOf(found, k);
-            codesOf.putIfAbsent(fp, c);
+        int slot = (fp ^ (fp >>> 6)) & (codesOf.length - 1);
+        CodesOf known = codesOf[slot];
+        if (known != null && known.fingerprint == fp) {
+            return known.codes;
         }
+        int n = Math.min(header.nameCodes(), fingerprints.length);
+        int[] found = new int[1];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (fingerprints[i] == fp) {
+                if (k == found.length) {
+                    found = java.util.Arrays.copyOf(found, k * 2);
+                }
+                found[k++] = i;
+            }
+        }
+        int[] c = java.util.Arrays.copyOf(found, k);
+        codesOf[slot] = new CodesOf(fp, c);
         return c;
     }
 
