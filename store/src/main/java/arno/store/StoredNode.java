@@ -843,28 +843,21 @@ final class StoredNode implements NodeInfo {
             }
             decode();
         }
-        StoredTree.AttributeName last = tree.lastAttributeName;
-        int fp;
-        if (last != null && last.uri() == uri && last.local() == local) {
-            fp = last.fingerprint();
-        } else {
-            fp = tree.getConfiguration().getNamePool().getFingerprint(uri, local);
-            tree.lastAttributeName = new StoredTree.AttributeName(uri, local, fp);
-        }
-        if (fp == -1) {
-            return null;
-        }
+        // asked again (a join's inner item): the memo answers by the identity of the two names,
+        // before any fingerprint is looked up
         Memo m = memo();
         if (m != null) {
             Object answer = m.get(-1, uri, local);
-            if (answer == null) {
-                String v = attributeValue(fp);
-                memo = m.with(-1, uri, local, v == null ? NONE : v);
-                return v;
+            if (answer != null) {
+                return answer == NONE ? null : (String) answer;
             }
-            return answer == NONE ? null : (String) answer;
         }
-        return attributeValue(fp);
+        int fp = tree.attributeFingerprint(uri, local);
+        String v = fp == -1 ? null : attributeValue(fp);
+        if (m != null) {
+            memo = m.with(-1, uri, local, v == null ? NONE : v);
+        }
+        return v;
     }
 
     /** The value of this element's attribute with fingerprint {@code fp}, from its record, or null. */

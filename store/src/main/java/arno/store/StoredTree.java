@@ -54,15 +54,29 @@ final class StoredTree extends GenericTreeInfo {
     private volatile NamespaceMap[] nsMaps;
     private volatile UnsafeBuffer bigs;
     /**
-     * The last attribute name asked for by {@code getAttributeValue(uri, local)} and its
-     * fingerprint. Saxon's {@code @name} step asks a non-TinyTree node by URI and local name, the
-     * same two objects for every node it visits, so an identity check saves a NamePool lookup per
-     * node. Immutable, so a racy read sees a whole entry or the previous one.
+     * Attribute names asked for by {@code getAttributeValue(uri, local)} and their fingerprints.
+     * Saxon's {@code @name} step asks a non-TinyTree node by URI and local name, the same two
+     * objects for every node it visits, so an identity check saves a NamePool lookup per node. A
+     * join alternates a few names ({@code $t2/@id}, {@code @person}), which a single last name
+     * made a NamePool lookup and an allocation each: 8 slots by the local name's hash (a String
+     * caches it). Immutable records, so a racy read sees a whole entry or another.
      */
     record AttributeName(NamespaceUri uri, String local, int fingerprint) {
     }
 
-    AttributeName lastAttributeName;
+    private final AttributeName[] attributeNames = new AttributeName[8];
+
+    /** The fingerprint of an attribute name, -1 when the name pool has none (then no element has it). */
+    int attributeFingerprint(NamespaceUri uri, String local) {
+        int slot = local.hashCode() & (attributeNames.length - 1);
+        AttributeName a = attributeNames[slot];
+        if (a != null && a.uri == uri && a.local == local) {
+            return a.fingerprint;
+        }
+        int fp = getConfiguration().getNamePool().getFingerprint(uri, local);
+        attributeNames[slot] = new AttributeName(uri, local, fp);
+        return fp;
+    }
 
     /** Children of recently revisited elements, for named child steps. */
     final ChildCache childCache = new ChildCache();

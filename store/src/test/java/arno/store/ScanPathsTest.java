@@ -378,6 +378,19 @@ class ScanPathsTest {
                     }
                 }
             }
+            // getAttributeValue alternating more names than the tree keeps fingerprints of (and names never allocated)
+            List<String> names = new ArrayList<>(List.of("id", "k", "v", "absent"));
+            for (int i = 0; i < 10; i++) {
+                names.add("never" + i + "-" + System.nanoTime());
+            }
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < ts.size(); i++) {
+                    for (String name : names) {
+                        assertThat(ss.get(i).getAttributeValue(NamespaceUri.NULL, name)).as(name)
+                                .isEqualTo(ts.get(i).getAttributeValue(NamespaceUri.NULL, name));
+                    }
+                }
+            }
             for (String e : List.of(
                     "let $es := /r/e return for $k in ('a3', 'c3', 'a7') return (for $e in $es return if ($e/@id = $k) then $e/id/string() else ())",
                     "let $es := /r/e return for $k in ('c3', 'a7') return (for $e in $es return if ($e/id = $k) then $e/@id/string() else ())",
