@@ -175,6 +175,57 @@ class ScanPathsTest {
         }
     }
 
+    /**
+     * The second whole-document scan keeps the name's positions as an array; then every range
+     * (the document, each part's descendants, the following of a node) comes from it, lazily,
+     * and equals TinyTree, as do the attribute columns read through it.
+     */
+    @Test
+    void positionsKeptAsAnArrayAnswerEveryRangeLikeTinyTree() throws Exception {
+        String xml = doc(12, 1200);
+        TestStores.putAll(store, "/a.xml", xml);
+        XdmNode tiny = tiny(xml);
+        NodeInfo troot = tiny.getUnderlyingNode();
+        net.sf.saxon.om.NamePool pool = processor.getUnderlyingConfiguration().getNamePool();
+        NameTest x = new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "x"), pool);
+        NameTest part = new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "part"), pool);
+        try (Snapshot s = store.read()) {
+            StoredTree t = tree(s, "/a.xml");
+            int code = t.codes(x.getFingerprint())[0];
+            for (int round = 0; round < 3; round++) {
+                assertThat(t.columns().hasPositions(t, code)).as("round %d", round).isEqualTo(round > 1);
+                assertThat(names(t.getRootNode(), AxisInfo.DESCENDANT, x)).isEqualTo(names(troot, AxisInfo.DESCENDANT, x));
+            }
+            List<NodeInfo> tparts = nodes(troot.iterateAxis(AxisInfo.DESCENDANT, part));
+            List<NodeInfo> sparts = nodes(t.getRootNode().iterateAxis(AxisInfo.DESCENDANT, part));
+            assertThat(sparts).hasSize(tparts.size());
+            for (int i = 0; i < tparts.size(); i++) {
+                assertThat(names(sparts.get(i), AxisInfo.DESCENDANT, x)).isEqualTo(names(tparts.get(i), AxisInfo.DESCENDANT, x));
+                assertThat(names(sparts.get(i), AxisInfo.FOLLOWING, x)).isEqualTo(names(tparts.get(i), AxisInfo.FOLLOWING, x));
+            }
+            scansAgree(s, "/a.xml", tiny);
+        }
+    }
+
+    private static List<NodeInfo> nodes(AxisIterator it) {
+        List<NodeInfo> out = new ArrayList<>();
+        for (NodeInfo n; (n = it.next()) != null; ) {
+            out.add(n);
+        }
+        return out;
+    }
+
+    /** Each node's name, @n, @y and its parent's name. */
+    private static List<String> names(NodeInfo from, int axis, NameTest test) {
+        List<String> out = new ArrayList<>();
+        AxisIterator it = from.iterateAxis(axis, test);
+        for (NodeInfo n; (n = it.next()) != null; ) {
+            out.add(n.getDisplayName() + " " + n.getAttributeValue(NamespaceUri.NULL, "n") + " "
+                    + n.getAttributeValue(NamespaceUri.NULL, "y") + " " + n.getParent().getDisplayName());
+        }
+        return out;
+    }
+
     private static int count(NodeInfo n, int axis) {
         int k = 0;
         AxisIterator it = n.iterateAxis(axis);
