@@ -764,7 +764,9 @@ final class StoredNode implements NodeInfo {
         }
         Object answer = m.get(axis, test, null);
         if (answer == null) {
-            AxisIterator it = axis == AxisInfo.CHILD ? childIterator(test)
+            // from the records, not the ChildCache: the memo keeps the answer, so caching every
+            // child's name too (for a join's 5,000 inner nodes, once each) would only evict entries
+            AxisIterator it = axis == AxisInfo.CHILD ? new Axes.Siblings(tree, first(), Axes.Test.of(test, tree))
                     : new Axes.Attributes(this, start(), first(), Axes.Test.of(test, tree));
             StoredNode[] found = new StoredNode[MAX_ANSWER];
             int n = 0;
