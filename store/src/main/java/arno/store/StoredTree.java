@@ -210,11 +210,13 @@ final class StoredTree extends GenericTreeInfo {
     }
 
     /**
-     * The columns this tree's slices used, by (element code, attribute name identity): a slice per
-     * iterator then finds its column without the store-wide map. A column evicted from that map
-     * stays reachable from here while this tree lives (one snapshot).
+     * The columns this tree's slices used, by (element code, attribute name identity; a name's
+     * positions with no attribute name): a slice per iterator then finds its column without the
+     * store-wide map (a synchronized lookup). Every one-name index step asks for its positions, so
+     * 64 slots keep those and a few columns from evicting each other (256 bytes). A column evicted
+     * from that map stays reachable from here while this tree lives (one snapshot).
      */
-    final ColumnRef[] columnRefs = new ColumnRef[16];
+    final ColumnRef[] columnRefs = new ColumnRef[64];
 
     record ColumnRef(int code, NamespaceUri uri, String local, AttributeColumns.Column column) {
     }
