@@ -16,6 +16,10 @@ import net.sf.saxon.om.NamespaceUri;
  * and the per-name element lists Saxon builds on first use and keeps): without it, each candidate
  * is a record in a different cache line of the mapped file, and reading it was 60% of such a scan.
  *
+ * <p>The same cache keeps, per (document version, element name), the name's positions as an array
+ * (an entry with no attribute name): a scan then reads candidates from it instead of decoding the
+ * index's varints, as TinyTree iterates its per-name node list (see {@link Slice#positions}).
+ *
  * <h2>When a column is built</h2>
  * Building reads every record of the list once, as one scan does. So a column is built only when
  * the scans without it have already read more records for that (document, element, attribute) than
@@ -66,6 +70,8 @@ final class AttributeColumns {
     /** A column, or (values null) the count of asks answered from records while none is built. */
     static final class Column {
         volatile String[] values;
+        /** For the entry of a name's positions (attribute name null): the list as an array. */
+        volatile int[] positions;
         /** Records read for it without a column; racy (a lost count only delays the build). */
         long asked;
         /** A column too large for the budget, or being built by another thread: never (re)start one. */
@@ -117,6 +123,12 @@ final class AttributeColumns {
         return map.size();
     }
 
+    /** Whether the positions of an element code are kept as an array for the tree's document, for tests. */
+    synchronized boolean hasPositions(StoredTree t, int code) {
+        Column c = map.get(key(t, code, null, null));
+        return c != null && c.positions != null;
+    }
+
     /** Whether a column is built for (the tree's document, element code, attribute), for tests. */
     synchronized boolean has(StoredTree t, int code, NamespaceUri uri, String local) {
         Column c = map.get(key(t, code, uri, local));
@@ -143,7 +155,11 @@ final class AttributeColumns {
         private NamespaceUri lastUri;
         private String lastLocal;
         private Column last;
+        /** The built column of {@link #last}, once seen: read without the volatile field. */
+        private String[] lastValues;
         private long count = -1;
+        /** The entry of this name's positions, once asked. */
+        private Column positionsEntry;
 
         Slice(StoredTree tree, int code, long from) {
             this.tree = tree;
@@ -158,37 +174,126 @@ final class AttributeColumns {
          * then reads the record, and the ask is counted towards building one.
          */
         String[] column(NamespaceUri uri, String local) {
+            String[] v = lastValues;
+            if (v != null && uri == lastUri && local == lastLocal) {
+                // the scan's every candidate after the first: plain fields of this iteration's slice
+                return v;
+            }
+            return lookUp(uri, local);
+        }
+
+        private String[] lookUp(NamespaceUri uri, String local) {
             if (!shared) {
                 return null;
             }
             Column c = last;
             if (c == null || uri != lastUri || local != lastLocal) {
-                StoredTree.ColumnRef[] refs = tree.columnRefs;
-                int slot = (code * 31 + System.identityHashCode(local)) & (refs.length - 1);
-                StoredTree.ColumnRef ref = refs[slot];
-                if (ref != null && ref.code() == code && ref.uri() == uri && ref.local() == local) {
-                    c = ref.column();
-                } else {
-                    c = tree.columns().get(key(tree, code, uri, local));
-                    refs[slot] = new StoredTree.ColumnRef(code, uri, local, c);
-                }
+                c = entry(uri, local);
                 last = c;
                 lastUri = uri;
                 lastLocal = local;
+                lastValues = null;
             }
             String[] v = c.values;
-            if (v != null || c.refused) {
+            if (v != null) {
+                lastValues = v;
                 return v;
             }
+            if (c.refused) {
+                return null;
+            }
+            if (++c.asked <= elementCount()) {
+                return null;
+            }
+            v = build(c, uri, local);
+            lastValues = v;
+            return v;
+        }
+
+        /** The cache's entry for this name and an attribute (null: the name's positions), through the tree's refs. */
+        private Column entry(NamespaceUri uri, String local) {
+            StoredTree.ColumnRef[] refs = tree.columnRefs;
+            int slot = (code * 31 + System.identityHashCode(local)) & (refs.length - 1);
+            StoredTree.ColumnRef ref = refs[slot];
+            if (ref != null && ref.code() == code && ref.uri() == uri && ref.local() == local) {
+                return ref.column();
+            }
+            Column c = tree.columns().get(key(tree, code, uri, local));
+            refs[slot] = new StoredTree.ColumnRef(code, uri, local, c);
+            return c;
+        }
+
+        /**
+         * The positions of every element of this name, in document order, as an array, or null
+         * when there is none (yet): the caller then reads the structural index and reports how
+         * many positions it read ({@link #readPositions}), towards building one by the rule of a
+         * column: once iterations without it have read as many positions as the list holds (the
+         * second whole-document scan builds it). It spares a scan the index's varints and run checks per candidate (TinyTree
+         * keeps such lists of nodes once asked). 4 bytes a position; documents over 2 GiB get none.
+         */
+        int[] positions() {
+            if (!shared || tree.header.length() > Integer.MAX_VALUE) {
+                return null;
+            }
+            Column c = positionsEntry;
+            if (c == null) {
+                c = entry(null, null);
+                positionsEntry = c;
+            }
+            int[] v = c.positions;
+            if (v != null || c.refused || c.asked < elementCount()) {
+                return v;
+            }
+            return buildPositions(c);
+        }
+
+        /** Counts positions read from the index without an array (see {@link #positions}). */
+        void readPositions(long n) {
+            Column c = positionsEntry;
+            if (c != null) {
+                c.asked += n;
+            }
+        }
+
+        /** Sets where this slice starts in the whole list, when its caller knows. */
+        void offset(int o) {
+            offset = o;
+        }
+
+        private long elementCount() {
             long n = count;
             if (n < 0) {
                 n = tree.elementCount(code);
                 count = n;
             }
-            if (++c.asked <= n) {
+            return n;
+        }
+
+        private int[] buildPositions(Column c) {
+            long n = elementCount();
+            long size = 16 + 4 * n + ENTRY_BYTES;
+            if (n > Integer.MAX_VALUE / 2 || size > budgetBytes / 4) {
+                c.refused = true;
                 return null;
             }
-            return build(c, uri, local);
+            synchronized (c) {
+                if (c.positions != null || c.refused) {
+                    return c.positions;
+                }
+                int[] all = new int[(int) n];
+                NameIndex.Positions list = new NameIndex.Positions(tree, NameIndex.ELEMENTS, code, 0);
+                for (int i = 0; i < all.length; i++) {
+                    long p = list.next();
+                    if (p < 0) {
+                        throw tree.corrupt(-1, "the name index of '" + tree.names[code].getDisplayName()
+                                + "' lists fewer elements than it counts");
+                    }
+                    all[i] = (int) p;
+                }
+                c.positions = all;
+                tree.columns().built(key(tree, code, null, null), c, size);
+                return all;
+            }
         }
 
         /** Where this slice starts in the whole list. */

@@ -65,6 +65,11 @@ final class Axes {
                 || !UType.ELEMENT.subsumes(test.getUType())) {
             return null;
         }
+        if (test instanceof NameTest n) {
+            // the common step, one name: its codes without the IntSet and the copies below
+            int[] codes = tree.codes(n.getFingerprint());
+            return codes.length == 0 ? EmptyIterator.ofNodes() : new Indexed(tree, codes, from, limit, null);
+        }
         Optional<IntSet> names = test.getRequiredNodeNames();
         if (names.isEmpty() || names.get() instanceof IntUniversalSet || names.get() instanceof IntComplementSet
                 || names.get().size() > MAX_INDEXED_NAMES) {
@@ -103,6 +108,10 @@ final class Axes {
         /** With one name code: the slice its lazy nodes share, and the index of the next one. */
         private AttributeColumns.Slice slice;
         private int index;
+        /** With the name's positions as an array: it, and the range [start, end) of this iteration. */
+        private int[] array;
+        private int start;
+        private int end;
 
         Indexed(StoredTree tree, int[] codes, long from, long limit, NodePredicate extra) {
             super(tree);
@@ -114,12 +123,35 @@ final class Axes {
 
         @Override
         public NodeInfo next() {
+            int[] all = array;
+            if (all != null) {
+                // the name's positions as an array (see AttributeColumns.Slice#positions)
+                while (index < end) {
+                    int i = index++;
+                    StoredNode n = new StoredNode(t, all[i], codes[0], slice, i - start);
+                    if (extra == null || extra.test(n)) {
+                        return n;
+                    }
+                }
+                array = null;
+                done = true;
+                return null;
+            }
             if (lists == null) {
                 if (done) {
                     return null;
                 }
                 if (codes.length == 1) {
                     slice = new AttributeColumns.Slice(t, codes[0], from);
+                    all = slice.positions();
+                    if (all != null) {
+                        start = lowerBound(all, from);
+                        end = lowerBound(all, limit);
+                        index = start;
+                        slice.offset(start);
+                        array = all;
+                        return next();
+                    }
                 }
                 lists = new NameIndex.Positions[codes.length];
                 heads = new long[codes.length];
@@ -141,6 +173,9 @@ final class Axes {
                 if (best < 0 || p >= limit) {
                     done = true;
                     lists = null;
+                    if (slice != null) {
+                        slice.readPositions(index);
+                    }
                     return null;
                 }
                 heads[best] = lists[best].next();
@@ -166,6 +201,21 @@ final class Axes {
                 }
             }
             return null;
+        }
+
+        /** The index of the first position at or after {@code p} in the ascending {@code all}. */
+        private static int lowerBound(int[] all, long p) {
+            int lo = 0;
+            int hi = all.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (all[mid] < p) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
         }
 
         private StoreException notListed(long p, int code) {
@@ -318,34 +368,6 @@ final class Axes {
                 }
             }
             return null;
-        }
-
-        /** The end of the record at {@code p}, read after its name (if any). */
-        private long skip(long p, int tg, int k) {
-            long base = p - (p & Format.CHUNK_MASK);
-            switch (k) {
-                case Format.ELEMENT -> {
-                    varlong();
-                    if ((tg & Format.F_CHILDREN) != 0) {
-                        int size = u16();
-                        return size == Format.BIG ? p + t.bigSize(p) : p + size;
-                    }
-                    if ((tg & Format.F_NS) != 0) {
-                        varint();
-                    }
-                    int attrs = (tg & Format.F_ATTRS) != 0 ? varint() : 0;
-                    return base + o + attrs;
-                }
-                case Format.TEXT, Format.COMMENT, Format.PI -> {
-                    varlong();
-                    int l = tg >>> 3;
-                    if (l == Format.LENGTH_FOLLOWS) {
-                        l = varint();
-                    }
-                    return base + o + l;
-                }
-                default -> throw t.corrupt(p, "record tag " + tg + " where a sibling was expected");
-            }
         }
     }
 

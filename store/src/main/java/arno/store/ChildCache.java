@@ -8,8 +8,11 @@ import net.sf.saxon.tree.iter.AxisIterator;
  * that a named child step asked again from the same element ({@code $t/buyer/@person} inside a
  * nested-loop join, once per outer item) tests names in an array instead of decoding every
  * sibling's header again, as TinyTree tests its name array. Direct-mapped by element position;
- * an element's first visit only marks its slot, the second builds the arrays, so a one-pass walk
- * or transform pays a slot write per element and no arrays. Entries are immutable and slots racy
+ * an element's first two visits only mark its slot, the third builds the arrays, so a one-pass
+ * walk or transform pays a slot write per element and no arrays, and a query asking an element
+ * twice ({@code $b/bidder[1]} and {@code $b/bidder[last()]}) walks it twice rather than building an
+ * entry it would use once (building reads every child, as a walk does, and allocates; a child
+ * step that nodes' memos answer never comes here more than once). Entries are immutable and slots racy
  * (a lost entry is rebuilt), so a tree's readers share the cache without locks.
  */
 final class ChildCache {
@@ -27,7 +30,10 @@ final class ChildCache {
     record Entry(long pos, long[] positions, byte[] kinds, int[] codes) {
     }
 
-    /** Per slot: the element seen there last, plus one (0: none); its entry once seen twice. Made on first use. */
+    /**
+     * Per slot: the element seen there last, plus one, negated once seen twice (0: none); its
+     * entry once seen three times. Made on first use.
+     */
     private long[] seen;
     private Entry[] built;
 
@@ -48,7 +54,13 @@ final class ChildCache {
         int slot = (int) (((pos ^ (pos >>> 13)) * 0x9E3779B1L) >>> 22) & (SLOTS - 1);
         Entry e = b[slot];
         if (e == null || e.pos != pos) {
-            if (s[slot] != pos + 1) {
+            long mark = s[slot];
+            if (mark == pos + 1) {
+                // the second visit: marked again, still walked
+                s[slot] = -(pos + 1);
+                return null;
+            }
+            if (mark != -(pos + 1)) {
                 s[slot] = pos + 1;
                 return null;
             }
@@ -61,16 +73,17 @@ final class ChildCache {
         return new Cached(t, e, test);
     }
 
+    /** Reads the children's kinds and names, as a selective sibling walk does (tag, name, size), no more. */
     private static Entry build(StoredTree t, long pos, long first) {
-        Rec r = new Rec(t);
+        Cursor c = new Cursor(t);
         long[] positions = new long[8];
         byte[] kinds = new byte[8];
         int[] codes = new int[8];
         int n = 0;
         long p = first;
         while (true) {
-            r.read(p);
-            if (r.kind == Format.END) {
+            int tg = c.at(p);
+            if (tg == Format.END) {
                 break;
             }
             if (n == MAX_CHILDREN) {
@@ -81,11 +94,13 @@ final class ChildCache {
                 kinds = java.util.Arrays.copyOf(kinds, n * 2);
                 codes = java.util.Arrays.copyOf(codes, n * 2);
             }
+            int k = tg & Format.KIND_MASK;
+            int code = k == Format.ELEMENT || k == Format.PI ? c.varint() : -1;
             positions[n] = p;
-            kinds[n] = (byte) StoredTree.SAXON_KIND[r.kind];
-            codes[n] = r.code;
+            kinds[n] = (byte) StoredTree.SAXON_KIND[k];
+            codes[n] = code;
             n++;
-            p = r.end;
+            p = c.skip(p, tg, k);
         }
         return new Entry(pos, java.util.Arrays.copyOf(positions, n), java.util.Arrays.copyOf(kinds, n),
                 java.util.Arrays.copyOf(codes, n));

@@ -79,4 +79,35 @@ class Cursor {
         o = i;
         return v;
     }
+
+    /**
+     * The end of the child record at {@code p} (tag {@code tg}, kind {@code k}), the cursor just
+     * past its name code if it has one: what a sibling walk reads of a record it does not keep.
+     */
+    final long skip(long p, int tg, int k) {
+        long base = p - (p & Format.CHUNK_MASK);
+        switch (k) {
+            case Format.ELEMENT -> {
+                varlong();
+                if ((tg & Format.F_CHILDREN) != 0) {
+                    int size = u16();
+                    return size == Format.BIG ? p + t.bigSize(p) : p + size;
+                }
+                if ((tg & Format.F_NS) != 0) {
+                    varint();
+                }
+                int attrs = (tg & Format.F_ATTRS) != 0 ? varint() : 0;
+                return base + o + attrs;
+            }
+            case Format.TEXT, Format.COMMENT, Format.PI -> {
+                varlong();
+                int l = tg >>> 3;
+                if (l == Format.LENGTH_FOLLOWS) {
+                    l = varint();
+                }
+                return base + o + l;
+            }
+            default -> throw t.corrupt(p, "record tag " + tg + " where a sibling was expected");
+        }
+    }
 }

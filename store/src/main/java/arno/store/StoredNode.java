@@ -2,6 +2,8 @@ package arno.store;
 
 import static org.agrona.UnsafeAccess.UNSAFE;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -81,8 +83,10 @@ final class StoredNode implements NodeInfo {
     private StoredNode parent;
     /**
      * What a node remembers of the questions asked of it again (see {@link Memo}): null when never
-     * asked, {@link #ASKED} after one question, then a {@link Memo}; for an attribute or a text
-     * node, its atomized value. This reference fills the padding of the object (64 bytes with or without it).
+     * asked, {@link #ASKED} after one question, then a {@link Memo}, or the node that is the only
+     * answer of its only question (see {@link #memoized}); for an attribute or a text node, its
+     * atomized value; for a lazy node, its {@link AttributeColumns.Slice} until it is decoded.
+     * This reference fills the padding of the object (64 bytes with or without it).
      */
     private Object memo;
 
@@ -466,7 +470,14 @@ final class StoredNode implements NodeInfo {
             if (memo instanceof AtomicSequence a) {
                 return a;
             }
-            AtomicSequence a = StringValue.makeUntypedAtomic(getUnicodeStringValue());
+            // An attribute's value as Saxon's own @name getter makes it (a String made a
+            // UnicodeString by StringValue: a BMPString), so that a join comparing our atomized
+            // attribute with a value from getAttributeValue compares two strings of one class
+            // (String.equals). A Twine8 against a BMPString falls back to comparing code point
+            // iterators: 12% of a join's time at 10 MB.
+            AtomicSequence a = kind == Type.ATTRIBUTE
+                    ? new StringValue(getStringValue(), BuiltInAtomicType.UNTYPED_ATOMIC)
+                    : StringValue.makeUntypedAtomic(getUnicodeStringValue());
             memo = a;
             return a;
         }
@@ -644,37 +655,83 @@ final class StoredNode implements NodeInfo {
      * <p>A node's first question only marks it ({@link #ASKED}: a field write, no allocation), so
      * a one-pass walk or transform makes no memo; the second makes one. {@link #SLOTS} answers, the
      * oldest replaced; answers with more than {@link #MAX_NODES} nodes are not kept. The tree is
-     * immutable, so an answer never goes stale. Entries are immutable and published whole, so
-     * threads sharing a node may at worst lose an entry (then it is computed again).
+     * immutable, so an answer never goes stale.
+     *
+     * <p>Flat and immutable: the slots are fields of the memo itself, and a new answer makes a new
+     * memo (answers are added a few times per node, looked up once per pair). A join at 50 MB
+     * loops over more nodes than the caches hold, so each object on the way from a node to its
+     * answer is a cache miss: with an array of entry records that was node, memo, array, entry,
+     * answer; now it is node, memo, answer. 72 bytes (12 references, two ints, the header), against
+     * 24 + 32 + 4 × 32 for a full memo of records. Final fields publish whole, so threads sharing a
+     * node may at worst lose an answer (then it is computed again).
      */
     static final class Memo {
         static final int SLOTS = 4;
         static final int MAX_NODES = 8;
 
-        /** One answer: axis (or -1 for getAttributeValue), the keys, and the answer. */
-        record Entry(int axis, Object key, Object local, Object answer) {
+        /** Each slot's axis (or -1 for getAttributeValue) plus 2 in its byte; 0 for an empty slot. */
+        private final int axes;
+        /** The slot the next answer replaces. */
+        private final int next;
+        private final Object k0, l0, a0, k1, l1, a1, k2, l2, a2, k3, l3, a3;
+
+        static final Memo EMPTY = new Memo(0, 0, null, null, null, null, null, null, null, null, null, null, null, null);
+
+        private Memo(int axes, int next, Object k0, Object l0, Object a0, Object k1, Object l1, Object a1,
+                Object k2, Object l2, Object a2, Object k3, Object l3, Object a3) {
+            this.axes = axes;
+            this.next = next;
+            this.k0 = k0;
+            this.l0 = l0;
+            this.a0 = a0;
+            this.k1 = k1;
+            this.l1 = l1;
+            this.a1 = a1;
+            this.k2 = k2;
+            this.l2 = l2;
+            this.a2 = a2;
+            this.k3 = k3;
+            this.l3 = l3;
+            this.a3 = a3;
         }
 
-        final Entry[] entries = new Entry[SLOTS];
-        int next;
-
+        /** The answer for (axis, key, local), or null. Keys compare by identity. */
         Object get(int axis, Object key, Object local) {
-            for (Entry e : entries) {
-                if (e != null && e.key == key && e.local == local && e.axis == axis) {
-                    return e.answer;
-                }
+            int ax = axes;
+            int want = axis + 2;
+            if (k0 == key && l0 == local && (ax & 0xFF) == want) {
+                return a0;
+            }
+            if (k1 == key && l1 == local && ((ax >>> 8) & 0xFF) == want) {
+                return a1;
+            }
+            if (k2 == key && l2 == local && ((ax >>> 16) & 0xFF) == want) {
+                return a2;
+            }
+            if (k3 == key && l3 == local && (ax >>> 24) == want) {
+                return a3;
             }
             return null;
         }
 
-        void put(int axis, Object key, Object local, Object answer) {
+        /** This memo with the answer in the next slot (the oldest answer out once all are used). */
+        Memo with(int axis, Object key, Object local, Object answer) {
             int i = next;
-            entries[i] = new Entry(axis, key, local, answer);
-            next = (i + 1) & (SLOTS - 1);
+            int shift = 8 * i;
+            int ax = (axes & ~(0xFF << shift)) | ((axis + 2) << shift);
+            int n = (i + 1) & (SLOTS - 1);
+            return new Memo(ax, n,
+                    i == 0 ? key : k0, i == 0 ? local : l0, i == 0 ? answer : a0,
+                    i == 1 ? key : k1, i == 1 ? local : l1, i == 1 ? answer : a1,
+                    i == 2 ? key : k2, i == 2 ? local : l2, i == 2 ? answer : a2,
+                    i == 3 ? key : k3, i == 3 ? local : l3, i == 3 ? answer : a3);
         }
     }
 
-    /** This node's memo, or null when this is the first question asked of it (which marks it). */
+    /**
+     * This node's memo, or null when this is the first question asked of it (which marks it). A
+     * node's one remembered child or attribute (see {@link #memoized}) gives way to a memo.
+     */
     private Memo memo() {
         Object m = memo;
         if (m instanceof Memo x) {
@@ -684,32 +741,51 @@ final class StoredNode implements NodeInfo {
             memo = ASKED;
             return null;
         }
-        Memo x = new Memo();
-        memo = x;
-        return x;
+        memo = Memo.EMPTY;
+        return Memo.EMPTY;
     }
 
-    /** A child or attribute step under a name test, from the memo; null: ask the records. */
+    /**
+     * A child or attribute step under a name test, from the memo; null: ask the records.
+     *
+     * <p>The commonest memo holds one answer of one node: {@code $t/buyer} of an auction, then
+     * {@code @person} of that buyer. Then {@link #memo} holds that node itself, without a
+     * {@link Memo}: the question is known from the node (a child element or an attribute of this
+     * name, the only one, whatever NameTest object asks), so a join's pair costs one cache miss
+     * less per step. Another question replaces it with a memo. Published with release and read
+     * with acquire: the node's fields are not final, and the tree's root is shared by threads.
+     */
     private AxisIterator memoized(int axis, NodePredicate test) {
+        Object held = MEMO.getAcquire(this);
+        if (held instanceof StoredNode one && test instanceof NameTest n && one.answers(axis, n)) {
+            return SingleNodeIterator.makeIterator(one);
+        }
         Memo m = memo();
         if (m == null) {
             return null;
         }
         Object answer = m.get(axis, test, null);
         if (answer == null) {
-            AxisIterator it = axis == AxisInfo.CHILD ? childIterator(test)
+            // from the records, not the ChildCache: the memo keeps the answer, so caching every
+            // child's name too (for a join's 5,000 inner nodes, once each) would only evict entries
+            AxisIterator it = axis == AxisInfo.CHILD ? new Axes.Siblings(tree, first(), Axes.Test.of(test, tree))
                     : new Axes.Attributes(this, start(), first(), Axes.Test.of(test, tree));
             StoredNode[] found = new StoredNode[MAX_ANSWER];
             int n = 0;
             for (NodeInfo x; (x = it.next()) != null; ) {
                 if (n == found.length) {
-                    m.put(axis, test, null, TOO_MANY);
+                    memo = m.with(axis, test, null, TOO_MANY);
                     return null;
                 }
                 found[n++] = (StoredNode) x;
             }
             answer = n == 0 ? NONE : n == 1 ? found[0] : Arrays.copyOf(found, n);
-            m.put(axis, test, null, answer);
+            if (m == Memo.EMPTY && answer instanceof StoredNode one && test instanceof NameTest t
+                    && one.answers(axis, t)) {
+                MEMO.setRelease(this, one);
+            } else {
+                memo = m.with(axis, test, null, answer);
+            }
         }
         if (answer == NONE) {
             return EmptyIterator.ofNodes();
@@ -721,6 +797,25 @@ final class StoredNode implements NodeInfo {
             return SingleNodeIterator.makeIterator(one);
         }
         return new ArrayIterator.OfNodes<>((StoredNode[]) answer);
+    }
+
+    /**
+     * Whether this node, held as the only answer of its parent's memo, answers {@code axis::n}:
+     * an element for a child step, an attribute for an attribute step, of the test's kind and name.
+     */
+    private boolean answers(int axis, NameTest n) {
+        int k = axis == AxisInfo.CHILD ? Type.ELEMENT : Type.ATTRIBUTE;
+        return kind == k && n.getNodeKind() == k && n.getFingerprint() == getFingerprint();
+    }
+
+    private static final VarHandle MEMO;
+
+    static {
+        try {
+            MEMO = MethodHandles.lookup().findVarHandle(StoredNode.class, "memo", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     private static final int MAX_ANSWER = Memo.MAX_NODES;
@@ -751,35 +846,29 @@ final class StoredNode implements NodeInfo {
             return null;
         }
         tree.checkOpen();
-        StoredTree.AttributeName last = tree.lastAttributeName;
-        int fp;
-        if (last != null && last.uri() == uri && last.local() == local) {
-            fp = last.fingerprint();
-        } else {
-            fp = tree.getConfiguration().getNamePool().getFingerprint(uri, local);
-            tree.lastAttributeName = new StoredTree.AttributeName(uri, local, fp);
-        }
-        if (fp == -1) {
-            return null;
-        }
         if (headerLength == LAZY && memo instanceof AttributeColumns.Slice slice) {
+            // a scan's candidate: its slice's column answers without the record (or the name pool)
             String[] column = slice.column(uri, local);
             if (column != null) {
                 return column[slice.offset() + attrLength];
             }
             decode();
         }
+        // asked again (a join's inner item): the memo answers by the identity of the two names,
+        // before any fingerprint is looked up
         Memo m = memo();
         if (m != null) {
             Object answer = m.get(-1, uri, local);
-            if (answer == null) {
-                String v = attributeValue(fp);
-                m.put(-1, uri, local, v == null ? NONE : v);
-                return v;
+            if (answer != null) {
+                return answer == NONE ? null : (String) answer;
             }
-            return answer == NONE ? null : (String) answer;
         }
-        return attributeValue(fp);
+        int fp = tree.attributeFingerprint(uri, local);
+        String v = fp == -1 ? null : attributeValue(fp);
+        if (m != null) {
+            memo = m.with(-1, uri, local, v == null ? NONE : v);
+        }
+        return v;
     }
 
     /** The value of this element's attribute with fingerprint {@code fp}, from its record, or null. */

@@ -54,15 +54,29 @@ final class StoredTree extends GenericTreeInfo {
     private volatile NamespaceMap[] nsMaps;
     private volatile UnsafeBuffer bigs;
     /**
-     * The last attribute name asked for by {@code getAttributeValue(uri, local)} and its
-     * fingerprint. Saxon's {@code @name} step asks a non-TinyTree node by URI and local name, the
-     * same two objects for every node it visits, so an identity check saves a NamePool lookup per
-     * node. Immutable, so a racy read sees a whole entry or the previous one.
+     * Attribute names asked for by {@code getAttributeValue(uri, local)} and their fingerprints.
+     * Saxon's {@code @name} step asks a non-TinyTree node by URI and local name, the same two
+     * objects for every node it visits, so an identity check saves a NamePool lookup per node. A
+     * join alternates a few names ({@code $t2/@id}, {@code @person}), which a single last name
+     * made a NamePool lookup and an allocation each: 8 slots by the local name's hash (a String
+     * caches it). Immutable records, so a racy read sees a whole entry or another.
      */
     record AttributeName(NamespaceUri uri, String local, int fingerprint) {
     }
 
-    AttributeName lastAttributeName;
+    private final AttributeName[] attributeNames = new AttributeName[8];
+
+    /** The fingerprint of an attribute name, -1 when the name pool has none (then no element has it). */
+    int attributeFingerprint(NamespaceUri uri, String local) {
+        int slot = local.hashCode() & (attributeNames.length - 1);
+        AttributeName a = attributeNames[slot];
+        if (a != null && a.uri == uri && a.local == local) {
+            return a.fingerprint;
+        }
+        int fp = getConfiguration().getNamePool().getFingerprint(uri, local);
+        attributeNames[slot] = new AttributeName(uri, local, fp);
+        return fp;
+    }
 
     /** Children of recently revisited elements, for named child steps. */
     final ChildCache childCache = new ChildCache();
@@ -70,9 +84,16 @@ final class StoredTree extends GenericTreeInfo {
     /** Name tests compiled for this tree's iterators, by identity (immutable; racy reads see each whole). */
     final Axes.Test[] nameTests = new Axes.Test[8];
 
-    /** Fingerprint → the document's name codes with that fingerprint (one per prefix used), as asked. */
-    private final java.util.concurrent.ConcurrentHashMap<Integer, int[]> codesOf =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Fingerprint → the document's name codes with that fingerprint (one per prefix used), as
+     * asked: direct-mapped by fingerprint, so a name step asks an array, not a map with a boxed
+     * key. 64 slots of a 24-byte record and its codes (about 3 KB when full); a collision only
+     * recomputes. Immutable records, so a racy slot holds a whole pair or a miss.
+     */
+    private final CodesOf[] codesOf = new CodesOf[64];
+
+    private record CodesOf(int fingerprint, int[] codes) {
+    }
 
     StoredTree(Snapshot snapshot, DocHeader header, Configuration config, Namebase.Table table) {
         super(config);
@@ -146,25 +167,27 @@ final class StoredTree extends GenericTreeInfo {
      * The name codes of this document whose fingerprint is {@code fp}: usually one, more when the
      * same name is written with several prefixes. Computed once per fingerprint by a pass over the
      * codes the document may use, so that a name test asked per context node (as in {@code //a//b})
-     * costs a map lookup.
+     * costs an array lookup. The array returned is shared: callers never change it.
      */
     int[] codes(int fp) {
-        int[] c = codesOf.get(fp);
-        if (c == null) {
-            int n = Math.min(header.nameCodes(), fingerprints.length);
-            int[] found = new int[1];
-            int k = 0;
-            for (int i = 0; i < n; i++) {
-                if (fingerprints[i] == fp) {
-                    if (k == found.length) {
-                        found = java.util.Arrays.copyOf(found, k * 2);
-                    }
-                    found[k++] = i;
-                }
-            }
-            c = java.util.Arrays.copyOf(found, k);
-            codesOf.putIfAbsent(fp, c);
+        int slot = (fp ^ (fp >>> 6)) & (codesOf.length - 1);
+        CodesOf known = codesOf[slot];
+        if (known != null && known.fingerprint == fp) {
+            return known.codes;
         }
+        int n = Math.min(header.nameCodes(), fingerprints.length);
+        int[] found = new int[1];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (fingerprints[i] == fp) {
+                if (k == found.length) {
+                    found = java.util.Arrays.copyOf(found, k * 2);
+                }
+                found[k++] = i;
+            }
+        }
+        int[] c = java.util.Arrays.copyOf(found, k);
+        codesOf[slot] = new CodesOf(fp, c);
         return c;
     }
 
@@ -187,11 +210,13 @@ final class StoredTree extends GenericTreeInfo {
     }
 
     /**
-     * The columns this tree's slices used, by (element code, attribute name identity): a slice per
-     * iterator then finds its column without the store-wide map. A column evicted from that map
-     * stays reachable from here while this tree lives (one snapshot).
+     * The columns this tree's slices used, by (element code, attribute name identity; a name's
+     * positions with no attribute name): a slice per iterator then finds its column without the
+     * store-wide map (a synchronized lookup). Every one-name index step asks for its positions, so
+     * 64 slots keep those and a few columns from evicting each other (256 bytes). A column evicted
+     * from that map stays reachable from here while this tree lives (one snapshot).
      */
-    final ColumnRef[] columnRefs = new ColumnRef[16];
+    final ColumnRef[] columnRefs = new ColumnRef[64];
 
     record ColumnRef(int code, NamespaceUri uri, String local, AttributeColumns.Column column) {
     }

@@ -175,6 +175,57 @@ class ScanPathsTest {
         }
     }
 
+    /**
+     * The second whole-document scan keeps the name's positions as an array; then every range
+     * (the document, each part's descendants, the following of a node) comes from it, lazily,
+     * and equals TinyTree, as do the attribute columns read through it.
+     */
+    @Test
+    void positionsKeptAsAnArrayAnswerEveryRangeLikeTinyTree() throws Exception {
+        String xml = doc(12, 1200);
+        TestStores.putAll(store, "/a.xml", xml);
+        XdmNode tiny = tiny(xml);
+        NodeInfo troot = tiny.getUnderlyingNode();
+        net.sf.saxon.om.NamePool pool = processor.getUnderlyingConfiguration().getNamePool();
+        NameTest x = new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "x"), pool);
+        NameTest part = new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "part"), pool);
+        try (Snapshot s = store.read()) {
+            StoredTree t = tree(s, "/a.xml");
+            int code = t.codes(x.getFingerprint())[0];
+            for (int round = 0; round < 3; round++) {
+                assertThat(t.columns().hasPositions(t, code)).as("round %d", round).isEqualTo(round > 1);
+                assertThat(names(t.getRootNode(), AxisInfo.DESCENDANT, x)).isEqualTo(names(troot, AxisInfo.DESCENDANT, x));
+            }
+            List<NodeInfo> tparts = nodes(troot.iterateAxis(AxisInfo.DESCENDANT, part));
+            List<NodeInfo> sparts = nodes(t.getRootNode().iterateAxis(AxisInfo.DESCENDANT, part));
+            assertThat(sparts).hasSize(tparts.size());
+            for (int i = 0; i < tparts.size(); i++) {
+                assertThat(names(sparts.get(i), AxisInfo.DESCENDANT, x)).isEqualTo(names(tparts.get(i), AxisInfo.DESCENDANT, x));
+                assertThat(names(sparts.get(i), AxisInfo.FOLLOWING, x)).isEqualTo(names(tparts.get(i), AxisInfo.FOLLOWING, x));
+            }
+            scansAgree(s, "/a.xml", tiny);
+        }
+    }
+
+    private static List<NodeInfo> nodes(AxisIterator it) {
+        List<NodeInfo> out = new ArrayList<>();
+        for (NodeInfo n; (n = it.next()) != null; ) {
+            out.add(n);
+        }
+        return out;
+    }
+
+    /** Each node's name, @n, @y and its parent's name. */
+    private static List<String> names(NodeInfo from, int axis, NameTest test) {
+        List<String> out = new ArrayList<>();
+        AxisIterator it = from.iterateAxis(axis, test);
+        for (NodeInfo n; (n = it.next()) != null; ) {
+            out.add(n.getDisplayName() + " " + n.getAttributeValue(NamespaceUri.NULL, "n") + " "
+                    + n.getAttributeValue(NamespaceUri.NULL, "y") + " " + n.getParent().getDisplayName());
+        }
+        return out;
+    }
+
     private static int count(NodeInfo n, int axis) {
         int k = 0;
         AxisIterator it = n.iterateAxis(axis);
@@ -319,6 +370,147 @@ class ScanPathsTest {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * A node whose memo holds one answer holds that node itself, matched by the question's kind
+     * and name: a child element and an attribute of the same name, two NameTest objects for one
+     * name, a name under two prefixes, another question in between (the held node gives way to a
+     * memo) and the wildcard steps that a held element must not answer.
+     */
+    @Test
+    void aNodeHoldingItsOnlyAnswerAnswersOnlyThatQuestion() throws Exception {
+        StringBuilder b = new StringBuilder("<r xmlns:p='urn:p' xmlns:q='urn:p'>");
+        for (int i = 0; i < 60; i++) {
+            b.append("<e id='a").append(i).append("' k='").append(i % 3).append("'><id>c").append(i).append("</id>");
+            if (i % 4 == 0) {
+                b.append("<id>second").append(i).append("</id>");
+            }
+            b.append(i % 2 == 0 ? "<p:x v='1'/>" : "<q:x v='2'/>").append("t").append(i).append("</e>");
+        }
+        String xml = b.append("</r>").toString();
+        TestStores.putAll(store, "/h.xml", xml);
+        XdmNode tiny = tiny(xml);
+        net.sf.saxon.om.NamePool pool = processor.getUnderlyingConfiguration().getNamePool();
+        int fid = pool.allocateFingerprint(NamespaceUri.NULL, "id");
+        int fx = pool.allocateFingerprint(NamespaceUri.of("urn:p"), "x");
+        int fv = pool.allocateFingerprint(NamespaceUri.NULL, "v");
+        NameTest childId = new NameTest(Type.ELEMENT, fid, pool);
+        NameTest childIdAgain = new NameTest(Type.ELEMENT, fid, pool);
+        NameTest attId = new NameTest(Type.ATTRIBUTE, fid, pool);
+        NameTest childX = new NameTest(Type.ELEMENT, fx, pool);
+        NameTest attV = new NameTest(Type.ATTRIBUTE, fv, pool);
+        try (Snapshot s = store.read()) {
+            XdmNode stored = stored(s, "/h.xml");
+            List<NodeInfo> ts = elements(tiny.getUnderlyingNode());
+            List<NodeInfo> ss = elements(stored.getUnderlyingNode());
+            assertThat(ss).hasSize(ts.size());
+            // each round asks in another order, so every question meets a node holding another's answer
+            List<Object[]> questions = List.of(
+                    new Object[] {AxisInfo.CHILD, childId}, new Object[] {AxisInfo.ATTRIBUTE, attId},
+                    new Object[] {AxisInfo.CHILD, childIdAgain}, new Object[] {AxisInfo.CHILD, NodeKindTest.ELEMENT},
+                    new Object[] {AxisInfo.CHILD, childX}, new Object[] {AxisInfo.ATTRIBUTE, attV},
+                    new Object[] {AxisInfo.CHILD, NodeKindTest.TEXT}, new Object[] {AxisInfo.ATTRIBUTE, NodeKindTest.ATTRIBUTE});
+            for (int round = 0; round < questions.size() * 2; round++) {
+                int first = round % questions.size();
+                for (int i = 0; i < ts.size(); i++) {
+                    // the first question alone, three times (marked, then a memo, then held), then the rest
+                    int m = round < questions.size() ? 1 : questions.size();
+                    for (int k = 0; k < m; k++) {
+                        Object[] q = questions.get((first + k) % questions.size());
+                        int reps = k == 0 ? 3 : 1;
+                        for (int rep = 0; rep < reps; rep++) {
+                            int axis = (Integer) q[0];
+                            net.sf.saxon.pattern.NodeTest test = (net.sf.saxon.pattern.NodeTest) q[1];
+                            assertThat(strings(ss.get(i), axis, test)).as("%s %s of %s", AxisInfo.axisName[axis], test, ts.get(i))
+                                    .isEqualTo(strings(ts.get(i), axis, test));
+                        }
+                    }
+                }
+            }
+            // getAttributeValue alternating more names than the tree keeps fingerprints of (and names never allocated)
+            List<String> names = new ArrayList<>(List.of("id", "k", "v", "absent"));
+            for (int i = 0; i < 10; i++) {
+                names.add("never" + i + "-" + System.nanoTime());
+            }
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < ts.size(); i++) {
+                    for (String name : names) {
+                        assertThat(ss.get(i).getAttributeValue(NamespaceUri.NULL, name)).as(name)
+                                .isEqualTo(ts.get(i).getAttributeValue(NamespaceUri.NULL, name));
+                    }
+                }
+            }
+            for (String e : List.of(
+                    "let $es := /r/e return for $k in ('a3', 'c3', 'a7') return (for $e in $es return if ($e/@id = $k) then $e/id/string() else ())",
+                    "let $es := /r/e return for $k in ('c3', 'a7') return (for $e in $es return if ($e/id = $k) then $e/@id/string() else ())",
+                    "let $es := /r/e return for $i in 1 to 3 return (for $e in $es return ($e/p:x/@v, $e/Q{urn:p}x/@v, $e/*:x/@v)/string())")) {
+                assertThat(eval(e, stored)).as(e).isEqualTo(eval(e, tiny));
+            }
+        }
+    }
+
+    /**
+     * Atomized attributes (kept as Saxon's getter makes them) compare, hash and convert like
+     * TinyTree's, against getter values, literals, each other and text: ASCII, Latin-1, astral
+     * (surrogate pairs), empty and numeric values.
+     */
+    @Test
+    void atomizedAttributesCompareLikeTinyTree() throws Exception {
+        String[] values = {"a", "caf\u00e9", "\uD83D\uDE00x", "", "12", "12.0", " 7 ", "a"};
+        StringBuilder b = new StringBuilder("<r>");
+        for (int i = 0; i < 40; i++) {
+            String v = values[i % values.length];
+            b.append("<x y='").append(v).append("' n='").append(i).append("'><w y='").append(values[(i * 3) % values.length])
+                    .append("'/>").append(v).append("</x>");
+        }
+        String xml = b.append("</r>").toString();
+        TestStores.putAll(store, "/v.xml", xml);
+        XdmNode tiny = tiny(xml);
+        try (Snapshot s = store.read()) {
+            XdmNode stored = stored(s, "/v.xml");
+            for (String e : List.of(
+                    "let $xs := //x return for $i in 1 to 3, $e in $xs return count($xs[@y = $e/w/@y])",
+                    "let $xs := //x return for $i in 1 to 3, $e in $xs return count($xs[w/@y = $e/@y])",
+                    "let $xs := //x return for $i in 1 to 2, $e in $xs return count($xs[text() = $e/@y])",
+                    "let $xs := //x return for $i in 1 to 2, $e in $xs return ($e/@y = '\u00e9', $e/@y = 'caf\u00e9', $e/@y < $e/w/@y, number($e/@y) = 12)",
+                    "distinct-values((//x/@y, //w/@y, //x/@y/string(), 'a'))",
+                    "for $v in distinct-values(//x/@y) return count(//x[@y = $v])",
+                    "for $k in sort(distinct-values(//x/@y)) return $k || ':' || count(//x[@y = $k])",
+                    "sum(//x/@y[. castable as xs:double])",
+                    "//x[number(@y) = 12]/@n/string()", "//x[@y = '12']/@n/string()")) {
+                assertThat(eval(e, stored)).as(e).isEqualTo(eval(e, tiny));
+            }
+        }
+    }
+
+    /** A scan's lazy candidates asked for an attribute no document uses (not in the name pool), enough times to build its column. */
+    @Test
+    void lazyNodesAnswerAnAttributeNameNeverSeen() throws Exception {
+        String xml = doc(11, 300);
+        TestStores.putAll(store, "/n.xml", xml);
+        XdmNode tiny = tiny(xml);
+        int fx = processor.getUnderlyingConfiguration().getNamePool().allocateFingerprint(NamespaceUri.NULL, "x");
+        NameTest x = new NameTest(Type.ELEMENT, fx, processor.getUnderlyingConfiguration().getNamePool());
+        String never = "never-" + System.nanoTime();
+        try (Snapshot s = store.read()) {
+            StoredTree t = tree(s, "/n.xml");
+            for (int round = 0; round < 4; round++) {
+                List<String> a = new ArrayList<>();
+                List<String> b = new ArrayList<>();
+                AxisIterator it = t.getRootNode().iterateAxis(AxisInfo.DESCENDANT, x);
+                for (NodeInfo n; (n = it.next()) != null; ) {
+                    a.add(n.getAttributeValue(NamespaceUri.NULL, never) + "|" + n.getAttributeValue(NamespaceUri.NULL, "y"));
+                }
+                AxisIterator jt = tiny.getUnderlyingNode().iterateAxis(AxisInfo.DESCENDANT, x);
+                for (NodeInfo n; (n = jt.next()) != null; ) {
+                    b.add(n.getAttributeValue(NamespaceUri.NULL, never) + "|" + n.getAttributeValue(NamespaceUri.NULL, "y"));
+                }
+                assertThat(a).as("round %d", round).isEqualTo(b).hasSize(b.size());
+            }
+            int code = t.codes(fx)[0];
+            assertThat(t.columns().has(t, code, NamespaceUri.NULL, never)).isTrue();
         }
     }
 
