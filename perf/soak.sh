@@ -25,7 +25,9 @@ printf '%s\n' "$password" | (arno accounts add soak --roles read,write,admin --p
 
 echo "== serving in production mode (-Xmx512m)"
 ARNO_HEAP=-Xmx512m
-java $ARNO_HEAP -cp "$cp" -Darno.home="$PWD" arno.server.Main serve --production --port "$port" --data "$data" \
+# the GC log shows whether the old generation is collected (a heap after GC that climbs until a
+# mixed collection is garbage waiting; one that survives them is a leak)
+java $ARNO_HEAP -Xlog:gc:file="$out/gc.log":uptime -cp "$cp" -Darno.home="$PWD" arno.server.Main serve --production --port "$port" --data "$data" \
     --batch-root "$PWD/perf/batch" > "$out/server.log" 2>&1 &
 server=$!
 trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT
@@ -33,3 +35,7 @@ for _ in $(seq 1 600); do grep -q 'serving on' "$out/server.log" && break; sleep
 echo "== soak: $minutes minutes, $clients page clients, $writes writes/s, a batch a minute ($(date -u +%FT%TZ), $(git rev-parse --short HEAD), load $(cut -d' ' -f1-3 /proc/loadavg))"
 java -Xmx512m -cp "$cp" arno.perf.Soak "http://127.0.0.1:$port" soak "$password" "$minutes" "$clients" "$writes" \
     "$PWD/perf/batch/jats-checks.sch" "$out/paths.csv" | tee "$out/soak.txt"
+# what the heap holds at the end, live objects only (a full collection first)
+jcmd "$server" GC.class_histogram > "$out/histogram.txt" 2>&1 || true
+echo "== collections: $(grep -c 'Pause Young' "$out/gc.log") young, $(grep -c 'Pause Young (Mixed)\|Pause Young (Prepare Mixed)' "$out/gc.log") mixed, $(grep -c 'Pause Full' "$out/gc.log") full; live objects at the end: $(tail -1 "$out/histogram.txt")"
+echo "   (GC log: $out/gc.log; live objects by class: $out/histogram.txt)"
