@@ -42,23 +42,17 @@ class AttributeScanTest {
     Path dir;
     Store store;
     final Processor processor = new Processor(false);
-    int savedMin;
-    int savedMinDocument;
-    int savedSpill;
+    TestStores.Thresholds saved;
 
     @BeforeEach
     void open() {
-        savedMin = Axes.indexMinBytes;
-        savedMinDocument = NameIndex.minDocumentBytes;
-        savedSpill = NameIndex.Builder.spillBytes;
+        saved = TestStores.Thresholds.save();
         store = TestStores.open(dir);
     }
 
     @AfterEach
     void close() {
-        Axes.indexMinBytes = savedMin;
-        NameIndex.minDocumentBytes = savedMinDocument;
-        NameIndex.Builder.spillBytes = savedSpill;
+        saved.restore();
         store.close();
     }
 

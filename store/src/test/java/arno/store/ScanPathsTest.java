@@ -41,25 +41,18 @@ class ScanPathsTest {
     Path dir;
     Store store;
     final Processor processor = new Processor(false);
-    int savedMin;
-    int savedMinDocument;
-    long savedBudget;
+    TestStores.Thresholds saved;
 
     @BeforeEach
     void open() {
-        savedMin = Axes.indexMinBytes;
-        savedMinDocument = NameIndex.minDocumentBytes;
-        savedBudget = AttributeColumns.budgetBytes;
-        Axes.indexMinBytes = 0;
-        NameIndex.minDocumentBytes = 0;
+        saved = TestStores.Thresholds.save();
+        TestStores.Thresholds.indexEverything();
         store = TestStores.open(dir);
     }
 
     @AfterEach
     void close() {
-        Axes.indexMinBytes = savedMin;
-        NameIndex.minDocumentBytes = savedMinDocument;
-        AttributeColumns.budgetBytes = savedBudget;
+        saved.restore();
         store.close();
     }
 

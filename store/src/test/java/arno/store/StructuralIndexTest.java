@@ -60,25 +60,18 @@ class StructuralIndexTest {
     Path dir;
     Store store;
     final Processor processor = new Processor(false);
-    int savedMin;
-    int savedSpill;
-    int savedMinDocument;
+    TestStores.Thresholds saved;
 
     @BeforeEach
     void open() {
-        savedMin = Axes.indexMinBytes;
-        savedSpill = NameIndex.Builder.spillBytes;
-        savedMinDocument = NameIndex.minDocumentBytes;
-        Axes.indexMinBytes = 0;
-        NameIndex.minDocumentBytes = 0;
+        saved = TestStores.Thresholds.save();
+        TestStores.Thresholds.indexEverything();
         store = TestStores.open(dir);
     }
 
     @AfterEach
     void close() {
-        Axes.indexMinBytes = savedMin;
-        NameIndex.Builder.spillBytes = savedSpill;
-        NameIndex.minDocumentBytes = savedMinDocument;
+        saved.restore();
         store.close();
     }
 
@@ -332,8 +325,8 @@ class StructuralIndexTest {
 
     @Test
     void aSmallDocumentHasNoIndexAndIsScannedCorrectly() throws Exception {
-        NameIndex.minDocumentBytes = savedMinDocument;
-        Axes.indexMinBytes = savedMin;
+        NameIndex.minDocumentBytes = saved.minDocumentBytes();
+        Axes.indexMinBytes = saved.indexMinBytes();
         String small = "<entry><title>t</title><link href='a'/><link href='b'/><category term='x'/></entry>";
         String big = Corpus.abstracts(200, 5) + "";
         TestStores.putAll(store, "/small.xml", small, "/big.xml", big);

@@ -20,6 +20,30 @@ final class TestStores {
     private TestStores() {
     }
 
+    /**
+     * The index thresholds tests lower (static settings): {@link #save} before a test, {@link #restore}
+     * after it, so that one test's settings never reach the next.
+     */
+    record Thresholds(int indexMinBytes, int minDocumentBytes, int spillBytes, long columnBudgetBytes) {
+        static Thresholds save() {
+            return new Thresholds(Axes.indexMinBytes, NameIndex.minDocumentBytes, NameIndex.Builder.spillBytes,
+                    AttributeColumns.budgetBytes);
+        }
+
+        /** Every document gets a structural index, and every range is read through it. */
+        static void indexEverything() {
+            Axes.indexMinBytes = 0;
+            NameIndex.minDocumentBytes = 0;
+        }
+
+        void restore() {
+            Axes.indexMinBytes = indexMinBytes;
+            NameIndex.minDocumentBytes = minDocumentBytes;
+            NameIndex.Builder.spillBytes = spillBytes;
+            AttributeColumns.budgetBytes = columnBudgetBytes;
+        }
+    }
+
     /** A clock that moves only when told to: commit times and pruning without sleeping. */
     static final class ManualClock extends java.time.Clock {
         private volatile long millis;

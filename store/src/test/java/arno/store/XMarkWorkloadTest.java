@@ -40,20 +40,17 @@ class XMarkWorkloadTest {
     Path dir;
     Store store;
     final Processor processor = new Processor(false);
-    int savedMin;
-    int savedMinDocument;
+    TestStores.Thresholds saved;
 
     @BeforeEach
     void open() {
-        savedMin = Axes.indexMinBytes;
-        savedMinDocument = NameIndex.minDocumentBytes;
+        saved = TestStores.Thresholds.save();
         store = TestStores.open(dir);
     }
 
     @AfterEach
     void close() {
-        Axes.indexMinBytes = savedMin;
-        NameIndex.minDocumentBytes = savedMinDocument;
+        saved.restore();
         store.close();
     }
 
@@ -61,8 +58,7 @@ class XMarkWorkloadTest {
     @ValueSource(booleans = {false, true})
     void everyQueryGivesTheSameResultOnBothTrees(boolean indexEverything) throws Exception {
         if (indexEverything) {
-            Axes.indexMinBytes = 0;
-            NameIndex.minDocumentBytes = 0;
+            TestStores.Thresholds.indexEverything();
         }
         byte[] xml = auctions(0.4, 7).getBytes(StandardCharsets.UTF_8);
         try (WriteTransaction w = store.write()) {
