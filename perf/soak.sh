@@ -3,6 +3,7 @@
 # (pages, store API writes, a Schematron batch each minute), reported per minute: pages, p50/p99, writes,
 # batches, 5xx (goal 0) and the heap after GC (goal flat). Run alone on an idle machine.
 # Usage: perf/soak.sh [MINUTES=10] [ARTICLES=300] [PAGE-CLIENTS=8] [WRITES-PER-SECOND=5]
+# SOAK_JAVA_OPTS adds options to the server's JVM (a GC setting to compare, a flight recording).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes="${1:-10}"; articles="${2:-300}"; clients="${3:-8}"; writes="${4:-5}"
@@ -27,7 +28,7 @@ echo "== serving in production mode (-Xmx512m)"
 ARNO_HEAP=-Xmx512m
 # the GC log shows whether the old generation is collected (a heap after GC that climbs until a
 # mixed collection is garbage waiting; one that survives them is a leak)
-java $ARNO_HEAP -Xlog:gc:file="$out/gc.log":uptime -cp "$cp" -Darno.home="$PWD" arno.server.Main serve --production --port "$port" --data "$data" \
+java $ARNO_HEAP ${SOAK_JAVA_OPTS:-} -Xlog:gc:file="$out/gc.log":uptime -cp "$cp" -Darno.home="$PWD" arno.server.Main serve --production --port "$port" --data "$data" \
     --batch-root "$PWD/perf/batch" > "$out/server.log" 2>&1 &
 server=$!
 trap 'kill -TERM $server 2>/dev/null || true; wait $server 2>/dev/null || true' EXIT

@@ -12,11 +12,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
 
 /**
  * The soak (issue 14, item 11): mixed load against one running server for a number of minutes,
@@ -26,13 +27,15 @@ import java.util.regex.Pattern;
  * over stored articles submitted every minute; and every 10 s the server's heap after its last
  * collection of any kind ({@code arno_jvm_heap_after_gc_bytes}) from {@code /_arno/metrics}.
  * Counts every 5xx (goal 0) and prints, per minute, pages, their p50 and p99, writes, batch jobs
- * finished, 5xx, and the lowest and highest heap after GC seen in the minute. Exits 1 if any 5xx.
+ * finished, 5xx, the lowest and highest heap after GC seen in the minute, the heap after the last
+ * old-generation collection ({@code arno_jvm_heap_after_old_gc_bytes}: the floor), and the server's and the
+ * whole machine's CPU use (the client runs on the same machine). Exits 1 if any 5xx.
  *
  * <pre>Soak BASE USER PASSWORD MINUTES PAGE-CLIENTS WRITES-PER-SECOND SCHEMATRON-FILE PATHS-FILE</pre>
  * PATHS-FILE lists full-text page paths, one per line ({@code PerfServer --list}).
  */
 public final class Soak {
-    private static final Pattern GAUGE = Pattern.compile("^(arno_jvm_heap_after_gc_bytes|jvm_memory_used_bytes)(?:\\{([^}]*)\\})? (\\S+)$",
+    private static final Pattern GAUGE = Pattern.compile("^(arno_jvm_heap_after_gc_bytes|arno_jvm_heap_after_old_gc_bytes|jvm_memory_used_bytes|process_cpu_usage|system_cpu_usage)(?:\\{([^}]*)\\})? (\\S+)$",
             Pattern.MULTILINE);
 
     public static void main(String[] args) throws Exception {
@@ -58,7 +61,7 @@ public final class Soak {
                     long t = System.nanoTime();
                     int status = send(http, HttpRequest.newBuilder(URI.create(base + page)).build());
                     Minute m = perMinute[minute(start)];
-                    m.pageNanos.add(System.nanoTime() - t);
+                    m.pageNanos.recordValue(Math.min(System.nanoTime() - t, Minute.LONGEST));
                     if (status >= 500 || status < 0) m.errors5xx.incrementAndGet();
                 }
             }));
@@ -90,7 +93,7 @@ public final class Soak {
                     m.errors5xx.incrementAndGet();
                 }
                 next += gap;
-                sleepUntil(next);
+                sleepUntil(Math.min(next, end)); // at a slow rate the next write may lie past the end
             }
         }));
 
@@ -125,7 +128,7 @@ public final class Soak {
                     } else {
                         System.err.println("soak: batch refused " + r.statusCode() + ": " + r.body());
                     }
-                    Thread.sleep(60_000);
+                    sleepUntil(Math.min(System.nanoTime() + 60_000_000_000L, end));
                 } catch (IOException | InterruptedException e) {
                     m.errors5xx.incrementAndGet();
                 }
@@ -139,12 +142,17 @@ public final class Soak {
                             HttpResponse.BodyHandlers.ofString());
                     double after = Double.NaN;
                     double used = 0;
+                    Minute m = perMinute[minute(start)];
                     Matcher g = GAUGE.matcher(r.body());
                     while (g.find()) {
                         if (g.group(1).equals("arno_jvm_heap_after_gc_bytes")) after = Double.parseDouble(g.group(3));
+                        else if (g.group(1).equals("arno_jvm_heap_after_old_gc_bytes")) {
+                            double v = Double.parseDouble(g.group(3));
+                            if (!Double.isNaN(v)) m.afterOldGc.set((long) v);
+                        } else if (g.group(1).equals("process_cpu_usage")) m.serverCpu.add(Double.parseDouble(g.group(3)));
+                        else if (g.group(1).equals("system_cpu_usage")) m.machineCpu.add(Double.parseDouble(g.group(3)));
                         else if (g.group(2) != null && g.group(2).contains("area=\"heap\"")) used += Double.parseDouble(g.group(3));
                     }
-                    Minute m = perMinute[minute(start)];
                     if (!Double.isNaN(after)) {
                         m.afterGcMin.accumulateAndGet((long) after, Math::min);
                         m.afterGcMax.accumulateAndGet((long) after, Math::max);
@@ -159,30 +167,60 @@ public final class Soak {
 
         for (Thread t : threads) t.join();
         long errors = 0;
-        System.out.println("| minute | pages | p50 ms | p99 ms | writes | batches done | 5xx | heap after GC, MB (min–max) | heap used max MB |");
-        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        System.out.println("| minute | pages | p50 ms | p99 ms | writes | batches done | 5xx | heap after GC, MB (min–max) | after old-gen GC, MB | heap used max MB | CPU % server / machine |");
+        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (int i = 0; i < minutes; i++) {
             Minute m = perMinute[i];
-            long[] t = m.pageNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+            Histogram t = m.pageNanos.copy();
             errors += m.errors5xx.get();
             String afterGc = m.afterGcMax.get() < 0 ? "no collection"
                     : String.format("%.1f–%.1f", m.afterGcMin.get() / 1e6, m.afterGcMax.get() / 1e6);
-            System.out.printf("| %d | %,d | %.1f | %.1f | %d | %d | %d | %s | %.1f |%n", i + 1, t.length, pct(t, 50), pct(t, 99),
-                    m.writes.get(), m.batches.get(), m.errors5xx.get(), afterGc, m.usedHeap.get() / 1e6);
+            String afterOld = m.afterOldGc.get() < 0 ? "none yet" : String.format("%.1f", m.afterOldGc.get() / 1e6);
+            System.out.printf("| %d | %,d | %.1f | %.1f | %d | %d | %d | %s | %s | %.1f | %.0f / %.0f |%n", i + 1, t.getTotalCount(), t.getValueAtPercentile(50) / 1e6, t.getValueAtPercentile(99) / 1e6,
+                    m.writes.get(), m.batches.get(), m.errors5xx.get(), afterGc, afterOld, m.usedHeap.get() / 1e6,
+                    m.serverCpu.average() * 100, m.machineCpu.average() * 100);
         }
         errors += perMinute[minutes].errors5xx.get();
         System.out.println("5xx in all: " + errors);
         System.exit(errors == 0 ? 0 : 1);
     }
 
+    /**
+     * One minute's figures. Page times go to a histogram of fixed size (1 µs to a minute, three significant digits):
+     * a list of every time grew by 20 MB a minute and, in a 512 MB client, slowed the client
+     * itself after ten minutes, which read as the server slowing down.
+     */
     private static final class Minute {
-        final ConcurrentLinkedQueue<Long> pageNanos = new ConcurrentLinkedQueue<>();
+        static final long LONGEST = 60_000_000_000L;
+        final ConcurrentHistogram pageNanos = new ConcurrentHistogram(1_000, LONGEST, 3);
         final AtomicLong errors5xx = new AtomicLong();
         final AtomicLong writes = new AtomicLong();
         final AtomicLong batches = new AtomicLong();
         final AtomicLong afterGcMin = new AtomicLong(Long.MAX_VALUE);
         final AtomicLong afterGcMax = new AtomicLong(-1);
         final AtomicLong usedHeap = new AtomicLong();
+        /** arno_jvm_heap_after_old_gc_bytes as last read in the minute: the floor, which moves only at old-generation cycles. */
+        final AtomicLong afterOldGc = new AtomicLong(-1);
+        // the server's share of the machine against the whole machine's use: what the client and
+        // anything else running take shows as the difference
+        final Mean serverCpu = new Mean();
+        final Mean machineCpu = new Mean();
+    }
+
+    private static final class Mean {
+        private double sum;
+        private int n;
+
+        synchronized void add(double v) {
+            if (v >= 0) {
+                sum += v;
+                n++;
+            }
+        }
+
+        synchronized double average() {
+            return n == 0 ? Double.NaN : sum / n;
+        }
     }
 
     private static Thread start(Runnable r) {
@@ -218,10 +256,6 @@ public final class Soak {
         }
     }
 
-    private static double pct(long[] sorted, int p) {
-        if (sorted.length == 0) return 0;
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)] / 1e6;
-    }
 
     private Soak() {
     }

@@ -12,6 +12,7 @@ import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.ListenerNotFoundException;
@@ -28,17 +29,32 @@ import javax.management.openmbean.CompositeData;
  * stay 0 for ten minutes); after a young collection the eden is empty, so this figure is what
  * survived plus the old generation, garbage there included, and it grows if anything leaks.
  * {@code arno_jvm_gc_collections_total} counts the collections it was taken from.
+ *
+ * <p>{@code arno_jvm_heap_after_old_gc_bytes} is the same figure after the last collection that
+ * reclaimed old-generation space: a full collection, or a G1 mixed one (reported as a young
+ * collection, told apart by the old generation shrinking through it). Under writes the first
+ * figure climbs between old-generation cycles (replaced cache entries die old) and falls at each;
+ * this one is the floor it falls to, the live set plus the young objects of the moment: the
+ * figure that must stay flat.
  */
 final class HeapAfterGc implements NotificationListener, AutoCloseable {
     private final Set<String> heapPools = new HashSet<>();
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private final AtomicLong afterLast = new AtomicLong(-1);
+    private final AtomicLong afterLastOld = new AtomicLong(-1);
+    /** The old generation's pool, or null when the collector has one heap for all ages (then every collection is "old"). */
+    private final String oldPool;
     private final AtomicLong collections = new AtomicLong();
 
     HeapAfterGc(MeterRegistry registry) {
+        String old = null;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) heapPools.add(pool.getName());
+            if (pool.getType() != MemoryType.HEAP) continue;
+            heapPools.add(pool.getName());
+            // G1 Old Gen, PS Old Gen, Tenured Gen: the names HotSpot's generational collectors give it
+            if (pool.getName().contains("Old") || pool.getName().contains("Tenured")) old = pool.getName();
         }
+        oldPool = old;
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter e) {
                 e.addNotificationListener(this, null, null);
@@ -48,6 +64,9 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
         // NaN until the first collection: a scrape must not read "0 bytes in use"
         Gauge.builder("arno.jvm.heap.after.gc", afterLast, a -> a.get() < 0 ? Double.NaN : a.get())
                 .description("Heap in use just after the last garbage collection (any generation)")
+                .baseUnit("bytes").strongReference(true).register(registry);
+        Gauge.builder("arno.jvm.heap.after.old.gc", afterLastOld, a -> a.get() < 0 ? Double.NaN : a.get())
+                .description("Heap in use just after the last collection that reclaimed old-generation space (full or mixed)")
                 .baseUnit("bytes").strongReference(true).register(registry);
         FunctionCounter.builder("arno.jvm.gc.collections", collections, AtomicLong::get)
                 .description("Garbage collections seen (any generation)").register(registry);
@@ -63,7 +82,25 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
             if (heapPools.contains(e.getKey())) used += u.getUsed();
         }
         afterLast.set(used);
+        if (oldPool == null || reclaimedOld(info.getGcAction(), usedIn(info.getGcInfo().getMemoryUsageBeforeGc(), oldPool),
+                usedIn(info.getGcInfo().getMemoryUsageAfterGc(), oldPool))) {
+            afterLastOld.set(used);
+        }
         collections.incrementAndGet();
+    }
+
+    /**
+     * Whether a collection reclaimed old-generation space: a major one always (it may still leave
+     * the old generation larger, having moved the young survivors there), a minor one when the old
+     * generation shrank through it (G1's mixed collections; a young one only adds to it).
+     */
+    static boolean reclaimedOld(String gcAction, long oldBefore, long oldAfter) {
+        return "end of major GC".equals(gcAction) || oldAfter < oldBefore;
+    }
+
+    private static long usedIn(Map<String, MemoryUsage> pools, String pool) {
+        MemoryUsage u = pools.get(pool);
+        return u == null ? 0 : u.getUsed();
     }
 
     /** Stops listening (a WAR undeployed must leave no listener holding its classes). */

@@ -174,7 +174,7 @@ class OperationsServeTest {
         assertThat(before.value("arno_requests_seconds_count{route=\"cached\",site=\"t\",status=\"2xx\"}")).isEqualTo(2);
         assertThat(before.types).containsKeys("jvm_memory_used_bytes", "jvm_threads_live_threads", "jvm_gc_memory_allocated_bytes_total",
                 "jvm_classes_loaded_classes", "process_uptime_seconds");
-        assertThat(before.types).containsEntry("arno_jvm_heap_after_gc_bytes", "gauge").containsEntry("arno_jvm_gc_collections_total", "counter");
+        assertThat(before.types).containsEntry("arno_jvm_heap_after_gc_bytes", "gauge").containsEntry("arno_jvm_heap_after_old_gc_bytes", "gauge").containsEntry("arno_jvm_gc_collections_total", "counter");
     }
 
     @Test
