@@ -256,7 +256,6 @@ public final class Soak {
         }
     }
 
-
     private Soak() {
     }
 }
