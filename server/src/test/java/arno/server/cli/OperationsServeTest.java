@@ -48,26 +48,16 @@ class OperationsServeTest {
     void site() throws IOException {
         data = tmp.resolve("data");
         sites = Files.createDirectories(tmp.resolve("sites"));
-        Path t = Files.createDirectories(sites.resolve("t"));
-        Files.writeString(t.resolve("site.xml"), """
-                <site xmlns="urn:arno:site" name="t">
-                  <prefix>/t</prefix>
-                  <cache memory="1M"/>
-                  <route name="home" pattern="/">
-                    <template xslt="t.xsl"/>
-                  </route>
-                  <route name="cached" pattern="/cached">
-                    <cache/>
-                    <template xslt="t.xsl"/>
-                  </route>
-                </site>""");
-        Files.writeString(t.resolve("t.xsl"), """
-                <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
-                                xmlns:rsp="urn:arno:response">
-                  <xsl:template match="/">
-                    <rsp:response><rsp:body method="text">served t</rsp:body></rsp:response>
-                  </xsl:template>
-                </xsl:stylesheet>""");
+        ServedSite.write(sites, """
+                <cache memory="1M"/>
+                <route name="home" pattern="/">
+                  <template xslt="t.xsl"/>
+                </route>
+                <route name="cached" pattern="/cached">
+                  <cache/>
+                  <template xslt="t.xsl"/>
+                </route>
+                """);
     }
 
     @AfterEach
