@@ -1,7 +1,6 @@
 package arno.store;
 
 import java.util.Arrays;
-
 import java.util.Optional;
 
 import net.sf.saxon.expr.LastPositionFinder;
@@ -203,19 +202,11 @@ final class Axes {
             return null;
         }
 
-        /** The index of the first position at or after {@code p} in the ascending {@code all}. */
+        /** The index of the first position at or after {@code p} in {@code all}, ascending without repeats (a name's positions). */
         private static int lowerBound(int[] all, long p) {
-            int lo = 0;
-            int hi = all.length;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (all[mid] < p) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
+            if (p > Integer.MAX_VALUE) return all.length;
+            int i = Arrays.binarySearch(all, (int) Math.max(p, Integer.MIN_VALUE));
+            return i >= 0 ? i : -i - 1;
         }
 
         private StoreException notListed(long p, int code) {

@@ -133,17 +133,9 @@ final class NameIndex {
 
         /** The index of the first run whose last position is at or after {@code from} ({@link #count} if none). */
         int find(long from) {
-            int lo = 0;
-            int hi = count;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (last[mid] < from) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
+            // runs do not overlap, so their last positions ascend without repeats
+            int i = Arrays.binarySearch(last, 0, count, from);
+            return i >= 0 ? i : -i - 1;
         }
     }
 
