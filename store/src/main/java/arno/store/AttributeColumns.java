@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.WeakHashMap;
 
 import net.sf.saxon.om.NamespaceUri;
 
@@ -29,7 +28,7 @@ import net.sf.saxon.om.NamespaceUri;
  *
  * <h2>Sharing and bounds</h2>
  * A committed document version never changes and its document id is never used again, so
- * columns are kept per store, keyed by (document id, version, record length, element name code,
+ * columns are kept per store (one instance on the {@link Store}), keyed by (document id, version, record length, element name code,
  * attribute URI and local name), and shared by every snapshot and Configuration that reads that
  * version; a replaced document has a new id, and its old columns age out. Documents that the
  * reading write transaction has not committed yet (their version is above the store's) get no
@@ -44,24 +43,22 @@ import net.sf.saxon.om.NamespaceUri;
  */
 final class AttributeColumns {
 
-    /**
-     * Bytes of columns kept per store: 64 MiB holds 16 million slots of short repeated values, a
-     * column for every common attribute of a few large documents. Tests lower it.
-     */
-    static long budgetBytes = 64L << 20;
-
     /** Estimated bytes of one map entry and its key, and of a pending (counting) entry. */
     static final int ENTRY_BYTES = 160;
 
-    private static final Map<Store, AttributeColumns> BY_STORE = new WeakHashMap<>();
+    /**
+     * Bytes of columns kept ({@link StoreOptions#columnBudgetBytes}): 64 MiB by default holds 16
+     * million slots of short repeated values, a column for every common attribute of a few large
+     * documents.
+     */
+    final long budgetBytes;
 
     private final LinkedHashMap<Key, Column> map = new LinkedHashMap<>(64, 0.75f, true);
     private long bytes;
 
-    static AttributeColumns of(Store store) {
-        synchronized (BY_STORE) {
-            return BY_STORE.computeIfAbsent(store, s -> new AttributeColumns());
-        }
+    /** The cache of one store: made with it ({@link Store#columns}), shared by its snapshots. */
+    AttributeColumns(long budgetBytes) {
+        this.budgetBytes = budgetBytes;
     }
 
     record Key(long docId, long version, long length, int code, NamespaceUri uri, String local) {
@@ -272,7 +269,7 @@ final class AttributeColumns {
         private int[] buildPositions(Column c) {
             long n = elementCount();
             long size = 16 + 4 * n + ENTRY_BYTES;
-            if (n > Integer.MAX_VALUE / 2 || size > budgetBytes / 4) {
+            if (n > Integer.MAX_VALUE / 2 || size > tree.columns().budgetBytes / 4) {
                 c.refused = true;
                 return null;
             }
@@ -312,7 +309,7 @@ final class AttributeColumns {
             long count = tree.elementCount(code);
             long estimate = 16 + 4 * count;
             AttributeColumns cache = tree.columns();
-            if (count > Integer.MAX_VALUE / 2 || estimate > budgetBytes / 4) {
+            if (count > Integer.MAX_VALUE / 2 || estimate > cache.budgetBytes / 4) {
                 c.refused = true;
                 return null;
             }
@@ -357,7 +354,7 @@ final class AttributeColumns {
                         }
                     }
                 }
-                if (size > budgetBytes / 4) {
+                if (size > cache.budgetBytes / 4) {
                     return null;
                 }
                 c.values = values;

@@ -39,12 +39,6 @@ import net.sf.saxon.z.IntUniversalSet;
  */
 final class Axes {
 
-    /**
-     * Ranges shorter than this are scanned even under a name test: decoding a few dozen records
-     * costs less than a B+tree seek. Tests set it to 0 to send every name test through the index.
-     */
-    static int indexMinBytes = 2048;
-
     /** More names than this in one test (a long union) are scanned, not merged from the index. */
     static final int MAX_INDEXED_NAMES = 16;
 
@@ -60,7 +54,8 @@ final class Axes {
      * other side of an intersection) is checked on the node.
      */
     static AxisIterator byName(StoredTree tree, long from, long limit, NodePredicate predicate) {
-        if (limit - from < indexMinBytes || !NameIndex.indexed(tree.header.length()) || !(predicate instanceof NodeTest test)
+        // a short range is scanned (a few dozen records cost less than a B+tree seek), as is a document without an index
+        if (limit - from < tree.scanBelow || !(predicate instanceof NodeTest test)
                 || !UType.ELEMENT.subsumes(test.getUType())) {
             return null;
         }

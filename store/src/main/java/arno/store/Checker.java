@@ -440,14 +440,14 @@ final class Checker {
         private final String uri;
         private final StoredTree t;
         private final NameIndex.Positions[][] lists = new NameIndex.Positions[2][];
-        /** A small document has no index (NameIndex.minDocumentBytes): then it must have no entry at all. */
+        /** A small document has no index ({@link Store#hasNameIndex}): then it must have no entry at all. */
         private final boolean indexed;
         private boolean failed;
 
         IndexCheck(String uri, StoredTree t) {
             this.uri = uri;
             this.t = t;
-            this.indexed = NameIndex.indexed(t.header.length());
+            this.indexed = store.hasNameIndex(t.header.length());
             int n = t.header.nameCodes();
             lists[0] = new NameIndex.Positions[n];
             lists[1] = new NameIndex.Positions[n];

@@ -32,7 +32,7 @@ import net.sf.saxon.value.Whitespace;
  * A Saxon {@link Receiver} that encodes one document into the {@link Format} record stream and
  * writes it into a write transaction as the events arrive, so a document of any size loads in
  * bounded memory (two chunks, the open-element stack, one text node at a time, and the structural
- * index's open runs, bounded by {@link NameIndex.Builder#spillBytes}).
+ * index's open runs, bounded by {@link StoreOptions#indexSpillBytes}).
  *
  * <p>Two events of lookahead keep the format free of back-patching except for sizes: an element's
  * header is written when the next event shows whether it has children, and adjacent character
@@ -84,9 +84,9 @@ final class DocumentWriter implements Receiver {
     private DocHeader header;
     private final String mediaType;
 
-    DocumentWriter(Engine engine, Txn<DirectBuffer> txn, Namebase.Pending names, long docId, String uri, long version,
+    DocumentWriter(Store store, Txn<DirectBuffer> txn, Namebase.Pending names, long docId, String uri, long version,
                    String mediaType) {
-        this.engine = engine;
+        this.engine = store.engine;
         this.mediaType = mediaType;
         this.txn = txn;
         this.names = names;
@@ -94,7 +94,7 @@ final class DocumentWriter implements Receiver {
         this.uri = uri;
         this.version = version;
         this.sink = new ChunkSink(engine.docs, txn, docId);
-        this.index = new NameIndex.Builder(engine, txn, docId);
+        this.index = new NameIndex.Builder(store, txn, docId);
     }
 
     void xmlBytes(long n) {

@@ -173,7 +173,7 @@ final class Engine implements AutoCloseable {
             }
             env.readerCheck();
             engine = new Engine(abs, env, channel, lock);
-            engine.checkFormat(create);
+            engine.checkFormat(create, options);
         } catch (RuntimeException e) {
             env.close();
             releaseQuietly(lock, channel);
@@ -189,8 +189,15 @@ final class Engine implements AutoCloseable {
                 + " --data " + data + "'");
     }
 
+    /**
+     * The meta entry of {@link StoreOptions#indexMinDocumentBytes}: which documents have a structural
+     * index is part of what was written, so it is recorded once, when the store is created, and
+     * read back on every open (see {@link Store#indexMinDocumentBytes}).
+     */
+    static final String INDEX_MIN_DOCUMENT_BYTES = "indexMinDocumentBytes";
+
     /** Stamps a new store (when {@code create}), or refuses an existing one of another format. */
-    private void checkFormat(boolean create) {
+    private void checkFormat(boolean create, StoreOptions options) {
         Keys k = new Keys();
         try (Txn<DirectBuffer> txn = env.txnWrite()) {
             DirectBuffer magic = meta.get(txn, k.utf8("magic"));
@@ -208,6 +215,7 @@ final class Engine implements AutoCloseable {
                 putLong(txn, k, "version", 0);
                 putLong(txn, k, "nextDoc", 1);
                 putLong(txn, k, "feedStart", 1);
+                putLong(txn, k, INDEX_MIN_DOCUMENT_BYTES, options.indexMinDocumentBytes());
                 txn.commit();
                 return;
             }

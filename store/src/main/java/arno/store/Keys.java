@@ -13,7 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * they sit together in the B+tree and delete with one cursor sweep.
  *
  * <pre>
- * meta     "magic" | "format" | "version" | "nextDoc" | "feedStart"   → value(8)
+ * meta     "magic" | "format" | "version" | "nextDoc" | "feedStart"
+ *          | "indexMinDocumentBytes" (absent in stores created before it was recorded: 2048)  → value(8)
  * names    code(4)                                         → prefix \0 uri \0 local (UTF-8)
  * paths    uri (UTF-8)                                     → docId(8) version(8)
  * docs     docId(8) HEADER                                 → document header, see {@link DocHeader}

@@ -37,8 +37,16 @@ import org.lmdbjava.Txn;
  * Positions arrive in document order, so each list is already sorted as it is produced: the
  * {@link Builder} appends a name's gaps to that name's open run and writes the run out as soon as it
  * is full. So that a document with many names cannot hold many nearly full runs, all open runs are
- * written out (as shorter runs) whenever together they exceed {@link Builder#spillBytes} (1 MiB).
- * Memory is then bounded by that budget plus one small record per name, whatever the document's size.
+ * written out (as shorter runs) whenever together they exceed {@link StoreOptions#indexSpillBytes}
+ * (1 MiB). Memory is then bounded by that budget plus one small record per name, whatever the
+ * document's size.
+ *
+ * <h2>Small documents</h2>
+ * Documents whose record stream is shorter than {@link Store#indexMinDocumentBytes} (2 KiB) have
+ * no index: reading one scans it, as a range under {@link StoreOptions#indexMinRangeBytes} is
+ * scanned anyway, and an index of a small Atom entry (a list per name) took as much disk as the
+ * entry itself. Whether a document has an index is part of what was written, so the store records
+ * that threshold when it is created and reads it back on every open.
  *
  * <h2>Old stores</h2>
  * A store of format 2 has no index; format 3 stores always have one for every XML document, so the
@@ -46,19 +54,6 @@ import org.lmdbjava.Txn;
  * every format change so far), and its documents are moved by export and load.
  */
 final class NameIndex {
-
-    /**
-     * Documents whose record stream is shorter than this have no structural index: reading one
-     * scans it, as a range under {@link Axes#indexMinBytes} is scanned anyway, and an index of a
-     * small Atom entry (a list per name) took as much disk as the entry itself. Tests lower it to
-     * index everything; it must not change between writing a document and reading it.
-     */
-    static int minDocumentBytes = 2048;
-
-    /** Whether a document of {@code recordBytes} record bytes has a structural index. */
-    static boolean indexed(long recordBytes) {
-        return recordBytes >= minDocumentBytes;
-    }
 
     static final byte ELEMENTS = 0;
     static final byte ATTRIBUTES = 1;
@@ -348,22 +343,25 @@ final class NameIndex {
      */
     static final class Builder {
 
-        /** Open runs are all written out when together they exceed this; tests lower it to force spilling. */
-        static int spillBytes = 1 << 20;
-
         private final Engine engine;
         private final Txn<DirectBuffer> txn;
         private final long docId;
         private final Keys keys = new Keys();
+        /** Open runs are all written out when together they exceed this ({@link StoreOptions#indexSpillBytes}). */
         private final int budget;
+        /** {@link Store#indexMinDocumentBytes}: a smaller document keeps no index. */
+        private final int minDocumentBytes;
         private Run[][] runs = {new Run[64], new Run[64]};
         private long buffered;
+        /** Whether a run was written out before {@link #finish} (a full run or a spill). */
+        private boolean wrote;
 
-        Builder(Engine engine, Txn<DirectBuffer> txn, long docId) {
-            this.engine = engine;
+        Builder(Store store, Txn<DirectBuffer> txn, long docId) {
+            this.engine = store.engine;
             this.txn = txn;
             this.docId = docId;
-            this.budget = spillBytes;
+            this.budget = store.options().indexSpillBytes();
+            this.minDocumentBytes = store.indexMinDocumentBytes;
         }
 
         /** One open run: its bytes so far and its last position. */
@@ -420,21 +418,39 @@ final class NameIndex {
             }
         }
 
+        private void removeRuns() {
+            try (Cursor<DirectBuffer> c = engine.docs.openCursor(txn)) {
+                boolean found = c.get(keys.doc(docId, Keys.NAMES), GetOp.MDB_SET_RANGE);
+                while (found && c.key().capacity() == Keys.NAME_KEY && c.key().getLong(0, Keys.BE) == docId
+                        && c.key().getByte(8) == Keys.NAMES) {
+                    c.delete();
+                    found = c.get(keys.doc(docId, Keys.NAMES), GetOp.MDB_SET_RANGE);
+                }
+            }
+        }
+
         private void flush(byte kind, int code, Run r) {
             MutableDirectBuffer v = (MutableDirectBuffer) engine.docs.reserve(txn, keys.name(docId, kind, code, r.last),
                     r.length);
             v.putBytes(0, r.bytes, 0, r.length);
+            wrote = true;
             buffered -= r.length;
             r.length = 0;
         }
 
         /**
          * Writes what is left; for a document of fewer than {@link #minDocumentBytes} record bytes,
-         * nothing at all (nothing was written before: a run fills at 1,900 bytes of positions).
+         * nothing at all ({@link Store#hasNameIndex}). With the default thresholds nothing was
+         * written before then (a run fills at 1,900 bytes of positions, more than 2 KiB of records
+         * hold, and the spill budget is 1 MiB); a store created with a higher threshold, or opened
+         * with a small spill budget, may have written runs already, which are taken out again.
          */
         void finish(long recordBytes) {
-            if (!indexed(recordBytes)) {
+            if (recordBytes < minDocumentBytes) {
                 runs = null;
+                if (wrote) {
+                    removeRuns();
+                }
                 return;
             }
             spill();

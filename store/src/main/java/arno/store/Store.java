@@ -53,6 +53,22 @@ public final class Store implements DocumentStore, AutoCloseable {
 
     final Engine engine;
     final Namebase names;
+    /**
+     * The record bytes from which a document of this store has a structural index: the value the
+     * store was created with, read from its metadata, never the options it is opened with now.
+     * Recorded per store rather than per document (a header flag) because it is one number for
+     * every document, written once; a flag would have needed a new header layout, and so a new
+     * format version that refuses every existing store, for nothing a store-wide entry cannot say.
+     * A store created before the entry existed was written with the only value there was then
+     * ({@link #UNRECORDED_INDEX_MIN_DOCUMENT_BYTES}), and reads as such.
+     */
+    final int indexMinDocumentBytes;
+    /** The threshold every store was written with before stores recorded theirs: fixed, whatever the default becomes. */
+    static final int UNRECORDED_INDEX_MIN_DOCUMENT_BYTES = 2048;
+    /** Ranges shorter than this are scanned even under a name test ({@link StoreOptions#indexMinRangeBytes}). */
+    final int indexMinRangeBytes;
+    /** The attribute columns and position arrays shared by every snapshot of this store. */
+    final AttributeColumns columns;
     private final StoreOptions options;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final AtomicInteger openSnapshots = new AtomicInteger();
@@ -64,9 +80,31 @@ public final class Store implements DocumentStore, AutoCloseable {
         this.engine = engine;
         this.options = options;
         this.names = Namebase.load(engine);
+        this.indexMinRangeBytes = options.indexMinRangeBytes();
+        this.columns = new AttributeColumns(options.columnBudgetBytes());
         try (Txn<DirectBuffer> txn = engine.env.txnRead()) {
-            this.version = engine.getLong(txn, new Keys(), "version");
+            Keys k = new Keys();
+            this.version = engine.getLong(txn, k, "version");
+            this.indexMinDocumentBytes = recordedIndexMinDocumentBytes(txn, k);
         }
+    }
+
+    private int recordedIndexMinDocumentBytes(Txn<DirectBuffer> txn, Keys k) {
+        DirectBuffer v = engine.meta.get(txn, k.utf8(Engine.INDEX_MIN_DOCUMENT_BYTES));
+        if (v == null) {
+            return UNRECORDED_INDEX_MIN_DOCUMENT_BYTES;
+        }
+        long bytes = v.capacity() == 8 ? v.getLong(0, Keys.BE) : -1;
+        if (bytes < 0 || bytes > Integer.MAX_VALUE) {
+            throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + engine.dir + ": meta entry '"
+                    + Engine.INDEX_MIN_DOCUMENT_BYTES + "' is malformed");
+        }
+        return (int) bytes;
+    }
+
+    /** Whether a document of {@code recordBytes} record bytes has a structural index in this store. */
+    boolean hasNameIndex(long recordBytes) {
+        return recordBytes >= indexMinDocumentBytes;
     }
 
     /**

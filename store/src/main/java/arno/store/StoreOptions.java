@@ -25,7 +25,16 @@ public final class StoreOptions {
     public static final Duration DEFAULT_CHANGE_RETENTION = Duration.ofDays(7);
 
     private static final StoreOptions DEFAULTS = new StoreOptions(DEFAULT_MAP_SIZE, DEFAULT_MAX_READERS, true, false,
-            XmlPolicy.DEFAULT, DEFAULT_CHANGE_RETENTION, Clock.systemUTC());
+            XmlPolicy.DEFAULT, DEFAULT_CHANGE_RETENTION, Clock.systemUTC(), Index.DEFAULT);
+
+    /**
+     * The structural index's thresholds and the attribute columns' budget (see the package-private
+     * settings below): tuning that tests lower to reach every path with small documents, kept
+     * together so that the public settings above need not carry four more arguments each.
+     */
+    private record Index(int minDocumentBytes, int minRangeBytes, int spillBytes, long columnBudgetBytes) {
+        static final Index DEFAULT = new Index(2048, 2048, 1 << 20, 64L << 20);
+    }
 
     private final long mapSize;
     private final int maxReaders;
@@ -34,9 +43,10 @@ public final class StoreOptions {
     private final XmlPolicy xmlPolicy;
     private final Duration changeRetention;
     private final Clock clock;
+    private final Index index;
 
     private StoreOptions(long mapSize, int maxReaders, boolean writeMap, boolean noSync, XmlPolicy xmlPolicy,
-                         Duration changeRetention, Clock clock) {
+                         Duration changeRetention, Clock clock, Index index) {
         this.mapSize = mapSize;
         this.maxReaders = maxReaders;
         this.writeMap = writeMap;
@@ -44,6 +54,7 @@ public final class StoreOptions {
         this.xmlPolicy = xmlPolicy;
         this.changeRetention = changeRetention;
         this.clock = clock;
+        this.index = index;
     }
 
     public static StoreOptions defaults() {
@@ -59,7 +70,7 @@ public final class StoreOptions {
             throw ErrorCode.BAD_CONFIGURATION.error("store map size must be at least 1M, not " + bytes + " bytes");
         }
         return new StoreOptions((bytes + (1L << 20) - 1) & ~((1L << 20) - 1), maxReaders, writeMap, noSync, xmlPolicy,
-                changeRetention, clock);
+                changeRetention, clock, index);
     }
 
     /** The most read snapshots open at the same time in this process. */
@@ -67,7 +78,7 @@ public final class StoreOptions {
         if (readers < 1) {
             throw ErrorCode.BAD_CONFIGURATION.error("store readers must be at least 1, not " + readers);
         }
-        return new StoreOptions(mapSize, readers, writeMap, noSync, xmlPolicy, changeRetention, clock);
+        return new StoreOptions(mapSize, readers, writeMap, noSync, xmlPolicy, changeRetention, clock, index);
     }
 
     /**
@@ -76,7 +87,7 @@ public final class StoreOptions {
      * process memory; without it LMDB keeps every dirty page of the transaction in malloc'd memory.
      */
     public StoreOptions writeMap(boolean on) {
-        return new StoreOptions(mapSize, maxReaders, on, noSync, xmlPolicy, changeRetention, clock);
+        return new StoreOptions(mapSize, maxReaders, on, noSync, xmlPolicy, changeRetention, clock, index);
     }
 
     /**
@@ -84,7 +95,7 @@ public final class StoreOptions {
      * lose the last transactions, never consistency. Only for bulk loads that can be redone.
      */
     public StoreOptions noSync(boolean on) {
-        return new StoreOptions(mapSize, maxReaders, writeMap, on, xmlPolicy, changeRetention, clock);
+        return new StoreOptions(mapSize, maxReaders, writeMap, on, xmlPolicy, changeRetention, clock, index);
     }
 
     /**
@@ -95,7 +106,7 @@ public final class StoreOptions {
         if (policy == null) {
             throw ErrorCode.BAD_CONFIGURATION.error("the store needs an XML policy");
         }
-        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, policy, changeRetention, clock);
+        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, policy, changeRetention, clock, index);
     }
 
     /**
@@ -109,12 +120,79 @@ public final class StoreOptions {
             throw ErrorCode.BAD_CONFIGURATION.error("store change retention must be zero (keep for ever) or positive, not "
                     + retention);
         }
-        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, retention, clock);
+        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, retention, clock, index);
     }
 
     /** The clock commit times are read from (tests inject one; commit times never go backwards anyway). */
     StoreOptions clock(Clock c) {
-        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, changeRetention, c);
+        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, changeRetention, c, index);
+    }
+
+    /**
+     * The record bytes from which a document gets a structural index ({@link NameIndex}; default
+     * 2 KiB): a smaller one is scanned, as a range under {@link #indexMinRangeBytes} is anyway.
+     * Whether a document has an index is part of what was written, so this applies when the store
+     * is created: the store records it in its metadata and keeps it for ever, whatever options
+     * open it later ({@link Store#indexMinDocumentBytes}). Tests lower it to index everything.
+     */
+    StoreOptions indexMinDocumentBytes(int bytes) {
+        if (bytes < 0) {
+            throw ErrorCode.BAD_CONFIGURATION.error("store index minimum document bytes must be 0 or more, not " + bytes);
+        }
+        return with(new Index(bytes, index.minRangeBytes, index.spillBytes, index.columnBudgetBytes));
+    }
+
+    /**
+     * Ranges shorter than this are scanned even under an element name test (default 2 KiB):
+     * decoding a few dozen records costs less than a B+tree seek. Only reading depends on it.
+     */
+    StoreOptions indexMinRangeBytes(int bytes) {
+        if (bytes < 0) {
+            throw ErrorCode.BAD_CONFIGURATION.error("store index minimum range bytes must be 0 or more, not " + bytes);
+        }
+        return with(new Index(index.minDocumentBytes, bytes, index.spillBytes, index.columnBudgetBytes));
+    }
+
+    /**
+     * While a document loads, its index's open runs are all written out when together they exceed
+     * this (default 1 MiB): the writer's memory bound. Where runs are cut changes no position read.
+     */
+    StoreOptions indexSpillBytes(int bytes) {
+        if (bytes < 1) {
+            throw ErrorCode.BAD_CONFIGURATION.error("store index spill bytes must be at least 1, not " + bytes);
+        }
+        return with(new Index(index.minDocumentBytes, index.minRangeBytes, bytes, index.columnBudgetBytes));
+    }
+
+    /**
+     * Bytes of attribute columns kept in memory per store (default 64 MiB, see
+     * {@link AttributeColumns}): 16 million slots of short repeated values.
+     */
+    StoreOptions columnBudgetBytes(long bytes) {
+        if (bytes < 0) {
+            throw ErrorCode.BAD_CONFIGURATION.error("store column budget must be 0 or more bytes, not " + bytes);
+        }
+        return with(new Index(index.minDocumentBytes, index.minRangeBytes, index.spillBytes, bytes));
+    }
+
+    private StoreOptions with(Index i) {
+        return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, changeRetention, clock, i);
+    }
+
+    int indexMinDocumentBytes() {
+        return index.minDocumentBytes;
+    }
+
+    int indexMinRangeBytes() {
+        return index.minRangeBytes;
+    }
+
+    int indexSpillBytes() {
+        return index.spillBytes;
+    }
+
+    long columnBudgetBytes() {
+        return index.columnBudgetBytes;
     }
 
     public Duration changeRetention() {
@@ -148,6 +226,7 @@ public final class StoreOptions {
     @Override
     public String toString() {
         return "StoreOptions[mapSize=" + mapSize + ", maxReaders=" + maxReaders + ", writeMap=" + writeMap
-                + ", noSync=" + noSync + ", xmlLimits=" + xmlPolicy.limits() + ", changeRetention=" + changeRetention + "]";
+                + ", noSync=" + noSync + ", xmlLimits=" + xmlPolicy.limits() + ", changeRetention=" + changeRetention
+                + (index.equals(Index.DEFAULT) ? "" : ", " + index) + "]";
     }
 }

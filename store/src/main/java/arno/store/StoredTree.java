@@ -49,6 +49,16 @@ final class StoredTree extends GenericTreeInfo {
     final long documentNumber;
     final String systemId;
     final StoredNode root;
+    /**
+     * Ranges of this document shorter than this are scanned, not read from its structural index
+     * ({@link Axes#byName}): the store's {@link Store#indexMinRangeBytes}, or {@code Long.MAX_VALUE}
+     * when the document has no index ({@link Store#hasNameIndex}). Both settings folded into one
+     * final field here, so the step that asks, once per descendant step under a name test, reads
+     * one field of the tree it already holds.
+     */
+    final long scanBelow;
+    /** The attribute columns of this tree's store (see {@link AttributeColumns}). */
+    private final AttributeColumns columns;
     private final UnsafeBuffer first;
     private final UnsafeBuffer[] chunks;
     private volatile NamespaceMap[] nsMaps;
@@ -110,6 +120,9 @@ final class StoredTree extends GenericTreeInfo {
         setDocumentNumber(documentNumber);
         this.systemId = Store.SCHEME + header.uri();
         setSystemId(systemId);
+        Store store = snapshot.store();
+        this.scanBelow = store.hasNameIndex(header.length()) ? store.indexMinRangeBytes : Long.MAX_VALUE;
+        this.columns = store.columns;
         Rec r = new Rec(this);
         r.read(0);
         this.root = new StoredNode(this, r);
@@ -221,16 +234,8 @@ final class StoredTree extends GenericTreeInfo {
     record ColumnRef(int code, NamespaceUri uri, String local, AttributeColumns.Column column) {
     }
 
-    /** The attribute columns of this tree's store (see {@link AttributeColumns}), found once. */
-    private AttributeColumns columns;
-
     AttributeColumns columns() {
-        AttributeColumns c = columns;
-        if (c == null) {
-            c = AttributeColumns.of(snapshot.store());
-            columns = c;
-        }
-        return c;
+        return columns;
     }
 
     /** The key buffer of this tree's index seeks (a direct buffer: made once); used under the snapshot's lock. */

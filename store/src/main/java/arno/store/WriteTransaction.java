@@ -129,7 +129,7 @@ public final class WriteTransaction implements AutoCloseable {
         Store.checkMediaType(mediaType, uri);
         written();
         long docId = nextDoc++;
-        DocumentWriter w = new DocumentWriter(engine, txn, names, docId, uri, version, mediaType);
+        DocumentWriter w = new DocumentWriter(store, txn, names, docId, uri, version, mediaType);
         String what = source.getSystemId() != null ? source.getSystemId() : Store.SCHEME + uri;
         long xml;
         DocHeader h;

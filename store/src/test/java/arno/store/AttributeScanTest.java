@@ -42,17 +42,14 @@ class AttributeScanTest {
     Path dir;
     Store store;
     final Processor processor = new Processor(false);
-    TestStores.Thresholds saved;
 
     @BeforeEach
     void open() {
-        saved = TestStores.Thresholds.save();
         store = TestStores.open(dir);
     }
 
     @AfterEach
     void close() {
-        saved.restore();
         store.close();
     }
 
@@ -186,11 +183,11 @@ class AttributeScanTest {
 
     @Test
     void countsOfANameInAnyRangeEqualIteration() throws Exception {
-        NameIndex.minDocumentBytes = 0;
-        Axes.indexMinBytes = 0;
+        store.close();
+        store = Store.open(dir.resolve("indexed"), TestStores.INDEX_EVERYTHING);
         String xml = attributes(5, 400_000);
         TestStores.putAll(store, "/plain.xml", xml);
-        NameIndex.Builder.spillBytes = 50;
+        store = TestStores.reopen(store, TestStores.INDEX_EVERYTHING.indexSpillBytes(50));
         TestStores.putAll(store, "/spilled.xml", xml);
         Random r = new Random(1);
         try (Snapshot s = store.read()) {

@@ -45,8 +45,9 @@ import net.sf.saxon.type.Type;
  * against the same XPath on Saxon's TinyTree of the same XML, node by node (by {@code path()}),
  * from many context nodes; every list against a full scan of the records; a tiny spill budget
  * against the default; the checker against damage written behind the store's back; and replace
- * and delete against leftovers. The index is used for every range here ({@link Axes#indexMinBytes}
- * is 0), and a test proves that name steps really go through it.
+ * and delete against leftovers. The index is used for every document and range here
+ * ({@link TestStores#INDEX_EVERYTHING}), and a test proves that name steps really go through it;
+ * the thresholds a store records against the options it is opened with.
  */
 class StructuralIndexTest {
 
@@ -60,18 +61,14 @@ class StructuralIndexTest {
     Path dir;
     Store store;
     final Processor processor = new Processor(false);
-    TestStores.Thresholds saved;
 
     @BeforeEach
     void open() {
-        saved = TestStores.Thresholds.save();
-        TestStores.Thresholds.indexEverything();
-        store = TestStores.open(dir);
+        store = Store.open(dir, TestStores.INDEX_EVERYTHING);
     }
 
     @AfterEach
     void close() {
-        saved.restore();
         store.close();
     }
 
@@ -260,7 +257,11 @@ class StructuralIndexTest {
             }
             assertThat(((LastPositionFinder) root.iterateAxis(AxisInfo.DESCENDANT,
                     new CombinedNodeTest(a, Token.INTERSECT, NodeKindTest.ELEMENT))).supportsGetLength()).isFalse();
-            Axes.indexMinBytes = 1 << 30;
+        }
+        // a range threshold is a setting of the open store: above the document's size, the same step scans
+        store = TestStores.reopen(store, TestStores.INDEX_EVERYTHING.indexMinRangeBytes(1 << 30));
+        try (Snapshot s = store.read()) {
+            NodeInfo root = s.document("/x.xml", processor.getUnderlyingConfiguration()).getRootNode();
             assertThat(root.iterateAxis(AxisInfo.DESCENDANT, a)).isInstanceOf(Axes.Scan.class);
         }
     }
@@ -325,9 +326,9 @@ class StructuralIndexTest {
 
     @Test
     void aSmallDocumentHasNoIndexAndIsScannedCorrectly() throws Exception {
-        NameIndex.minDocumentBytes = saved.minDocumentBytes();
-        Axes.indexMinBytes = saved.indexMinBytes();
-        String small = "<entry><title>t</title><link href='a'/><link href='b'/><category term='x'/></entry>";
+        store.close();
+        store = Store.open(dir.resolve("defaults"), TestStores.SMALL);
+        String small = SMALL_ENTRY;
         String big = Corpus.abstracts(200, 5) + "";
         TestStores.putAll(store, "/small.xml", small, "/big.xml", big);
         assertThat(runs("/small.xml")).as("no lists for a 1-2 KB entry").isZero();
@@ -341,12 +342,127 @@ class StructuralIndexTest {
         }
     }
 
+    static final String SMALL_ENTRY = "<entry><title>t</title><link href='a'/><link href='b'/><category term='x'/></entry>";
+
+    /** Expressions over {@link #SMALL_ENTRY} on the stored document against TinyTree, and how {@code //link} is read. */
+    private void smallEntryReadsRight(String uri, Class<?> linkStep) throws Exception {
+        try (Snapshot s = store.read()) {
+            XPathCompiler c = xpath();
+            for (String expr : List.of("//link/@href/string()", "count(//link)", "//*[@term]/name()", "count(//entry//*)")) {
+                assertThat(eval(c, expr, stored(s, uri))).as(expr).isEqualTo(eval(c, expr, tiny(SMALL_ENTRY)))
+                        .isNotEmpty();
+            }
+            NodeInfo root = s.document(uri, processor.getUnderlyingConfiguration()).getRootNode();
+            NameTest link = new NameTest(Type.ELEMENT, NamespaceUri.NULL, "link",
+                    processor.getUnderlyingConfiguration().getNamePool());
+            assertThat(root.iterateAxis(AxisInfo.DESCENDANT, link)).isInstanceOf(linkStep);
+        }
+    }
+
+    /**
+     * Which documents have an index is part of what was written: a store records the threshold it
+     * was created with, and it wins over the options that open the store later, so a name step
+     * neither reads lists that were never written (it would find nothing) nor ignores lists that
+     * were (the checker would refuse them), and later writes follow the recorded one too.
+     */
+    @Test
+    void theIndexThresholdAStoreWasCreatedWithWinsOverTheOptionsThatReopenIt() throws Exception {
+        // created indexing every document (this class's store), reopened with the default document threshold
+        TestStores.putAll(store, "/small.xml", SMALL_ENTRY);
+        store = TestStores.reopen(store, TestStores.SMALL.indexMinRangeBytes(0));
+        assertThat(store.indexMinDocumentBytes).isZero();
+        TestStores.putAll(store, "/later.xml", SMALL_ENTRY);
+        assertThat(runs("/small.xml")).isPositive();
+        assertThat(runs("/later.xml")).isPositive();
+        assertThat(store.check()).isEmpty();
+        smallEntryReadsRight("/small.xml", Axes.Indexed.class);
+        smallEntryReadsRight("/later.xml", Axes.Indexed.class);
+
+        // created with the defaults (a 2 KiB entry has no index), reopened asking to index everything
+        store.close();
+        store = Store.open(dir.resolve("defaults"), TestStores.SMALL);
+        TestStores.putAll(store, "/small.xml", SMALL_ENTRY);
+        store = TestStores.reopen(store, TestStores.INDEX_EVERYTHING);
+        assertThat(store.indexMinDocumentBytes).isEqualTo(2048);
+        TestStores.putAll(store, "/later.xml", SMALL_ENTRY);
+        assertThat(runs("/small.xml")).isZero();
+        assertThat(runs("/later.xml")).isZero();
+        assertThat(store.check()).isEmpty();
+        smallEntryReadsRight("/small.xml", Axes.Scan.class);
+        smallEntryReadsRight("/later.xml", Axes.Scan.class);
+    }
+
+    @Test
+    void aBadThresholdIsRefusedWhenSetWithItsName() {
+        StoreOptions o = StoreOptions.defaults();
+        for (Runnable bad : List.<Runnable>of(() -> o.indexMinDocumentBytes(-1), () -> o.indexMinRangeBytes(-1),
+                () -> o.indexSpillBytes(0), () -> o.columnBudgetBytes(-1))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(bad::run)
+                    .satisfies(e -> assertThat(((arno.xml.ArnoException) e).code()).isEqualTo(arno.xml.ErrorCode.BAD_CONFIGURATION))
+                    .hasMessageStartingWith("store ");
+        }
+        assertThat(o.indexMinDocumentBytes(0).indexSpillBytes(50).toString()).contains("minDocumentBytes=0", "spillBytes=50");
+    }
+
+    /** A store created before the threshold was recorded was written with the default, and reads so. */
+    @Test
+    void aStoreWithoutARecordedThresholdReadsWithTheDefaultAndAMalformedOneIsRefused() throws Exception {
+        store.close();
+        store = Store.open(dir.resolve("older"), TestStores.SMALL);
+        TestStores.putAll(store, "/small.xml", SMALL_ENTRY);
+        try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
+            assertThat(store.engine.meta.delete(txn, new Keys().utf8(Engine.INDEX_MIN_DOCUMENT_BYTES))).isTrue();
+            txn.commit();
+        }
+        store = TestStores.reopen(store, TestStores.INDEX_EVERYTHING);
+        assertThat(store.indexMinDocumentBytes).isEqualTo(2048);
+        assertThat(store.check()).isEmpty();
+        smallEntryReadsRight("/small.xml", Axes.Scan.class);
+
+        try (Txn<DirectBuffer> txn = store.engine.env.txnWrite()) {
+            store.engine.meta.put(txn, new Keys().utf8(Engine.INDEX_MIN_DOCUMENT_BYTES), Keys.direct(new byte[] {0, 0, 8, 0}));
+            txn.commit();
+        }
+        Path older = store.directory();
+        store.close();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Store.open(older, TestStores.SMALL))
+                .isInstanceOf(StoreException.class)
+                .satisfies(e -> assertThat(((StoreException) e).code()).isEqualTo(arno.xml.ErrorCode.STORE_CORRUPT))
+                .hasMessageContaining("meta entry 'indexMinDocumentBytes' is malformed");
+        store = Store.open(dir.resolve("fresh"), TestStores.SMALL);
+    }
+
+    /**
+     * A document under the recorded threshold keeps no index even when its writer wrote runs out
+     * before it knew the document's size (a high threshold, a small spill budget): they are taken
+     * out again, so the checker finds none and a name step scans.
+     */
+    @Test
+    void aDocumentUnderAHighThresholdKeepsNoRunsEvenWhenItsWriterSpilled() throws Exception {
+        store.close();
+        store = Store.open(dir.resolve("high"), TestStores.SMALL.indexMinDocumentBytes(1 << 20).indexMinRangeBytes(0)
+                .indexSpillBytes(50));
+        String mixed = generate(99, 9, 6);
+        TestStores.putAll(store, "/mixed.xml", mixed, "/small.xml", SMALL_ENTRY);
+        assertThat(runs("/mixed.xml")).isZero();
+        assertThat(store.check()).isEmpty();
+        try (Snapshot s = store.read()) {
+            StoredTree t = (StoredTree) s.document("/mixed.xml", processor.getUnderlyingConfiguration());
+            assertThat(t.header.length()).isBetween(2_000L, (long) (1 << 20));
+            XPathCompiler c = xpath();
+            for (String expr : List.of("//a/@k/string()", "count(//p:x)", "//sec//b/path()")) {
+                assertThat(eval(c, expr, stored(s, "/mixed.xml"))).as(expr).isEqualTo(eval(c, expr, tiny(mixed)));
+            }
+        }
+        smallEntryReadsRight("/small.xml", Axes.Scan.class);
+    }
+
     @Test
     void everyListEqualsAScanAndSpillingChangesNothing() {
         String big = Corpus.abstracts(3000, 11) + "";
         String mixed = generate(99, 9, 6);
         TestStores.putAll(store, "/big.xml", big, "/mixed.xml", mixed);
-        NameIndex.Builder.spillBytes = 100;
+        store = TestStores.reopen(store, TestStores.INDEX_EVERYTHING.indexSpillBytes(100));
         TestStores.putAll(store, "/big-spilled.xml", big, "/mixed-spilled.xml", mixed);
         assertThat(runs("/big-spilled.xml")).isGreaterThan(3 * runs("/big.xml"));
         // a name with more occurrences than one run holds has several runs even without spilling

@@ -21,28 +21,10 @@ final class TestStores {
     }
 
     /**
-     * The index thresholds tests lower (static settings): {@link #save} before a test, {@link #restore}
-     * after it, so that one test's settings never reach the next.
+     * {@link #SMALL}, and every document gets a structural index (recorded when the store is
+     * created) and every range is read through it.
      */
-    record Thresholds(int indexMinBytes, int minDocumentBytes, int spillBytes, long columnBudgetBytes) {
-        static Thresholds save() {
-            return new Thresholds(Axes.indexMinBytes, NameIndex.minDocumentBytes, NameIndex.Builder.spillBytes,
-                    AttributeColumns.budgetBytes);
-        }
-
-        /** Every document gets a structural index, and every range is read through it. */
-        static void indexEverything() {
-            Axes.indexMinBytes = 0;
-            NameIndex.minDocumentBytes = 0;
-        }
-
-        void restore() {
-            Axes.indexMinBytes = indexMinBytes;
-            NameIndex.minDocumentBytes = minDocumentBytes;
-            NameIndex.Builder.spillBytes = spillBytes;
-            AttributeColumns.budgetBytes = columnBudgetBytes;
-        }
-    }
+    static final StoreOptions INDEX_EVERYTHING = SMALL.indexMinDocumentBytes(0).indexMinRangeBytes(0);
 
     /** A clock that moves only when told to: commit times and pruning without sleeping. */
     static final class ManualClock extends java.time.Clock {
@@ -83,6 +65,13 @@ final class TestStores {
 
     static Store open(Path dir) {
         return Store.open(dir, SMALL);
+    }
+
+    /** Closes {@code store} and opens its folder again with {@code options} (per-open settings change; recorded ones stay). */
+    static Store reopen(Store store, StoreOptions options) {
+        Path dir = store.directory();
+        store.close();
+        return Store.open(dir, options);
     }
 
     static DocumentInfo put(WriteTransaction w, String uri, String xml) {

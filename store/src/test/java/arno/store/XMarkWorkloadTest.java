@@ -15,7 +15,6 @@ import java.util.Random;
 import javax.xml.transform.stream.StreamSource;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,26 +39,18 @@ class XMarkWorkloadTest {
     Path dir;
     Store store;
     final Processor processor = new Processor(false);
-    TestStores.Thresholds saved;
-
-    @BeforeEach
-    void open() {
-        saved = TestStores.Thresholds.save();
-        store = TestStores.open(dir);
-    }
 
     @AfterEach
     void close() {
-        saved.restore();
-        store.close();
+        if (store != null) {
+            store.close();
+        }
     }
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void everyQueryGivesTheSameResultOnBothTrees(boolean indexEverything) throws Exception {
-        if (indexEverything) {
-            TestStores.Thresholds.indexEverything();
-        }
+        store = Store.open(dir, indexEverything ? TestStores.INDEX_EVERYTHING : TestStores.SMALL);
         byte[] xml = auctions(0.4, 7).getBytes(StandardCharsets.UTF_8);
         try (WriteTransaction w = store.write()) {
             w.put("/xmark.xml", xml);
