@@ -2,6 +2,7 @@ package arno.store.http;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +17,7 @@ import java.net.SocketTimeoutException;
  * the error the client is answered: the server's body rate's own {@link ErrorCode#BODY_TOO_SLOW}
  * (carried as the cause), {@link ErrorCode#BODY_TOO_SLOW} when nothing more arrived within the
  * connector's upload time-out, and {@link ErrorCode#BAD_REQUEST} naming how much arrived when the
- * body ended early (the client closed the connection, or broke the chunked framing).
+ * body broke off (the client closed the connection) or could not be read (broken chunked framing).
  */
 final class LimitedInput extends FilterInputStream {
     private final long limit;
@@ -64,17 +65,20 @@ final class LimitedInput extends FilterInputStream {
         ArnoException known = ArnoException.find(e);
         if (known != null) return known;
         String arrived = count + (declared >= 0 ? " of its " + declared : "") + " bytes";
+        Throwable root = e;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SocketTimeoutException) {
                 return ErrorCode.BODY_TOO_SLOW.error(e, "the request body stopped arriving after " + arrived
                         + ": nothing more came within the server's upload time-out");
             }
+            if (t instanceof EOFException) {
+                return ErrorCode.BAD_REQUEST.error(e, "the request body broke off after " + arrived
+                        + ": the connection closed before its end");
+            }
+            root = t;
         }
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        return ErrorCode.BAD_REQUEST.error(e, "the request body broke off after " + arrived + ": the connection closed"
-                + " before its end, or its chunked framing is wrong (" + root.getClass().getSimpleName()
-                + (root.getMessage() == null ? "" : ": " + root.getMessage()) + ")");
+        return ErrorCode.BAD_REQUEST.error(e, "the request body could not be read after " + arrived + ": "
+                + (root.getMessage() != null ? root.getMessage() : "the connection failed"));
     }
 
     @Override

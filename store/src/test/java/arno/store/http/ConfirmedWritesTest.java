@@ -124,6 +124,11 @@ class ConfirmedWritesTest {
         assertThat(small.statusCode()).as(small.body()).isEqualTo(204);
     }
 
+    @Test void theRootAndWhatIsNotThereAreNoDeletesToConfirm() {
+        refused(404, "not-found", () -> delete(StoreServer.ADMIN, "/.atom?recursive=1", "If-Match", "\"1\""));
+        refused(404, "not-found", () -> delete(StoreServer.ADMIN, top + "/none.atom?recursive=1"));
+    }
+
     @Test void aStatedCountIsHeldToEvenWhereNoConfirmationIsNeeded() {
         refused(409, "conflict", () -> delete(StoreServer.EDITOR, issue + "/a2.atom?recursive=5"));
         assertThat(delete(StoreServer.EDITOR, issue + "/a2.atom?recursive=1").statusCode()).isEqualTo(204);
