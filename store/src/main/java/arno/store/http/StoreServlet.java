@@ -130,8 +130,9 @@ public final class StoreServlet extends HttpServlet {
 
 
     /**
-     * Writes reading, parsing and checking their bodies at once: one per core. The one writer
-     * commits them in order anyway, so more would only take the cores from the pages: with 16
+     * Writes parsing and checking their bodies at once (read before, outside the slots: a slow
+     * client holds none): one per core. The one writer commits them in order anyway, so more
+     * would only take the cores from the pages: with 16
      * concurrent API writers full-text pages' p99 grew 4.1 times, with 2 writers 1.5 times
      * (perf/RESULTS.md). Writers beyond it wait their turn (fairly, in order of arrival).
      */
@@ -594,7 +595,7 @@ public final class StoreServlet extends HttpServlet {
         Accounts.Account account = account(req, resp, Accounts.Role.WRITE);
         if (!account.has(Accounts.Role.ADMIN)) {
             throw ErrorCode.FORBIDDEN.error(what + " needs an account with the admin role, which " + account.name()
-                    + " lacks; an administrator can add it in the accounts file, or do it");
+                    + " lacks: ask an administrator");
         }
     }
 

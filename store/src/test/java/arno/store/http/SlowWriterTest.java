@@ -69,7 +69,7 @@ class SlowWriterTest {
                 long millis = (System.nanoTime() - start) / 1_000_000;
                 assertThat(quick.statusCode()).as(quick.body()).isEqualTo(201);
                 // An account's first check costs a PBKDF2 hash (a fifth of a second on one core); nothing waits on the trickles.
-                assertThat(millis).as("a small write while others trickle").isLessThan(3_000);
+                assertThat(millis).as("a small write while others trickle").isLessThan(5_000);
                 assertThat(server.get("/journals/quick.atom").statusCode()).isEqualTo(200);
             } finally {
                 stop.set(true);
