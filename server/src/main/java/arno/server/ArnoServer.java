@@ -314,11 +314,36 @@ public final class ArnoServer implements AutoCloseable {
                 + " or stop what listens there");
     }
 
-    /** Tomcat's error page without the stack trace and without Tomcat's version. */
+    /**
+     * Tomcat's error page without the stack trace and without Tomcat's version; or, where a servlet
+     * left the error it could not write ({@link arno.xml.ErrorXml#UNSENT}: Tomcat takes the response
+     * when reading a body fails, e.g. an upload that breaks off), that error as {@code err:error}.
+     */
     public static final class QuietErrorReportValve extends ErrorReportValve {
         public QuietErrorReportValve() {
             setShowReport(false);
             setShowServerInfo(false);
+        }
+
+        @Override
+        protected void report(org.apache.catalina.connector.Request request, org.apache.catalina.connector.Response response,
+                              Throwable throwable) {
+            if (!(request.getAttribute(arno.xml.ErrorXml.UNSENT) instanceof arno.xml.ArnoException e)
+                    || response.getContentWritten() > 0) {
+                super.report(request, response, throwable);
+                return;
+            }
+            if (!response.setErrorReported()) return;
+            byte[] body = arno.xml.ErrorXml.toBytes(e, null, false);
+            try {
+                response.setStatus(e.status());
+                response.setContentType("application/xml;charset=UTF-8");
+                response.setContentLength(body.length);
+                response.getOutputStream().write(body);
+                response.finishResponse();
+            } catch (IOException | IllegalStateException gone) {
+                // The client closed its side too: there is no one to answer.
+            }
         }
     }
 

@@ -26,7 +26,9 @@ import java.nio.charset.StandardCharsets;
  * the answer is then 408 (an {@code err:error} document, as those APIs answer), with the
  * connection closed, whatever the servlet made of the failed read.
  *
- * <p>A read that waits for bytes that never come cannot be checked here; the connector's
+ * <p>The rate is counted from the servlet's first asking for the body, not from the request's
+ * start: what a servlet does before (the store checks the password first) is not the client's
+ * delay. A read that waits for bytes that never come cannot be checked here; the connector's
  * {@code connectionUploadTimeout} (set to the body time limit by {@link ArnoServer}) ends it. So a
  * trickling client holds a Tomcat thread for at most about the body time limit plus one read's
  * time-out, never for ever.
@@ -72,7 +74,12 @@ final class BodyDeadline extends HttpFilter {
     /** The request with its body stream timed. */
     private static final class Timed extends HttpServletRequestWrapper {
         private final BodyRate rate;
-        private final long start = System.nanoTime();
+        /**
+         * When the servlet first asked for the body: the time it took before (checking a password,
+         * a fifth of a second, longer while logins queue) is not the client's, and the bytes that
+         * arrived meanwhile count from here.
+         */
+        private long start;
         private ServletInputStream in;
         private BufferedReader reader;
         volatile ArnoException tooSlow;
@@ -84,7 +91,10 @@ final class BodyDeadline extends HttpFilter {
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
-            if (in == null) in = new Stream(super.getInputStream());
+            if (in == null) {
+                in = new Stream(super.getInputStream());
+                start = System.nanoTime();
+            }
             return in;
         }
 
@@ -112,7 +122,8 @@ final class BodyDeadline extends HttpFilter {
                     String why = rate.tooSlow(received, System.nanoTime() - start);
                     if (why != null) {
                         tooSlow = ErrorCode.BODY_TOO_SLOW.error(why);
-                        throw new IOException(why);
+                        // The cause lets a servlet that answers read failures itself (the store's) answer this one.
+                        throw new IOException(why, tooSlow);
                     }
                 }
                 return n;

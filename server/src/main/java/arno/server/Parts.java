@@ -62,7 +62,7 @@ public final class Parts implements AutoCloseable {
         if (config.contentFrom() != Config.ContentFrom.STORE) return new Parts(config, batchOptions, null, null);
         Store store = Store.open(config.store(), storeOptions(config));
         try {
-            return new Parts(config, batchOptions, store, AtomStore.open(store, atomOptions(contextPath)));
+            return new Parts(config, batchOptions, store, AtomStore.open(store, atomOptions(config, contextPath)));
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -102,7 +102,7 @@ public final class Parts implements AutoCloseable {
             // One accounts file for every service: writing to the store needs the write role.
             server.mount("store", STORE_MOUNT + "/*", Operations.gateWrites(new StoreServlet(atom, batch.accounts(),
                     config.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
-                    atom.options().maxBodyBytes()), config, batch.accounts(), "writing to the store"));
+                    config.bodyLimit(), config.storeDeletes()), config, batch.accounts(), "writing to the store"));
         }
         Operations.warnIfWritesClosed(config, batch.accounts(), err);
         if (!config.production()) {
@@ -145,14 +145,17 @@ public final class Parts implements AutoCloseable {
 
     /**
      * The store service's options for {@code ./arno serve} and the store commands: hrefs posted
-     * back with the API's mount are stored as store paths.
+     * back with the API's mount are stored as store paths. The API takes request bodies up to
+     * {@code pages/@body-limit} (its servlet's limit); the service itself, which also stores
+     * loaded files and batch outputs, takes that much or its own default, whichever is larger.
      */
     public static AtomOptions atomOptions(Config config) {
-        return atomOptions("");
+        return atomOptions(config, "");
     }
 
-    private static AtomOptions atomOptions(String contextPath) {
-        return AtomOptions.defaults().hrefPrefix(contextPath + STORE_MOUNT);
+    private static AtomOptions atomOptions(Config config, String contextPath) {
+        return AtomOptions.defaults().hrefPrefix(contextPath + STORE_MOUNT)
+                .maxBodyBytes(Math.max(AtomOptions.DEFAULT_MAX_BODY_BYTES, config.bodyLimit()));
     }
 
     /** The batch service's options, from the one configuration: its roots (never the data folder), limits and policies. */

@@ -138,6 +138,32 @@ class BodyRateHttpTest {
         assertThat(fast.body()).isEqualTo("read 12");
     }
 
+    /**
+     * What a servlet does before it reads (the store checks a password first, which takes longer
+     * while logins queue) is not the client's delay: a body that arrived at once is read late
+     * without a 408.
+     */
+    @Test
+    void aBodyReadLateByItsServletIsNotTooSlow() throws Exception {
+        server.mount("late", "/late/*", new HttpServlet() {
+            @Override
+            protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+                try {
+                    Thread.sleep(GRACE.toMillis() + 1500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                long n = req.getInputStream().readAllBytes().length;
+                resp.setContentType("text/plain");
+                resp.getWriter().print("read " + n);
+            }
+        });
+        HttpResponse<String> late = client.send(HttpRequest.newBuilder(uri("/late/x")).timeout(Duration.ofSeconds(20))
+                .POST(HttpRequest.BodyPublishers.ofString("twelve bytes")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(late.statusCode()).as(late.body()).isEqualTo(200);
+        assertThat(late.body()).isEqualTo("read 12");
+    }
+
     private java.net.URI uri(String path) {
         return java.net.URI.create("http://127.0.0.1:" + server.port() + path);
     }

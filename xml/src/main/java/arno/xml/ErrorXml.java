@@ -23,6 +23,12 @@ import org.xml.sax.helpers.AttributesImpl;
 public final class ErrorXml {
     public static final String NS = "urn:arno:error";
     public static final String PREFIX = "err";
+    /**
+     * A request attribute: the {@link ArnoException} a servlet could not write because the
+     * container had already taken the response (Tomcat does when reading a request body fails, and
+     * then answers it itself). The server's error report writes it as {@code err:error}, with its status.
+     */
+    public static final String UNSENT = "arno.error.unsent";
 
     private ErrorXml() {}
 

@@ -5,6 +5,7 @@ import arno.pipeline.ArnoServlet;
 import arno.pipeline.BodyRate;
 import arno.pipeline.PipelineConfig;
 import arno.store.StoreOptions;
+import arno.store.http.DeleteGuard;
 import arno.xml.ErrorCode;
 import arno.xml.Outbound;
 import arno.xml.XmlPolicy;
@@ -70,6 +71,8 @@ import java.util.List;
  * @param batchTimeLimit a batch transformation's time limit unless its batch sets one
  * @param batchMinShare the least share of its time a batch worker keeps while page requests wait for the
  *                      server's workers (above 0, at most 1; 1: batches never give way to pages)
+ * @param storeDeletes  which deletes through the store API need the admin role and an explicit
+ *                      confirmation: of an entry at a depth or above, or of more documents than a number
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                      int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
@@ -77,7 +80,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                      ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
                      int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
                      Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate,
-                     Duration batchTimeLimit, double batchMinShare) {
+                     Duration batchTimeLimit, double batchMinShare, DeleteGuard storeDeletes) {
 
     /**
      * How much is logged. Each level names the {@link System.Logger.Level} and the
@@ -110,6 +113,20 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         batchRoots = List.copyOf(batchRoots);
         trustedProxies = List.copyOf(trustedProxies);
         metricsAllow = metricsAllow == null ? null : List.copyOf(metricsAllow);
+    }
+
+    /** The settings before the store's guarded deletes, those at their default. */
+    public Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
+                  int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
+                  long storeMapSize, ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads,
+                  XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
+                  int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
+                  Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate, Duration batchTimeLimit,
+                  double batchMinShare) {
+        this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
+                storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
+                trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow, bodyRate, batchTimeLimit,
+                batchMinShare, DeleteGuard.DEFAULT);
     }
 
     /** The settings before batches gave way to pages, the share at its default. */
@@ -159,7 +176,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, true, StoreOptions.DEFAULT_MAP_SIZE,
                 ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
                 BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null, true, null, BodyRate.DEFAULT,
-                BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE);
+                BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE, DeleteGuard.DEFAULT);
     }
 
     public Path content() {
@@ -231,6 +248,10 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public Duration batchTimeLimit;
         /** The least share of a batch worker's time while pages wait ({@code batch/@min-share}); 1: never give way. */
         public double batchMinShare;
+        /** Deletes of entries at this depth or above need confirmation ({@code store/@confirm-delete-depth}). */
+        public int confirmDeleteDepth;
+        /** Deletes of more documents than this need confirmation ({@code store/@confirm-delete-documents}). */
+        public long confirmDeleteDocuments;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -245,6 +266,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             bodyMinRate = c.bodyRate.minBytesPerSecond(); bodyGrace = c.bodyRate.grace(); bodyTimeLimit = c.bodyRate.timeLimit();
             batchTimeLimit = c.batchTimeLimit;
             batchMinShare = c.batchMinShare;
+            confirmDeleteDepth = c.storeDeletes.depth(); confirmDeleteDocuments = c.storeDeletes.documents();
         }
 
         /**
@@ -281,6 +303,9 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     "the batch time limit must be positive, not " + batchTimeLimit);
             need(batchMinShare > 0 && batchMinShare <= 1, "the batch's least share must be above 0 and at most 1"
                     + " (0.1: a tenth of a batch worker's time while pages wait; 1: batches never give way), not " + batchMinShare);
+            need(confirmDeleteDepth >= 0, "the depth of the store's confirmed deletes must not be negative, not " + confirmDeleteDepth);
+            need(confirmDeleteDocuments >= 0, "the documents a store delete removes without confirmation must not be negative, not "
+                    + confirmDeleteDocuments);
             for (String p : trustedProxies) checkProxy(p);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, "log level must be one of error, warning, info, debug, trace");
@@ -304,7 +329,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     changeRetention, storeReads, xmlLimits, outbound, batchRoots.stream().map(p -> p.toAbsolutePath().normalize()).toList(), batchWorkers, batchQueue,
                     trustedProxies.stream().map(String::strip).toList(), compression, logLevel, absolute(logFile), absolute(accessLog),
                     metrics, metricsAllow == null ? null : metricsAllow.stream().map(String::strip).toList(),
-                    new BodyRate(bodyMinRate, bodyGrace, bodyTimeLimit), batchTimeLimit, batchMinShare);
+                    new BodyRate(bodyMinRate, bodyGrace, bodyTimeLimit), batchTimeLimit, batchMinShare,
+                    new DeleteGuard(confirmDeleteDepth, confirmDeleteDocuments));
         }
 
         private static Path absolute(Path p) {
@@ -373,7 +399,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     batchWorkers, batchQueue, trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow,
                     new BodyRate(Math.max(0, bodyMinRate), bodyGrace == null ? Duration.ZERO : bodyGrace,
                             bodyTimeLimit == null || bodyTimeLimit.isZero() || bodyTimeLimit.isNegative() ? BodyRate.DEFAULT.timeLimit() : bodyTimeLimit),
-                    batchTimeLimit, batchMinShare);
+                    batchTimeLimit, batchMinShare,
+                    new DeleteGuard(Math.max(0, confirmDeleteDepth), Math.max(0, confirmDeleteDocuments)));
         }
 
         private static boolean isAddress(String bind) {

@@ -231,6 +231,10 @@ public final class ConfigFile {
                         if ((v = atts.getValue("reads")) != null) {
                             b.storeReads = Config.StoreReads.valueOf(v.strip().toUpperCase(java.util.Locale.ROOT));
                         }
+                        if ((v = atts.getValue("confirm-delete-depth")) != null) b.confirmDeleteDepth = Integer.parseInt(v.strip());
+                        if ((v = atts.getValue("confirm-delete-documents")) != null) {
+                            b.confirmDeleteDocuments = Long.parseLong(v.strip());
+                        }
                     }
                     case "xml" -> {
                         xmlAt = here();

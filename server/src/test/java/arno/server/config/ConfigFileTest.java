@@ -3,6 +3,7 @@ package arno.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import arno.store.http.DeleteGuard;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.HostileCorpus;
@@ -92,6 +93,19 @@ class ConfigFileTest {
     }
 
     @Test
+    void theStoresGuardedDeletesAreRead() throws IOException {
+        assertThat(base.storeDeletes()).isEqualTo(DeleteGuard.DEFAULT);
+        Path file = dir.resolve("guard.xml");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><store confirm-delete-depth='3' confirm-delete-documents='5000'/></arno>");
+        assertThat(ConfigFile.read(file, base).toBuilder().build().storeDeletes()).isEqualTo(new DeleteGuard(3, 5000));
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><store confirm-delete-documents='-1'/></arno>");
+        assertThat(refusal(file, base).getMessage()).contains("line 1").contains("'-1'");
+        Config.Builder b = base.toBuilder();
+        b.confirmDeleteDepth = -1;
+        assertThatThrownBy(b::build).hasMessageContaining("depth of the store's confirmed deletes must not be negative");
+    }
+
+    @Test
     void theExampleIsValidAndEverySettingItNamesIsRead() throws IOException {
         Path example = dir.resolve("example.xml");
         try (InputStream in = ConfigFile.class.getResourceAsStream("/arno/config-example.xml")) {
@@ -115,6 +129,7 @@ class ConfigFileTest {
         assertThat(c.pageCaches()).isTrue();
         assertThat(c.changeRetention()).isEqualTo(Duration.ofDays(7));
         assertThat(c.storeReads()).isEqualTo(Config.StoreReads.PUBLIC);
+        assertThat(c.storeDeletes()).isEqualTo(new DeleteGuard(2, 100));
         assertThat(c.xmlLimits()).isEqualTo(new XmlPolicy.Limits(10_000, 1_000_000, 1_000, 4 << 20));
         assertThat(c.outbound()).isEqualTo(new Outbound.Policy(Set.of("http", "https"), List.of("*.ncbi.nlm.nih.gov"),
                 false, Duration.ofSeconds(30), 5));

@@ -261,17 +261,17 @@ public final class AtomStore implements AutoCloseable {
      */
     public Written createMedia(ResourcePath parent, String collection, String slug, String mediaType, InputStream body,
             String user) {
-        Body b = Body.spool(body, options.maxBodyBytes(), options.spoolFolder());
-        String id = newId();
-        CompletableFuture<Writer.Done> f;
-        try {
-            f = writer.submit(tx -> createMedia(tx, parent, collection, slug, MediaTypes.essence(mediaType), b, id, user));
-        } catch (RuntimeException e) {
-            b.close();
-            throw e;
+        try (Body b = Body.spool(body, options.maxBodyBytes(), options.spoolFolder())) {
+            return createMedia(parent, collection, slug, mediaType, b, user);
         }
-        f.whenComplete((d, e) -> b.close());
-        return written(f);
+    }
+
+    /** As {@link #createMedia(ResourcePath, String, String, String, InputStream, String)}, from a body already read (the caller's: not closed). */
+    public Written createMedia(ResourcePath parent, String collection, String slug, String mediaType, Body body,
+            String user) {
+        checkSize(body, "a media resource posted to " + parent.childrenFolder());
+        String id = newId();
+        return written(writer.submit(tx -> createMedia(tx, parent, collection, slug, MediaTypes.essence(mediaType), body, id, user)));
     }
 
     private Writer.Applied createMedia(Tx tx, ResourcePath parent, String collection, String slug, String type, Body body,
@@ -361,13 +361,17 @@ public final class AtomStore implements AutoCloseable {
         return written(putVariantAsync(path, extension, mediaType, ifMatch, body, user));
     }
 
+    /** As {@link #putVariant(ResourcePath, String, String, long, InputStream, String)}, from a body already read (the caller's: not closed). */
+    public Written putVariant(ResourcePath path, String extension, String mediaType, long ifMatch, Body body,
+            String user) {
+        checkVariant(path, extension);
+        checkSize(body, path.variantDocument(extension));
+        return written(writer.submit(tx -> putVariant(tx, path, extension, mediaType, ifMatch, body, user)));
+    }
+
     CompletableFuture<Writer.Done> putVariantAsync(ResourcePath path, String extension, String mediaType, long ifMatch,
             InputStream body, String user) {
-        ResourcePath.checkExtension(extension);
-        if (extension.equals(Atom.ENTRY_EXTENSION)) {
-            throw ErrorCode.UNPROCESSABLE.error(path.entryDocument() + " is the entry, not a variant; replace it as an entry")
-                    .at(Where.at("store:" + path.entryDocument()));
-        }
+        checkVariant(path, extension);
         Body b = Body.spool(body, options.maxBodyBytes(), options.spoolFolder());
         CompletableFuture<Writer.Done> f;
         try {
@@ -378,6 +382,21 @@ public final class AtomStore implements AutoCloseable {
         }
         f.whenComplete((d, e) -> b.close());
         return f;
+    }
+
+    private static void checkVariant(ResourcePath path, String extension) {
+        ResourcePath.checkExtension(extension);
+        if (extension.equals(Atom.ENTRY_EXTENSION)) {
+            throw ErrorCode.UNPROCESSABLE.error(path.entryDocument() + " is the entry, not a variant; replace it as an entry")
+                    .at(Where.at("store:" + path.entryDocument()));
+        }
+    }
+
+    /** A body read by the caller is held to the same limit as one this service reads. */
+    private void checkSize(Body body, String what) {
+        if (body.length() > options.maxBodyBytes()) {
+            throw ErrorCode.BODY_TOO_LARGE.error(String.valueOf(body.length()), options.maxBodyBytes()).at(Where.at(what));
+        }
     }
 
     private Writer.Applied putVariant(Tx tx, ResourcePath path, String ext, String mediaType, long ifMatch, Body body,
@@ -442,19 +461,35 @@ public final class AtomStore implements AutoCloseable {
      * transaction.
      */
     public Deleted delete(ResourcePath path, long ifMatch, String user) {
+        return delete(path, ifMatch, user, documents -> { });
+    }
+
+    /**
+     * As {@link #delete(ResourcePath, long, String)}, after {@code confirm} has accepted the number
+     * of documents the delete removes ({@link #documentsRemoved}), counted in the writer's
+     * transaction, so that the count a client confirmed is the count removed: {@code confirm}
+     * throws (a 4xx {@link arno.xml.ArnoException}) to refuse, and then nothing is deleted.
+     */
+    public Deleted delete(ResourcePath path, long ifMatch, String user, java.util.function.LongConsumer confirm) {
         if (path.isRoot()) {
             throw ErrorCode.METHOD_NOT_ALLOWED.error("the root", "DELETE", "GET");
         }
-        Writer.Done d = Writer.await(writer.submit(tx -> delete(tx, path, ifMatch)));
+        Writer.Done d = Writer.await(writer.submit(tx -> delete(tx, path, ifMatch, confirm)));
         return new Deleted(path, d.applied().documents(), d.applied().linksRemoved(), d.version());
     }
 
-    private Writer.Applied delete(Tx tx, ResourcePath path, long ifMatch) {
+    /** The documents deleting the entry at {@code path} removes as {@code s} sees them: the entry, its variants, everything below it. */
+    public static long documentsRemoved(Snapshot s, ResourcePath path) {
+        return s.count(path.path() + ".") + s.count(path.childrenFolder());
+    }
+
+    private Writer.Applied delete(Tx tx, ResourcePath path, long ifMatch, java.util.function.LongConsumer confirm) {
         String doc = path.entryDocument();
         Snapshot v = tx.view();
         DocumentInfo info = v.info(doc);
         if (info == null) throw Tx.notFound(path);
         Tx.ifMatch(doc, info, ifMatch);
+        confirm.accept(documentsRemoved(v, path));
         String variants = path.path() + ".";
         String below = path.childrenFolder();
         Set<String> outside = new TreeSet<>();

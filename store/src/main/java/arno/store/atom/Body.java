@@ -11,11 +11,13 @@ import arno.xml.ErrorCode;
 
 /**
  * A request body read to its end before it enters the write path, so that a slow client never
- * holds the one writer: up to {@link #MEMORY} bytes in memory, the rest in a temporary file
- * (deleted on {@link #close()}). Over the limit, reading stops at once with BODY_TOO_LARGE and
+ * holds the one writer (nor, in the HTTP API, a write slot): up to a threshold ({@link #MEMORY}
+ * unless the caller gives one) in memory, the rest in a temporary file that only the server's
+ * user can read ({@link Files#createTempFile} makes it {@code rw-------} on POSIX systems),
+ * deleted on {@link #close()}. Over the limit, reading stops at once with BODY_TOO_LARGE and
  * nothing is kept.
  */
-final class Body implements AutoCloseable {
+public final class Body implements AutoCloseable {
     /** Bodies up to this size stay in memory. */
     static final int MEMORY = 1 << 20;
 
@@ -35,10 +37,20 @@ final class Body implements AutoCloseable {
 
     /** Reads {@code in} to its end (it is not closed); BODY_TOO_LARGE past {@code max} bytes. */
     static Body spool(InputStream in, long max, Path folder) {
+        return spool(in, max, folder, MEMORY);
+    }
+
+    /**
+     * Reads {@code in} to its end (it is not closed), keeping up to {@code memory} bytes in memory
+     * and the rest in a file in {@code folder}; BODY_TOO_LARGE past {@code max} bytes. What
+     * {@code in} throws unchecked (the HTTP API's translated read failures) passes through.
+     */
+    public static Body spool(InputStream in, long max, Path folder, int memory) {
+        if (memory < 1) throw new IllegalArgumentException("memory must be at least 1 byte: " + memory);
         try {
-            byte[] head = in.readNBytes((int) Math.min(MEMORY, max + 1));
+            byte[] head = in.readNBytes((int) Math.min(memory, max + 1));
             if (head.length > max) throw tooLarge(max);
-            if (head.length < MEMORY) return new Body(head, null, head.length);
+            if (head.length < memory) return new Body(head, null, head.length);
             int next = in.read();
             if (next < 0) return new Body(head, null, head.length);
             if (head.length + 1L > max) throw tooLarge(max);
@@ -72,7 +84,8 @@ final class Body implements AutoCloseable {
         return ErrorCode.BODY_TOO_LARGE.error("more than " + max, max);
     }
 
-    long length() {
+    /** The body's length in bytes. */
+    public long length() {
         return length;
     }
 
@@ -80,8 +93,13 @@ final class Body implements AutoCloseable {
         return file == null;
     }
 
+    /** The file the body was spooled to, or null when it is in memory (for tests). */
+    Path file() {
+        return file;
+    }
+
     /** A new stream over the whole body; a body can be read any number of times. */
-    InputStream open() {
+    public InputStream open() {
         if (memory != null) return new ByteArrayInputStream(memory);
         try {
             return Files.newInputStream(file);

@@ -1,24 +1,41 @@
 package arno.store.http;
 
+import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 
 /**
  * A request body that refuses to go past the limit: reading byte {@code limit + 1} throws
  * {@link ErrorCode#BODY_TOO_LARGE}, so a body without Content-Length (chunked) is stopped as soon
- * as it is too large, before the writer has spooled more than the limit. A body that stops coming
- * (the client went away) is an {@link UncheckedIOException}, which the servlet answers 400.
+ * as it is too large, before the writer has spooled more than the limit.
+ *
+ * <p>A read that fails is translated here, where the container's exception enters our code, into
+ * the error the client is answered: the server's body rate's own {@link ErrorCode#BODY_TOO_SLOW}
+ * (carried as the cause), {@link ErrorCode#BODY_TOO_SLOW} when nothing more arrived within the
+ * connector's upload time-out, and {@link ErrorCode#BAD_REQUEST} naming how much arrived when the
+ * body broke off (the client closed the connection) or could not be read (broken chunked framing).
  */
 final class LimitedInput extends FilterInputStream {
     private final long limit;
+    private final long declared;
     private long count;
 
-    LimitedInput(InputStream in, long limit) {
+    /** {@code declared}: the request's Content-Length, or -1 when it has none. */
+    LimitedInput(InputStream in, long limit, long declared) {
         super(in);
         this.limit = limit;
+        this.declared = declared;
+    }
+
+    /** The body of {@code req}, refused with 413 at once when its Content-Length is over {@code limit}, else when reading passes it. */
+    static LimitedInput of(jakarta.servlet.http.HttpServletRequest req, long limit) throws IOException {
+        long declared = req.getContentLengthLong();
+        if (declared > limit) throw ErrorCode.BODY_TOO_LARGE.error(Long.toString(declared), limit);
+        return new LimitedInput(req.getInputStream(), limit, declared);
     }
 
     @Override
@@ -35,13 +52,33 @@ final class LimitedInput extends FilterInputStream {
             // Ask for one byte past the limit at most, so an exact-limit body is not refused.
             n = super.read(b, off, (int) Math.min(len, limit + 1 - count));
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw failed(e);
         }
         if (n > 0) count += n;
         if (count > limit) {
             throw ErrorCode.BODY_TOO_LARGE.error("more than " + limit, limit);
         }
         return n;
+    }
+
+    private ArnoException failed(IOException e) {
+        ArnoException known = ArnoException.find(e);
+        if (known != null) return known;
+        String arrived = count + (declared >= 0 ? " of its " + declared : "") + " bytes";
+        Throwable root = e;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SocketTimeoutException) {
+                return ErrorCode.BODY_TOO_SLOW.error(e, "the request body stopped arriving after " + arrived
+                        + ": nothing more came within the server's upload time-out");
+            }
+            if (t instanceof EOFException) {
+                return ErrorCode.BAD_REQUEST.error(e, "the request body broke off after " + arrived
+                        + ": the connection closed before its end");
+            }
+            root = t;
+        }
+        return ErrorCode.BAD_REQUEST.error(e, "the request body could not be read after " + arrived + ": "
+                + (root.getMessage() != null ? root.getMessage() : "the connection failed"));
     }
 
     @Override

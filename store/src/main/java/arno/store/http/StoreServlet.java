@@ -30,7 +30,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -70,9 +70,12 @@ import org.xml.sax.SAXException;
  * <h2>Writes</h2>
  * Writes need HTTP Basic credentials of an account with the write role (401 with a challenge,
  * 403 without the role); the password is checked once per request (PBKDF2 is slow on purpose).
- * Bodies are limited ({@code maxBodyBytes}: by Content-Length before anything is read, by
- * counting when there is none). {@link AtomStore} does the write in one transaction, all or
- * nothing; its {@link ArnoException} becomes the answer's status and {@code err:error} body.
+ * Deletes the {@link DeleteGuard} covers and changes to the model need the admin role and an
+ * explicit confirmation ({@link Confirmations}). A POST or PUT body is read to its end before the
+ * request takes a write slot ({@link SpooledRequest}), within the limit ({@code maxBodyBytes}: by
+ * Content-Length before anything is read, by counting when there is none). {@link AtomStore} does
+ * the write in one transaction, all or nothing; its {@link ArnoException} becomes the answer's
+ * status and {@code err:error} body.
  */
 public final class StoreServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
@@ -98,6 +101,7 @@ public final class StoreServlet extends HttpServlet {
     private final transient Accounts accounts;
     private final ReadPolicy reads;
     private final long maxBodyBytes;
+    private final transient Confirmations confirmations;
     private final transient Configuration config;
     private final transient Processor processor;
 
@@ -108,11 +112,17 @@ public final class StoreServlet extends HttpServlet {
      * @param maxBodyBytes the largest request body accepted (413 beyond)
      */
     public StoreServlet(AtomStore atoms, Accounts accounts, ReadPolicy reads, long maxBodyBytes) {
+        this(atoms, accounts, reads, maxBodyBytes, DeleteGuard.DEFAULT);
+    }
+
+    /** As {@link #StoreServlet(AtomStore, Accounts, ReadPolicy, long)}, with the deletes that need an administrator's confirmation. */
+    public StoreServlet(AtomStore atoms, Accounts accounts, ReadPolicy reads, long maxBodyBytes, DeleteGuard deletes) {
         if (maxBodyBytes < 1) throw new IllegalArgumentException("maxBodyBytes must be at least 1: " + maxBodyBytes);
         this.atoms = atoms;
         this.accounts = accounts;
         this.reads = reads;
         this.maxBodyBytes = maxBodyBytes;
+        this.confirmations = new Confirmations(deletes);
         this.processor = new Processor(false);
         this.config = processor.getUnderlyingConfiguration();
         atoms.store().options().xmlPolicy().install(config);
@@ -120,8 +130,9 @@ public final class StoreServlet extends HttpServlet {
 
 
     /**
-     * Writes reading, parsing and checking their bodies at once: one per core. The one writer
-     * commits them in order anyway, so more would only take the cores from the pages: with 16
+     * Writes parsing and checking their bodies at once (read before, outside the slots: a slow
+     * client holds none): one per core. The one writer commits them in order anyway, so more
+     * would only take the cores from the pages: with 16
      * concurrent API writers full-text pages' p99 grew 4.1 times, with 2 writers 1.5 times
      * (perf/RESULTS.md). Writers beyond it wait their turn (fairly, in order of arrival).
      */
@@ -145,11 +156,19 @@ public final class StoreServlet extends HttpServlet {
             if (read) {
                 route(req, resp, path, method, user);
             } else {
-                writeSlots.acquireUninterruptibly();
+                // A body is read to its end before a slot is taken: a writer that sends it slowly
+                // holds its own connection, never a slot the others wait for (issue 21).
+                SpooledRequest spooled = method.equals("POST") || method.equals("PUT")
+                        ? SpooledRequest.read(req, maxBodyBytes, atoms.options().spoolFolder()) : null;
                 try {
-                    route(req, resp, path, method, user);
+                    writeSlots.acquireUninterruptibly();
+                    try {
+                        route(spooled != null ? spooled : req, resp, path, method, user);
+                    } finally {
+                        writeSlots.release();
+                    }
                 } finally {
-                    writeSlots.release();
+                    if (spooled != null) spooled.release();
                 }
             }
         } catch (RuntimeException e) {
@@ -171,6 +190,9 @@ public final class StoreServlet extends HttpServlet {
             if (!method.equals("GET") && !method.equals("HEAD")) throw notAllowed(req, resp, "GET, HEAD");
             changes(req, resp);
             return;
+        }
+        if (path.startsWith(Confirmations.CONFIG_FOLDER) && !method.equals("GET") && !method.equals("HEAD")) {
+            throw Confirmations.configuration(path, method);
         }
         Matcher model = MODEL.matcher(path);
         if (model.matches()) {
@@ -377,8 +399,8 @@ public final class StoreServlet extends HttpServlet {
     private void create(HttpServletRequest req, HttpServletResponse resp, ResourcePath parent, String user)
             throws IOException {
         String type = req.getContentType();
-        String media = type == null ? null : type.split(";")[0].strip().toLowerCase(Locale.ROOT);
-        if (media == null || media.isEmpty()) {
+        String media = ContentType.essence(type);
+        if (media == null) {
             throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a POST to " + parent.childrenFolder() + " needs a Content-Type:"
                     + " application/atom+xml for an entry, or the media type of a media resource");
         }
@@ -393,7 +415,7 @@ public final class StoreServlet extends HttpServlet {
             w = atoms.createEntry(parent, collection, slug, body(req), user);
         } else {
             checkMediaAccepted(parent, collection, media);
-            w = atoms.createMedia(parent, collection, slug, media, limited(req), user);
+            w = atoms.createMedia(parent, collection, slug, media, SpooledRequest.body(req), user);
         }
         resp.setStatus(HttpServletResponse.SC_CREATED);
         String location = mount(req) + w.path().entryDocument();
@@ -434,7 +456,7 @@ public final class StoreServlet extends HttpServlet {
     private void put(HttpServletRequest req, HttpServletResponse resp, ResourcePath.Document doc, String user)
             throws IOException {
         String type = req.getContentType();
-        String media = type == null ? "" : type.split(";")[0].strip().toLowerCase(Locale.ROOT);
+        String media = Objects.requireNonNullElse(ContentType.essence(type), "");
         long ifMatch = ifMatch(req, doc.storePath(), true);
         if (doc.isEntry() && ifMatch == 0) {
             throw ErrorCode.PRECONDITION_REQUIRED.error("an entry is created by a POST to its parent's folder ("
@@ -451,7 +473,7 @@ public final class StoreServlet extends HttpServlet {
             if (media.isEmpty()) {
                 throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a variant is sent with its media type as Content-Type");
             }
-            atoms.putVariant(doc.resource(), doc.extension(), media, ifMatch, limited(req), user);
+            atoms.putVariant(doc.resource(), doc.extension(), media, ifMatch, SpooledRequest.body(req), user);
         }
         if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
         written(req, resp, doc.storePath());
@@ -464,6 +486,7 @@ public final class StoreServlet extends HttpServlet {
             throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("an introspection document is sent as application/xml, not "
                     + (type == null ? "a body without Content-Type" : type));
         }
+        confirmations.model(req, path, () -> requireAdmin(req, resp, "changing the model (" + path + ")"));
         long ifMatch = ifMatch(req, path, true);
         atoms.putModel(kind, ifMatch, body(req), user);
         if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
@@ -473,7 +496,12 @@ public final class StoreServlet extends HttpServlet {
     private void delete(HttpServletRequest req, HttpServletResponse resp, ResourcePath.Document doc, String user) {
         long ifMatch = ifMatch(req, doc.storePath(), false);
         if (doc.isEntry()) {
-            AtomStore.Deleted d = atoms.delete(doc.resource(), ifMatch, user);
+            java.util.function.LongConsumer confirmed;
+            try (Snapshot s = atoms.store().read()) {
+                confirmed = confirmations.delete(req, s, doc.resource(),
+                        () -> requireAdmin(req, resp, "deleting " + doc.resource()));
+            }
+            AtomStore.Deleted d = atoms.delete(doc.resource(), ifMatch, user, confirmed);
             resp.setHeader("Arno-Version", Long.toString(d.version()));
         } else {
             AtomStore.Written w = atoms.deleteVariant(doc.resource(), doc.extension(), ifMatch, user);
@@ -538,9 +566,7 @@ public final class StoreServlet extends HttpServlet {
 
     /** The body, refused with 413 at once when its Content-Length is over the limit, else when reading passes it. */
     private InputStream limited(HttpServletRequest req) throws IOException {
-        long declared = req.getContentLengthLong();
-        if (declared > maxBodyBytes) throw ErrorCode.BODY_TOO_LARGE.error(Long.toString(declared), maxBodyBytes);
-        return new LimitedInput(req.getInputStream(), maxBodyBytes);
+        return LimitedInput.of(req, maxBodyBytes);
     }
 
     private static String slug(HttpServletRequest req) {
@@ -558,6 +584,22 @@ public final class StoreServlet extends HttpServlet {
 
     /** The account name, checked once: 401 with a challenge without valid credentials, 403 without the role. */
     private String authenticate(HttpServletRequest req, HttpServletResponse resp, Accounts.Role role) {
+        return account(req, resp, role).name();
+    }
+
+    /**
+     * Refuses (403) unless the request's account also has the admin role; {@code what} says what
+     * needs it. The account was checked once already: its check is remembered, not hashed again.
+     */
+    private void requireAdmin(HttpServletRequest req, HttpServletResponse resp, String what) {
+        Accounts.Account account = account(req, resp, Accounts.Role.WRITE);
+        if (!account.has(Accounts.Role.ADMIN)) {
+            throw ErrorCode.FORBIDDEN.error(what + " needs an account with the admin role, which " + account.name()
+                    + " lacks: ask an administrator");
+        }
+    }
+
+    private Accounts.Account account(HttpServletRequest req, HttpServletResponse resp, Accounts.Role role) {
         String header = req.getHeader("Authorization");
         Accounts.Account account;
         try {
@@ -576,7 +618,7 @@ public final class StoreServlet extends HttpServlet {
             throw ErrorCode.FORBIDDEN.error("the account " + account.name() + " lacks the " + role.token()
                     + " role that " + req.getMethod() + " needs here; an administrator can add it in the accounts file");
         }
-        return account.name();
+        return account;
     }
 
     /** Sets the validators and answers 304 when the request's conditions hold; true if it did. */
@@ -620,7 +662,12 @@ public final class StoreServlet extends HttpServlet {
                     + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
             LOG.log(System.Logger.Level.ERROR, id + " " + e.describe(), e);
         }
-        if (resp.isCommitted()) return;
+        if (resp.isCommitted()) {
+            // Tomcat took the response when a body read failed (it answers that itself): the error
+            // is left for the server's error report, which writes it as err:error (ArnoServer).
+            req.setAttribute(ErrorXml.UNSENT, e);
+            return;
+        }
         resp.setStatus(e.status());
         resp.setContentType(ERROR_TYPE);
         resp.setHeader("ETag", null);

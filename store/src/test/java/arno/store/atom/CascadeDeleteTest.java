@@ -112,4 +112,39 @@ class CascadeDeleteTest {
             assertThat(store.check()).isEmpty();
         }
     }
+
+    /**
+     * The count a delete is confirmed against (the HTTP API's ?recursive=N) is counted in the
+     * writer's transaction, is exactly what the delete removes (a neighbour whose name starts the
+     * same is not counted), and a confirmation that refuses leaves everything stored.
+     */
+    @Test
+    void theConfirmationSeesWhatTheDeleteRemovesAndItsRefusalKeepsEverything() {
+        try (Store store = Fixtures.store(dir); AtomStore atom = AtomStore.open(store, AtomOptions.defaults())) {
+            ResourcePath journals = atom.createEntry(ResourcePath.ROOT, null, "journals", entry("journals", "J"), "ed").path();
+            ResourcePath ja = atom.createEntry(journals, null, "ja", entry("journal", "JA"), "ed").path();
+            atom.createEntry(journals, null, "ja-b", entry("journal", "Neighbour"), "ed");
+            ResourcePath v1 = atom.createEntry(ja, null, null, entry("volume", "V"), "ed").path();
+            atom.putVariant(ja, "png", null, 0, new ByteArrayInputStream(new byte[] {1, 2, 3}), "ed");
+            atom.createEntry(v1, null, null, entry("issue", "I1"), "ed");
+            long[] seen = new long[1];
+            long before = store.version();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> atom.delete(ja, -1, "ed", count -> {
+                seen[0] = count;
+                throw arno.xml.ErrorCode.CONFLICT.error("not confirmed");
+            })).hasMessageContaining("not confirmed");
+            assertThat(seen[0]).isEqualTo(4); // ja.atom, ja.png, v1.atom, v1/i1.atom
+            assertThat(store.version()).isEqualTo(before);
+            try (Snapshot s = store.read()) {
+                assertThat(AtomStore.documentsRemoved(s, ja)).isEqualTo(4);
+                assertThat(s.exists(ja.entryDocument())).isTrue();
+            }
+            AtomStore.Deleted d = atom.delete(ja, -1, "ed", count -> seen[0] = -count);
+            assertThat(d.documents()).hasSize(4);
+            assertThat(seen[0]).isEqualTo(-4);
+            try (Snapshot s = store.read()) {
+                assertThat(s.exists(journals.child("ja-b").entryDocument())).isTrue();
+            }
+        }
+    }
 }

@@ -24,12 +24,13 @@ import org.apache.catalina.startup.Tomcat;
 /**
  * A real store in a folder, the real service on it, and the API on embedded Tomcat on an
  * ephemeral port, as the server mounts it ({@code CONTEXT/store/*}). Accounts: an editor (read,
- * write), a reader (read) and a writer without read.
+ * write), a reader (read), a writer without read and an administrator (every role).
  */
 final class StoreServer implements AutoCloseable {
     static final String EDITOR = "editor:editor-password";
     static final String READER = "reader:reader-password";
     static final String WRITE_ONLY = "poster:poster-password";
+    static final String ADMIN = "admin:admin-password";
 
     final Store store;
     final AtomStore atoms;
@@ -40,6 +41,10 @@ final class StoreServer implements AutoCloseable {
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context) {
+        this(dir, options, reads, maxBody, context, DeleteGuard.DEFAULT);
+    }
+
+    StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context, DeleteGuard deletes) {
         this.context = context;
         this.store = Store.open(dir.resolve("store"), options);
         this.atoms = AtomStore.open(store, AtomOptions.defaults().hrefPrefix(context + "/store"));
@@ -48,13 +53,14 @@ final class StoreServer implements AutoCloseable {
             accounts.add("editor", "editor-password", EnumSet.of(Accounts.Role.READ, Accounts.Role.WRITE));
             accounts.add("reader", "reader-password", EnumSet.of(Accounts.Role.READ));
             accounts.add("poster", "poster-password", EnumSet.of(Accounts.Role.WRITE));
+            accounts.add("admin", "admin-password", Accounts.ALL_ROLES);
         }
         tomcat = new Tomcat();
         tomcat.setBaseDir(dir.resolve("tomcat").toString());
         tomcat.setPort(0);
         tomcat.getConnector();
         Context ctx = tomcat.addContext(context, null);
-        Tomcat.addServlet(ctx, "store", new StoreServlet(atoms, accounts, reads, maxBody));
+        Tomcat.addServlet(ctx, "store", new StoreServlet(atoms, accounts, reads, maxBody, deletes));
         ctx.addServletMappingDecoded("/store/*", "store");
         try {
             tomcat.start();
@@ -65,7 +71,11 @@ final class StoreServer implements AutoCloseable {
     }
 
     StoreServer(Path dir) {
-        this(dir, StoreOptions.defaults().mapSize(256L << 20), StoreServlet.ReadPolicy.PUBLIC, 1 << 20, "");
+        this(dir, DeleteGuard.DEFAULT);
+    }
+
+    StoreServer(Path dir, DeleteGuard deletes) {
+        this(dir, StoreOptions.defaults().mapSize(256L << 20), StoreServlet.ReadPolicy.PUBLIC, 1 << 20, "", deletes);
     }
 
     /** The URL of a path under the mount ({@code /journals.atom} → {@code http://…/store/journals.atom}). */

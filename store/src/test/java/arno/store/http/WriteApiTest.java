@@ -128,6 +128,20 @@ class WriteApiTest {
         refused(415, "unsupported-media-type", () -> server.write("POST", ISSUE + "/taken/", null, "hello"));
     }
 
+    /** A Content-Type that is no media type is the client's mistake, never a 500 (issue 21, 3.9). */
+    @Test void aContentTypeThatIsNoMediaTypeIs400NamingIt() {
+        created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Typed", ""), "Slug", "typed"), ISSUE + "/typed.atom");
+        for (String type : new String[] {";", "image", "/png", "image/ png; x=1"}) {
+            HttpResponse<String> post = refused(400, "bad-request", () -> server.write(StoreServer.EDITOR, "POST", ISSUE + "/typed/",
+                    type, new byte[] {1, 2, 3}));
+            assertThat(post.body()).as(type).contains("Content-Type").contains("is not a media type").doesNotContain("Internal");
+            refused(400, "bad-request", () -> server.write(StoreServer.EDITOR, "PUT", ISSUE + "/typed.pdf", type,
+                    new byte[] {1, 2, 3}, "If-None-Match", "*"));
+        }
+        // the server goes on serving
+        assertThat(server.get(ISSUE + "/typed.atom").statusCode()).isEqualTo(200);
+    }
+
     @Test void aBodyOverTheLimitIs413WithOrWithoutContentLength() {
         created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Big", ""), "Slug", "big"), ISSUE + "/big.atom");
         byte[] big = new byte[(1 << 20) + 10];
