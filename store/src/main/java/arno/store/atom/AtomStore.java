@@ -20,6 +20,7 @@ import arno.store.Store;
 import arno.store.WriteTransaction;
 import arno.xml.ErrorCode;
 import arno.xml.Where;
+import arno.xml.XmlChars;
 
 /**
  * The Atom resource service over a {@link Store}: entries in a hierarchy of paths, their variants,
@@ -161,6 +162,7 @@ public final class AtomStore implements AutoCloseable {
 
     CompletableFuture<Writer.Done> createEntryAsync(ResourcePath parent, String collection, String slug,
             byte[] atomEntry, String user) {
+        checkSlug(slug);
         Entry posted = parseEntry(atomEntry, "the entry posted to " + parent.childrenFolder(), "store:" + parent.childrenFolder());
         String id = newId();
         return writer.submit(tx -> create(tx, parent, collection, slug, null, posted, id, user));
@@ -261,6 +263,7 @@ public final class AtomStore implements AutoCloseable {
      */
     public Written createMedia(ResourcePath parent, String collection, String slug, String mediaType, InputStream body,
             String user) {
+        checkSlug(slug);
         Body b = Body.spool(body, options.maxBodyBytes(), options.spoolFolder());
         String id = newId();
         CompletableFuture<Writer.Done> f;
@@ -516,6 +519,19 @@ public final class AtomStore implements AutoCloseable {
      */
     private static String newId() {
         return "urn:uuid:" + UUID.randomUUID();
+    }
+
+    /**
+     * A Slug is any percent-encoded UTF-8 (RFC 5023 9.7), and a media resource's becomes its entry's
+     * title: one with a character XML 1.0 cannot carry ({@code Slug: bad%01title}) is refused
+     * before anything is read, rather than cleaned into a name that hides it.
+     */
+    private static void checkSlug(String slug) {
+        String problem = XmlChars.problem(slug);
+        if (problem != null) {
+            throw ErrorCode.BAD_REQUEST.error("the Slug '" + XmlChars.quote(slug) + "' holds " + problem
+                    + ", a character XML 1.0 cannot carry, so it cannot name or title an entry; send the Slug without it");
+        }
     }
 
     Entry parseEntry(byte[] bytes, String what, String systemId) {
