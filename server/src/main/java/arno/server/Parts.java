@@ -62,7 +62,7 @@ public final class Parts implements AutoCloseable {
         if (config.contentFrom() != Config.ContentFrom.STORE) return new Parts(config, batchOptions, null, null);
         Store store = Store.open(config.store(), storeOptions(config));
         try {
-            return new Parts(config, batchOptions, store, AtomStore.open(store, atomOptions(contextPath)));
+            return new Parts(config, batchOptions, store, AtomStore.open(store, atomOptions(config, contextPath)));
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -145,14 +145,15 @@ public final class Parts implements AutoCloseable {
 
     /**
      * The store service's options for {@code ./arno serve} and the store commands: hrefs posted
-     * back with the API's mount are stored as store paths.
+     * back with the API's mount are stored as store paths; a {@code Location} is absolute for the
+     * hosts the server answers as ({@code --host}).
      */
     public static AtomOptions atomOptions(Config config) {
-        return atomOptions("");
+        return atomOptions(config, "");
     }
 
-    private static AtomOptions atomOptions(String contextPath) {
-        return AtomOptions.defaults().hrefPrefix(contextPath + STORE_MOUNT);
+    private static AtomOptions atomOptions(Config config, String contextPath) {
+        return AtomOptions.defaults().hrefPrefix(contextPath + STORE_MOUNT).hosts(config.hosts());
     }
 
     /** The batch service's options, from the one configuration: its roots (never the data folder), limits and policies. */

@@ -191,7 +191,7 @@ public final class AtomStore implements AutoCloseable {
         Kind.Collection c = chooseCollection(pk, parent, collection, posted.kind);
         String kindName = posted.kind != null ? posted.kind : c.kinds().get(0);
         Kind k = m.require(kindName, "a new child of " + parent);
-        String name = exactName != null ? exactName : Naming.name(tx.view(), parent, c, slug, pk.source());
+        String name = exactName != null ? exactName : Naming.name(tx.view(), parent, c, slug, posted.title(), pk.source());
         ResourcePath p = parent.child(name);
         String what = "the entry " + p;
         Tx.checkRequired(k, posted, what, p.entryDocument());
@@ -305,7 +305,7 @@ public final class AtomStore implements AutoCloseable {
             }
         }
         Kind k = c.kinds().size() == 1 ? m.require(c.kinds().get(0), "collection '" + c.name() + "' of " + of) : null;
-        String name = Naming.name(tx.view(), parent, c, slug, pk.source());
+        String name = Naming.name(tx.view(), parent, c, slug, null, pk.source());
         ResourcePath p = parent.child(name);
         String ext = null;
         if (k != null) {
