@@ -166,45 +166,44 @@ final class Served extends XMLFilterImpl {
 
     /**
      * The managed parts of the entry {@code e}, just before it ends. Each added element declares
-     * the prefixes it uses ({@code app}, {@code atom}) itself, whatever the entry binds: a SAX
-     * mapping applies to the next element only.
+     * the prefixes it uses itself, whatever the entry binds (a SAX mapping applies to the next
+     * element only; the serializer drops a declaration already in scope, as in a feed).
      */
     private void add(Open e) throws SAXException {
         Sax x = new Sax(getContentHandler());
-        if (!e.content && !e.alternate) {
-            declare();
-            x.element(Atom.NS, "atom:content", null, "type", "text");
-            undeclare();
-        }
-        if (e.outOfLine && !e.summary) {
-            declare();
-            x.element(Atom.NS, "atom:summary", null, "type", "text");
-            undeclare();
-        }
+        if (!e.content && !e.alternate) atom(x, "content");
+        if (e.outOfLine && !e.summary) atom(x, "summary");
         ResourcePath.Document doc = e.self == null ? null : ResourcePath.document(e.self);
         if (doc == null || !doc.isEntry()) return;
         DocumentInfo info = s.info(doc.storePath());
         if (info != null && info.modified() != null) {
-            declare();
+            declare("app", Atom.APP_NS);
             x.element(Atom.APP_NS, "app:edited", Feeds.time(info.modified()));
-            undeclare();
+            undeclare("app");
         }
         Kind k = e.kind == null ? null : model.kind(e.kind);
         if (k == null) return;
         for (Kind.Collection c : k.collections()) {
-            declare();
+            declare("app", Atom.APP_NS);
+            declare("atom", Atom.NS);
             Feeds.collection(x, "app:", Feeds.collectionUrl(mount, doc.resource(), c), c);
-            undeclare();
+            undeclare("atom");
+            undeclare("app");
         }
     }
 
-    private void declare() throws SAXException {
-        getContentHandler().startPrefixMapping("app", Atom.APP_NS);
-        getContentHandler().startPrefixMapping("atom", Atom.NS);
+    /** An empty Atom text construct, {@code <content type="text"/>}. */
+    private void atom(Sax x, String local) throws SAXException {
+        declare("", Atom.NS);
+        x.element(Atom.NS, local, null, "type", "text");
+        undeclare("");
     }
 
-    private void undeclare() throws SAXException {
-        getContentHandler().endPrefixMapping("atom");
-        getContentHandler().endPrefixMapping("app");
+    private void declare(String prefix, String uri) throws SAXException {
+        getContentHandler().startPrefixMapping(prefix, uri);
+    }
+
+    private void undeclare(String prefix) throws SAXException {
+        getContentHandler().endPrefixMapping(prefix);
     }
 }

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.EnumSet;
+import java.util.List;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.startup.Tomcat;
@@ -40,9 +41,15 @@ final class StoreServer implements AutoCloseable {
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context) {
+        this(dir, options, reads, maxBody, context, List.of());
+    }
+
+    /** {@code hosts}: the host names the server answers as ({@code --host}), for absolute Locations. */
+    StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context,
+                List<String> hosts) {
         this.context = context;
         this.store = Store.open(dir.resolve("store"), options);
-        this.atoms = AtomStore.open(store, AtomOptions.defaults().hrefPrefix(context + "/store"));
+        this.atoms = AtomStore.open(store, AtomOptions.defaults().hrefPrefix(context + "/store").hosts(hosts));
         this.accounts = new Accounts(dir.resolve("users"));
         if (accounts.isEmpty()) {
             accounts.add("editor", "editor-password", EnumSet.of(Accounts.Role.READ, Accounts.Role.WRITE));
