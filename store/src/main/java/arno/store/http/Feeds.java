@@ -8,6 +8,7 @@ import arno.store.atom.Kind;
 import arno.store.atom.Model;
 import arno.store.atom.ResourcePath;
 import arno.xml.ErrorCode;
+import arno.xml.Where;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -267,6 +268,18 @@ final class Feeds {
         }
         for (String m : c.mediaTypes()) x.element(Atom.APP_NS, app + "accept", m);
         x.end(Atom.APP_NS, app + "collection");
+    }
+
+    /** The collection {@code name} of {@code parent}, of kind {@code kind} (null: none asked); 404 when it has none so named. */
+    static Kind.Collection named(ResourcePath parent, Kind kind, String name) {
+        if (name == null) return null;
+        Kind.Collection c = kind == null ? null : kind.collection(name);
+        if (c != null) return c;
+        List<String> names = new ArrayList<>();
+        if (kind != null) for (Kind.Collection x : kind.collections()) names.add(x.name());
+        throw ErrorCode.NOT_FOUND.error("there is no collection '" + name + "' of " + (parent.isRoot() ? "the root" : parent)
+                + (kind == null ? " (it has no kind)" : " (kind " + kind.name() + "): its collections are "
+                + (names.isEmpty() ? "none" : String.join(", ", names)))).at(Where.at("store:" + parent.childrenFolder()));
     }
 
     /** The IRI of collection {@code c} of {@code parent}: GET its feed, POST a member. */

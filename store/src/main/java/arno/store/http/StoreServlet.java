@@ -331,7 +331,7 @@ public final class StoreServlet extends HttpServlet {
             Model model = atoms.model(s);
             String kindName = parent.isRoot() ? Atom.ROOT_KIND : Feeds.kindOf(s, config, parent);
             Kind kind = kindName == null ? null : model.kind(kindName);
-            Kind.Collection collection = collection(parent, kind, req.getParameter("collection"));
+            Kind.Collection collection = Feeds.named(parent, kind, req.getParameter("collection"));
             Feeds.Page page = Feeds.members(s, config, parent, kind, collection, cursor, limit);
             String next = page.next() == null ? null
                     : mount(req) + parent.childrenFolder() + "?" + query(req, "after", page.next().toString());
@@ -342,18 +342,6 @@ public final class StoreServlet extends HttpServlet {
             serialize(resp.getOutputStream(), h -> Feeds.children(s, config, model, parent, kind, collection, page.names(),
                     o, mount, mount + parent.childrenFolder() + queryString(req), next, h));
         }
-    }
-
-    /** The collection {@code name} of {@code parent} (null: none asked); 404 when it has none of that name. */
-    private static Kind.Collection collection(ResourcePath parent, Kind kind, String name) {
-        if (name == null) return null;
-        Kind.Collection c = kind == null ? null : kind.collection(name);
-        if (c != null) return c;
-        List<String> names = new ArrayList<>();
-        if (kind != null) for (Kind.Collection x : kind.collections()) names.add(x.name());
-        throw ErrorCode.NOT_FOUND.error("there is no collection '" + name + "' of " + (parent.isRoot() ? "the root" : parent)
-                + (kind == null ? " (it has no kind)" : " (kind " + kind.name() + "): its collections are "
-                + (names.isEmpty() ? "none" : String.join(", ", names)))).at(Where.at("store:" + parent.childrenFolder()));
     }
 
     /** GET /store/changes?since=V&amp;seq=S&amp;limit=N : the change feed, oldest first. */
