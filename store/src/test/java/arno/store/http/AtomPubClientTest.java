@@ -67,6 +67,10 @@ class AtomPubClientTest {
         assertThat(topFeed.type()).startsWith("application/atom+xml;type=feed");
         assertThat(topFeed.one("/atom:feed/app:collection/@href")).isEqualTo(top);
         assertThat(topFeed.all("/atom:feed/atom:entry")).isEmpty();
+        for (String accept : List.of("application/atomsvc+xml", "*/*", "text/html")) {
+            assertThat(send("GET", top, null, null, "Accept", accept).headers().firstValue("Content-Type").orElseThrow())
+                    .as(accept).startsWith("application/atom+xml;type=feed");
+        }
 
         // no Slug: the server names from the title; Location is absolute for a host it answers as
         HttpResponse<String> posted = post(top, entry(kindIn(service, top), "All journals", ""));
