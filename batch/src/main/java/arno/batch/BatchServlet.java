@@ -3,6 +3,7 @@ package arno.batch;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.Hosts;
 import arno.xml.XmlWriter;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -253,20 +254,9 @@ final class BatchServlet extends HttpServlet {
         if (!"HEAD".equals(method)) body.writeTo(resp.getOutputStream());
     }
 
-    /**
-     * The URL of the job list: absolute only when the request's {@code Host} names a configured
-     * host (an entry {@code name} allows any port, {@code name:port} that port), else relative.
-     */
+    /** The URL of the job list: absolute only when the request's {@code Host} names a configured host ({@link Hosts}). */
     private String jobsUrl(HttpServletRequest req) {
-        String path = req.getContextPath() + req.getServletPath() + "/jobs";
-        String name = req.getServerName().toLowerCase(Locale.ROOT);
-        int port = req.getServerPort();
-        for (String allowed : service.options().hosts()) {
-            if (allowed.equals(name) || allowed.equals(name + ":" + port)) {
-                String host = name.contains(":") ? "[" + name + "]" : name;
-                return req.getScheme() + "://" + host + ":" + port + path;
-            }
-        }
-        return path;
+        return Hosts.base(service.options().hosts(), req.getScheme(), req.getServerName(), req.getServerPort())
+                + req.getContextPath() + req.getServletPath() + "/jobs";
     }
 }

@@ -145,7 +145,8 @@ public final class Parts implements AutoCloseable {
 
     /**
      * The store service's options for {@code ./arno serve} and the store commands: hrefs posted
-     * back with the API's mount are stored as store paths. The API takes request bodies up to
+     * back with the API's mount are stored as store paths; a {@code Location} is absolute for the
+     * hosts the server answers as ({@code --host}). The API takes request bodies up to
      * {@code pages/@body-limit} (its servlet's limit); the service itself, which also stores
      * loaded files and batch outputs, takes that much or its own default, whichever is larger.
      */
@@ -154,7 +155,7 @@ public final class Parts implements AutoCloseable {
     }
 
     private static AtomOptions atomOptions(Config config, String contextPath) {
-        return AtomOptions.defaults().hrefPrefix(contextPath + STORE_MOUNT)
+        return AtomOptions.defaults().hrefPrefix(contextPath + STORE_MOUNT).hosts(config.hosts())
                 .maxBodyBytes(Math.max(AtomOptions.DEFAULT_MAX_BODY_BYTES, config.bodyLimit()));
     }
 

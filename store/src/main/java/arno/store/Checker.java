@@ -12,6 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Dbi;
 
+import arno.xml.XmlChars;
+
 
 /**
  * {@code store check}: proves every stored document decodes and every entry is consistent, in
@@ -20,7 +22,9 @@ import org.lmdbjava.Dbi;
  * pointing at the open parent, each size matching where the subtree really ends, ENDs balanced,
  * name codes inside the namebase, namespace indexes inside the document's table and attribute
  * entries filling their header exactly; and its structural index ({@link NameIndex}) lists exactly
- * the positions the walk finds, name by name ({@link IndexCheck}). A binary document has exactly its bytes in full 1 MiB
+ * the positions the walk finds, name by name ({@link IndexCheck}); and every text, attribute value,
+ * comment and processing instruction holds only characters XML 1.0 can carry (a document with
+ * another could not be exported and loaded again; {@link DocumentWriter} refuses them). A binary document has exactly its bytes in full 1 MiB
  * chunks and a last partial one. Then: no docs entry belongs to a document no path names, and the
  * meta counters lie above every id and version in use. The two reference databases mirror each
  * other and name stored sources. Every version has a commit time, never earlier than the one
@@ -336,6 +340,8 @@ final class Checker {
         int nsCount = -1;
         long p = 0;
         IndexCheck index = new IndexCheck(uri, t);
+        // the first character XML 1.0 cannot carry is reported, once per document
+        boolean charsOk = true;
         r.read(0);
         if (r.kind != Format.DOCUMENT) {
             problem(uri, "does not start with a document record");
@@ -379,6 +385,10 @@ final class Checker {
                 problem(uri, "record at " + p + " ends at " + r.end + ", after its parent's end " + ends[depth - 1]);
                 return;
             }
+            if (charsOk && (r.kind == Format.TEXT || r.kind == Format.COMMENT || r.kind == Format.PI)) {
+                charsOk = chars(uri, t, r.content(), r.length, r.kind == Format.TEXT ? "text"
+                        : r.kind == Format.COMMENT ? "comment" : "processing instruction", p);
+            }
             if (r.kind == Format.ELEMENT) {
                 index.expect(NameIndex.ELEMENTS, r.code, p);
                 if (r.ns >= 0) {
@@ -400,6 +410,9 @@ final class Checker {
                         return;
                     }
                     index.expect(NameIndex.ATTRIBUTES, a.code, p);
+                    if (charsOk) {
+                        charsOk = chars(uri, t, a.value, a.length, "attribute " + t.names[a.code].getDisplayName(), p);
+                    }
                     q = a.next;
                 }
                 if (q != attrEnd) {
@@ -427,6 +440,32 @@ final class Checker {
             problem(uri, "decoded " + nodes + " nodes, the header says " + h.nodes());
         }
         index.finish();
+    }
+
+    /** Slices of a value read at a time: the check's memory is bounded whatever a text's length. */
+    private static final int SLICE = 64 * 1024;
+    private byte[] slice;
+
+    /**
+     * Whether the {@code len} UTF-8 bytes at {@code pos} hold only characters XML 1.0 can carry;
+     * else reports the first other one, of the node at {@code node}. Read in slices that overlap by
+     * two bytes, so that a three-byte U+FFFE across two slices is seen whole.
+     */
+    private boolean chars(String uri, StoredTree t, long pos, int len, String what, long node) {
+        if (slice == null) {
+            slice = new byte[SLICE + 2];
+        }
+        for (int done = 0; done < len; done += SLICE) {
+            int n = Math.min(len - done, SLICE + 2);
+            t.bytes(pos + done, n, slice, 0);
+            int at = XmlChars.firstDisallowedUtf8(slice, 0, n);
+            if (at >= 0 && at < SLICE) {
+                problem(uri, what + " of the node at " + node + " holds " + XmlChars.name(XmlChars.codePointAtUtf8(slice, at))
+                        + ", a character XML 1.0 cannot carry: the document cannot be exported as XML; replace or delete it");
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

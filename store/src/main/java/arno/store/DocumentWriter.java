@@ -28,6 +28,10 @@ import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.type.SchemaType;
 import net.sf.saxon.value.Whitespace;
 
+import arno.xml.ErrorCode;
+import arno.xml.Where;
+import arno.xml.XmlChars;
+
 /**
  * A Saxon {@link Receiver} that encodes one document into the {@link Format} record stream and
  * writes it into a write transaction as the events arrive, so a document of any size loads in
@@ -37,6 +41,11 @@ import net.sf.saxon.value.Whitespace;
  * <p>Two events of lookahead keep the format free of back-patching except for sizes: an element's
  * header is written when the next event shows whether it has children, and adjacent character
  * events are merged into one text node (XDM has no adjacent text nodes).
+ *
+ * <p>Every text, attribute value, comment and processing instruction is checked for characters
+ * XML 1.0 cannot carry ({@link XmlChars}: an XML 1.1 {@code &#x1;}, a control character in a tree
+ * built in Java): such a document could never be exported and loaded again, so it is refused
+ * ({@link ErrorCode#REFUSED_XML}, with where it was) and nothing of it is stored.
  */
 final class DocumentWriter implements Receiver {
 
@@ -67,6 +76,11 @@ final class DocumentWriter implements Receiver {
     private boolean pending;
 
     private final StringBuilder text = new StringBuilder();
+    /** Where the pending text and the pending element began, for a refusal. */
+    private int textLine = -1;
+    private int textColumn = -1;
+    private int elementLine = -1;
+    private int elementColumn = -1;
     private byte[] attrBuffer = new byte[256];
     private int attrLength;
 
@@ -178,6 +192,8 @@ final class DocumentWriter implements Receiver {
         pendingName = elemName;
         pendingAttributes = attributes;
         pendingNamespaces = namespaces;
+        elementLine = location == null ? -1 : location.getLineNumber();
+        elementColumn = location == null ? -1 : location.getColumnNumber();
     }
 
     @Override
@@ -201,6 +217,10 @@ final class DocumentWriter implements Receiver {
         if (pending) {
             writeElement(true);
         }
+        if (text.length() == 0) {
+            textLine = location == null ? -1 : location.getLineNumber();
+            textColumn = location == null ? -1 : location.getColumnNumber();
+        }
         text.append(chars);
     }
 
@@ -211,6 +231,7 @@ final class DocumentWriter implements Receiver {
         }
         beforeChild();
         byte[] b = data.toString().getBytes(StandardCharsets.UTF_8);
+        checkChars(b, "processing instruction " + name, location);
         int code = names.code("", "", name);
         writeLeaf(Format.PI, code, b);
     }
@@ -221,7 +242,9 @@ final class DocumentWriter implements Receiver {
             beginDocument();
         }
         beforeChild();
-        writeLeaf(Format.COMMENT, -1, content.toString().getBytes(StandardCharsets.UTF_8));
+        byte[] b = content.toString().getBytes(StandardCharsets.UTF_8);
+        checkChars(b, "comment", location);
+        writeLeaf(Format.COMMENT, -1, b);
     }
 
     @Override
@@ -244,6 +267,7 @@ final class DocumentWriter implements Receiver {
             return;
         }
         byte[] b = text.toString().getBytes(StandardCharsets.UTF_8);
+        checkChars(b, "text", textLine, textColumn);
         if (text.capacity() > (1 << 20)) {
             text.setLength(0);
             text.trimToSize();
@@ -335,6 +359,7 @@ final class DocumentWriter implements Receiver {
                 }
             }
             byte[] v = value.getBytes(StandardCharsets.UTF_8);
+            checkChars(v, "attribute " + n.getDisplayName(), elementLine, elementColumn);
             if (ascii(v)) {
                 flags |= Format.A_ASCII;
             }
@@ -343,6 +368,27 @@ final class DocumentWriter implements Receiver {
             attrBytes(v);
             nodes++;
         }
+    }
+
+    private void checkChars(byte[] value, String what, Location location) {
+        checkChars(value, what, location == null ? -1 : location.getLineNumber(),
+                location == null ? -1 : location.getColumnNumber());
+    }
+
+    /** Refuses a value XML 1.0 cannot carry (see the class comment). */
+    private void checkChars(byte[] value, String what, int line, int column) {
+        int at = XmlChars.firstDisallowedUtf8(value, 0, value.length);
+        if (at < 0) {
+            return;
+        }
+        String doc = systemId != null ? systemId : Store.SCHEME + uri;
+        String where = line > 0 ? " (line " + line + (column > 0 ? ", column " + column : "") + ")" : "";
+        StoreException e = new StoreException(ErrorCode.REFUSED_XML, ErrorCode.REFUSED_XML.format(doc,
+                "its " + what + where + " holds " + XmlChars.name(XmlChars.codePointAtUtf8(value, at))
+                        + ", a character XML 1.0 cannot carry, so the document could not be written out again"
+                        + "; nothing was stored"));
+        e.at(Where.at(doc, line, column));
+        throw e;
     }
 
     private void indexId(String id, long elementStart) {

@@ -163,4 +163,46 @@ class CheckerTest {
         assertThat(checkAfter((store, txn) -> store.engine.commits.delete(txn, new Keys().version(1))))
                 .singleElement().asString().isEqualTo("commit times: version 2 follows 0 (a version has no time)");
     }
+
+    /**
+     * A document with a character XML 1.0 cannot carry (stored before the store refused them, as
+     * a Slug's U+0001 once was) could never be exported and loaded again: check reports it, in a
+     * text, an attribute value and a comment.
+     */
+    @Test
+    void aCharacterXml10CannotCarryIsFound() {
+        try (Store store = TestStores.open(storeDir())) {
+            TestStores.putAll(store, "/t.xml", "<a>bad#title</a>", "/at.xml", "<a title='bad#title'/>",
+                    "/c.xml", "<a><!--bad#--></a>", "/ok.xml", "<a>tab\tline\ncr\r&#xFFFD;</a>");
+            assertThat(store.check()).isEmpty();
+        }
+        for (String uri : List.of("/t.xml", "/at.xml", "/c.xml")) {
+            damageChunk(uri, 0, b -> {
+                for (int i = 3; i < b.length; i++) if (b[i] == '#' && b[i - 1] == 'd' && b[i - 2] == 'a') b[i] = 1;
+            });
+        }
+        List<String> problems = check();
+        assertThat(problems).hasSize(3);
+        assertThat(problems.get(0)).startsWith("store:/at.xml: attribute title of the node at ").contains("holds U+0001")
+                .contains("XML 1.0 cannot carry");
+        assertThat(problems.get(1)).startsWith("store:/c.xml: comment of the node at ").contains("holds U+0001");
+        assertThat(problems.get(2)).startsWith("store:/t.xml: text of the node at ").contains("holds U+0001");
+    }
+
+    /** U+FFFF is three bytes; found also where a long text's check reads it across two of its slices. */
+    @Test
+    void aNonCharacterAcrossTheChecksSlicesIsFound() {
+        String text = "x".repeat(64 * 1024 - 1) + "\uFFFD" + "y".repeat(10);
+        try (Store store = TestStores.open(storeDir())) {
+            TestStores.putAll(store, "/long.xml", "<a>" + text + "</a>");
+            assertThat(store.check()).isEmpty();
+        }
+        // U+FFFD is EF BF BD; one bit more is U+FFFF (EF BF BF), cut by the first slice's end
+        damageChunk("/long.xml", 0, b -> {
+            for (int i = 0; i + 2 < b.length; i++) {
+                if ((b[i] & 0xFF) == 0xEF && (b[i + 1] & 0xFF) == 0xBF && (b[i + 2] & 0xFF) == 0xBD) b[i + 2] = (byte) 0xBF;
+            }
+        });
+        assertThat(check()).singleElement().asString().startsWith("store:/long.xml: text of the node at ").contains("holds U+FFFF");
+    }
 }

@@ -1,6 +1,7 @@
 package arno.store.atom;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import arno.xml.ErrorCode;
 
@@ -28,7 +29,7 @@ public final class AtomOptions {
     public static final int DEFAULT_MAX_PAGE_SIZE = 1000;
 
     private static final AtomOptions DEFAULTS = new AtomOptions(DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ENTRY_BYTES,
-            DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE, "", null);
+            DEFAULT_GROUP_COMMIT_MAX, DEFAULT_PAGE_SIZE, DEFAULT_MAX_PAGE_SIZE, "", null, List.of());
 
     private final long maxBodyBytes;
     private final int maxEntryBytes;
@@ -37,9 +38,10 @@ public final class AtomOptions {
     private final int maxPageSize;
     private final String hrefPrefix;
     private final Path spoolFolder;
+    private final List<String> hosts;
 
     private AtomOptions(long maxBodyBytes, int maxEntryBytes, int groupCommitMax, int pageSize, int maxPageSize,
-            String hrefPrefix, Path spoolFolder) {
+            String hrefPrefix, Path spoolFolder, List<String> hosts) {
         this.maxBodyBytes = maxBodyBytes;
         this.maxEntryBytes = maxEntryBytes;
         this.groupCommitMax = groupCommitMax;
@@ -47,6 +49,7 @@ public final class AtomOptions {
         this.maxPageSize = maxPageSize;
         this.hrefPrefix = hrefPrefix;
         this.spoolFolder = spoolFolder;
+        this.hosts = hosts;
     }
 
     public static AtomOptions defaults() {
@@ -56,7 +59,7 @@ public final class AtomOptions {
     /** The largest variant or media body accepted; larger ones fail with BODY_TOO_LARGE (413). */
     public AtomOptions maxBodyBytes(long bytes) {
         if (bytes < 1) throw ErrorCode.BAD_CONFIGURATION.error("store body limit must be at least 1 byte, not " + bytes);
-        return new AtomOptions(bytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, spoolFolder);
+        return new AtomOptions(bytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, spoolFolder, hosts);
     }
 
     /** The largest Atom entry accepted (at most 16 MiB: entries are held in memory). */
@@ -64,7 +67,7 @@ public final class AtomOptions {
         if (bytes < 1024 || bytes > (16 << 20)) {
             throw ErrorCode.BAD_CONFIGURATION.error("store entry limit must be between 1K and 16M, not " + bytes + " bytes");
         }
-        return new AtomOptions(maxBodyBytes, bytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, spoolFolder);
+        return new AtomOptions(maxBodyBytes, bytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, spoolFolder, hosts);
     }
 
     /** The most operations committed in one transaction (1 = no group commit). */
@@ -72,7 +75,7 @@ public final class AtomOptions {
         if (operations < 1) {
             throw ErrorCode.BAD_CONFIGURATION.error("store group commit must be at least 1 operation, not " + operations);
         }
-        return new AtomOptions(maxBodyBytes, maxEntryBytes, operations, pageSize, maxPageSize, hrefPrefix, spoolFolder);
+        return new AtomOptions(maxBodyBytes, maxEntryBytes, operations, pageSize, maxPageSize, hrefPrefix, spoolFolder, hosts);
     }
 
     /** Feed paging: the page size when a client asks for none, and the largest it may ask for. */
@@ -81,7 +84,7 @@ public final class AtomOptions {
             throw ErrorCode.BAD_CONFIGURATION.error("store page sizes must satisfy 1 <= size <= max, not " + standard
                     + " and " + max);
         }
-        return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, standard, max, hrefPrefix, spoolFolder);
+        return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, standard, max, hrefPrefix, spoolFolder, hosts);
     }
 
     /**
@@ -94,12 +97,27 @@ public final class AtomOptions {
         if (!p.isEmpty() && !p.startsWith("/")) {
             throw ErrorCode.BAD_CONFIGURATION.error("the store's href prefix must be a path like /store, not '" + prefix + "'");
         }
-        return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, p, spoolFolder);
+        return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, p, spoolFolder, hosts);
     }
 
     /** Where bodies over 1 MiB are spooled before they are written (default: the system's temp folder). */
     public AtomOptions spoolFolder(Path folder) {
-        return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, folder);
+        return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, folder, hosts);
+    }
+
+    /**
+     * The host names the server answers as ({@code ./arno serve --host}): a {@code Location} is an
+     * absolute URL when the request's {@code Host} is one of them, else a path ({@link arno.xml.Hosts}).
+     * An entry {@code name} allows any port, {@code name:port} that port. Default: none.
+     */
+    public AtomOptions hosts(List<String> names) {
+        List<String> h = List.copyOf(names);
+        for (String n : h) {
+            if (n.isBlank() || n.contains("/") || n.contains(" ")) {
+                throw ErrorCode.BAD_CONFIGURATION.error("a host the store answers as must be a host name, not '" + n + "'");
+            }
+        }
+        return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, spoolFolder, h);
     }
 
     public long maxBodyBytes() {
@@ -126,6 +144,10 @@ public final class AtomOptions {
         return hrefPrefix;
     }
 
+    public List<String> hosts() {
+        return hosts;
+    }
+
     public Path spoolFolder() {
         return spoolFolder != null ? spoolFolder : Path.of(System.getProperty("java.io.tmpdir"));
     }
@@ -133,6 +155,6 @@ public final class AtomOptions {
     @Override
     public String toString() {
         return "AtomOptions[maxBodyBytes=" + maxBodyBytes + ", maxEntryBytes=" + maxEntryBytes + ", groupCommitMax="
-                + groupCommitMax + ", pageSize=" + pageSize + "/" + maxPageSize + ", hrefPrefix=" + hrefPrefix + "]";
+                + groupCommitMax + ", pageSize=" + pageSize + "/" + maxPageSize + ", hrefPrefix=" + hrefPrefix + ", hosts=" + hosts + "]";
     }
 }

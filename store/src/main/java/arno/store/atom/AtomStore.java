@@ -20,6 +20,7 @@ import arno.store.Store;
 import arno.store.WriteTransaction;
 import arno.xml.ErrorCode;
 import arno.xml.Where;
+import arno.xml.XmlChars;
 
 /**
  * The Atom resource service over a {@link Store}: entries in a hierarchy of paths, their variants,
@@ -161,6 +162,7 @@ public final class AtomStore implements AutoCloseable {
 
     CompletableFuture<Writer.Done> createEntryAsync(ResourcePath parent, String collection, String slug,
             byte[] atomEntry, String user) {
+        checkSlug(slug);
         Entry posted = parseEntry(atomEntry, "the entry posted to " + parent.childrenFolder(), "store:" + parent.childrenFolder());
         String id = newId();
         return writer.submit(tx -> create(tx, parent, collection, slug, null, posted, id, user));
@@ -189,7 +191,7 @@ public final class AtomStore implements AutoCloseable {
         Kind.Collection c = chooseCollection(pk, parent, collection, posted.kind);
         String kindName = posted.kind != null ? posted.kind : c.kinds().get(0);
         Kind k = m.require(kindName, "a new child of " + parent);
-        String name = exactName != null ? exactName : Naming.name(tx.view(), parent, c, slug, pk.source());
+        String name = exactName != null ? exactName : Naming.name(tx.view(), parent, c, slug, posted.title(), pk.source());
         ResourcePath p = parent.child(name);
         String what = "the entry " + p;
         Tx.checkRequired(k, posted, what, p.entryDocument());
@@ -269,6 +271,7 @@ public final class AtomStore implements AutoCloseable {
     /** As {@link #createMedia(ResourcePath, String, String, String, InputStream, String)}, from a body already read (the caller's: not closed). */
     public Written createMedia(ResourcePath parent, String collection, String slug, String mediaType, Body body,
             String user) {
+        checkSlug(slug);
         checkSize(body, "a media resource posted to " + parent.childrenFolder());
         String id = newId();
         return written(writer.submit(tx -> createMedia(tx, parent, collection, slug, MediaTypes.essence(mediaType), body, id, user)));
@@ -302,7 +305,7 @@ public final class AtomStore implements AutoCloseable {
             }
         }
         Kind k = c.kinds().size() == 1 ? m.require(c.kinds().get(0), "collection '" + c.name() + "' of " + of) : null;
-        String name = Naming.name(tx.view(), parent, c, slug, pk.source());
+        String name = Naming.name(tx.view(), parent, c, slug, null, pk.source());
         ResourcePath p = parent.child(name);
         String ext = null;
         if (k != null) {
@@ -551,6 +554,19 @@ public final class AtomStore implements AutoCloseable {
      */
     private static String newId() {
         return "urn:uuid:" + UUID.randomUUID();
+    }
+
+    /**
+     * A Slug is any percent-encoded UTF-8 (RFC 5023 9.7), and a media resource's becomes its entry's
+     * title: one with a character XML 1.0 cannot carry ({@code Slug: bad%01title}) is refused
+     * before anything is read, rather than cleaned into a name that hides it.
+     */
+    private static void checkSlug(String slug) {
+        String problem = XmlChars.problem(slug);
+        if (problem != null) {
+            throw ErrorCode.BAD_REQUEST.error("the Slug '" + XmlChars.quote(slug) + "' holds " + problem
+                    + ", a character XML 1.0 cannot carry, so it cannot name or title an entry; send the Slug without it");
+        }
     }
 
     Entry parseEntry(byte[] bytes, String what, String systemId) {

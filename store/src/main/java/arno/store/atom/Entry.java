@@ -50,9 +50,12 @@ import arno.xml.Where;
  *
  * <p>Reading sorts the entry's children into three heaps: what the server manages and so drops
  * ({@code id}, {@code updated}, the kind category, links {@code self}, {@code edit}, {@code up},
- * {@code describedby}, {@code alternate}, {@code edit-media}; the media {@code content} of a
- * media-link entry), the typed links ({@code link rel="related" arno:role="R"}), which the
- * service checks and maintains, and everything else, kept as sent. {@link #source} puts the
+ * {@code down}, {@code describedby}, {@code edit-media}, and {@code alternate} with an
+ * {@code arno:role}, which is a variant's; the media {@code content} of a media-link entry;
+ * {@code app:edited} and {@code app:collection}, which the HTTP API adds as it serves the entry),
+ * the typed links ({@code link rel="related" arno:role="R"}), which the service checks and
+ * maintains, and everything else, kept as sent: a client's own {@code link rel="alternate"}
+ * (without {@code arno:role}) too. {@link #source} puts the
  * managed parts back, computed, in front of the rest.
  *
  * <h2>Writing without parsing</h2>
@@ -104,6 +107,16 @@ final class Entry {
         this.links = List.copyOf(links);
         this.media = media;
         this.elements = Set.copyOf(elements);
+    }
+
+    /** The text of the entry's atom:title (as sent, or the one the server made for media), or null. */
+    String title() {
+        for (Kept k : kept) {
+            if (k.name.getNamespaceURI().equals(Atom.NS) && k.name.getLocalPart().equals("title")) {
+                return k.node != null ? k.node.getStringValue() : k.text;
+            }
+        }
+        return null;
     }
 
     boolean has(String ns, String local) {
@@ -207,6 +220,7 @@ final class Entry {
             if (c.getNodeKind() != XdmNodeKind.ELEMENT) continue;
             String ns = c.getNodeName().getNamespaceUri().toString();
             String local = c.getNodeName().getLocalName();
+            if (Atom.APP_NS.equals(ns) && (local.equals("edited") || local.equals("collection"))) continue;
             QName name = new QName(ns, local);
             elements.add(name);
             if (Atom.NS.equals(ns)) {
@@ -238,8 +252,9 @@ final class Entry {
                         if (rel.equals(Atom.REL_EDIT_MEDIA) && stored) {
                             media = new Media(c.attribute("href"), c.attribute("type"));
                         }
-                        if (MANAGED_RELS.contains(rel)) continue;
                         String role = c.getAttributeValue(new net.sf.saxon.s9api.QName(Atom.ARNO_NS, "role"));
+                        // an alternate link with a role is a variant's, which the server writes; a client's has none
+                        if (MANAGED_RELS.contains(rel) && !(rel.equals(Atom.REL_ALTERNATE) && role == null)) continue;
                         if (rel.equals(Atom.REL_RELATED) && role != null) {
                             links.add(new Link(role.strip(), target(c, what, systemId, stored, mount, role.strip()),
                                     c.attribute("title")));

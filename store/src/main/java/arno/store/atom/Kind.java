@@ -95,6 +95,21 @@ public record Kind(String name, String title, List<QName> requires, List<Variant
         return null;
     }
 
+    /**
+     * The collection a child of an entry of this kind belongs to: the first that accepts the
+     * child's kind, or for a child without kind (a media-link entry) the first collection of media
+     * that accepts its media's type; null for none. The choice a POST that names no collection makes.
+     */
+    public Collection holding(String childKind, String mediaType) {
+        for (Collection c : collections) {
+            if (childKind != null ? c.acceptsKind(childKind)
+                    : c.kinds.isEmpty() && mediaType != null && c.acceptsMediaType(mediaType)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
     public LinkRule link(String role) {
         for (LinkRule l : links) if (l.role.equals(role)) return l;
         return null;

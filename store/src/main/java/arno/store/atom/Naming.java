@@ -14,6 +14,13 @@ import arno.xml.Where;
  * ({@code slug}), from a pattern ({@code {n}} the next free integer, {@code {slug}} the cleaned
  * Slug), or by a counter (the pattern {@code {n}}).
  *
+ * <p>A Slug is a client's hint (RFC 5023 9.7), never required: where a collection names from it
+ * and there is none (or none with a letter or digit), the server names the child from its
+ * {@code atom:title}, cleaned the same way ({@code "Journal of Tides"} → {@code Journal-of-Tides},
+ * then {@code Journal-of-Tides-2} when that is taken), and a media resource, which has no title
+ * yet, by the next free number. A Slug that names a child that exists is a conflict; a name the
+ * server chose never is.
+ *
  * <p>"Next free" is one more than the largest number any child of the collection's pattern has,
  * so a deleted child's name is not given to a new one while a later one exists (links and caches
  * may still name it). It is found by listing the children whose names start with the pattern's
@@ -57,26 +64,44 @@ final class Naming {
 
     /**
      * The name of a new child of {@code parent} in collection {@code c}: CONFLICT when a Slug
-     * names a child that exists, UNPROCESSABLE when the collection needs a Slug and there is none.
+     * names a child that exists, UNPROCESSABLE when the pattern makes no name of it. {@code title}
+     * is the new entry's title (null for a media resource), for a name the server chooses.
      */
-    static String name(Snapshot view, ResourcePath parent, Kind.Collection c, String slug, String modelDoc) {
+    static String name(Snapshot view, ResourcePath parent, Kind.Collection c, String slug, String title, String modelDoc) {
         String pattern = c.effectivePattern();
         String cleaned = clean(slug);
         if (pattern.contains("{slug}") && cleaned == null) {
-            throw ErrorCode.UNPROCESSABLE.error("collection '" + c.name() + "' of " + where(parent)
-                    + " names a new child from its Slug header, and " + (slug == null ? "there is none"
-                    : "'" + slug + "' has no letter or digit") + "; send a Slug (see " + modelDoc + ")")
-                    .at(Where.at("store:" + modelDoc));
+            return chosen(view, parent, pattern, clean(title), modelDoc);
         }
         String named = pattern.replace("{slug}", cleaned == null ? "" : cleaned);
         if (!named.contains("{n}")) {
-            check(named, slug);
+            check(named, "made from the Slug '" + slug + "'");
             if (taken(view, parent, named)) {
                 throw ErrorCode.CONFLICT.error(parent.child(named) + " exists; choose another Slug, or replace it"
                         + " with PUT " + parent.child(named).entryDocument()).at(Where.at("store:" + parent.child(named).entryDocument()));
             }
             return named;
         }
+        return next(view, parent, named, 1, "made from the Slug '" + slug + "'");
+    }
+
+    /**
+     * A name the server chooses where the Slug would have gone: the title as a Slug would be
+     * cleaned, or with {@code -N} (the next free N from 2) when that is taken; without a title the
+     * next free number.
+     */
+    private static String chosen(Snapshot view, ResourcePath parent, String pattern, String title, String modelDoc) {
+        String what = "chosen by the collection's pattern '" + pattern + "' (see " + modelDoc + ")";
+        if (title == null) return next(view, parent, pattern.replace("{slug}", "{n}"), 1, what);
+        String named = pattern.replace("{slug}", title);
+        if (ResourcePath.NAME.matcher(named).matches() && !taken(view, parent, named)) return named;
+        // room for "-N" within the 100 characters of a name
+        String base = title.length() > 90 ? TRAILING.matcher(title.substring(0, 90)).replaceAll("") : title;
+        return next(view, parent, pattern.replace("{slug}", base + "-{n}"), 2, what);
+    }
+
+    /** {@code named} with its {@code {n}} the next free number, at least {@code min}. */
+    private static String next(Snapshot view, ResourcePath parent, String named, long min, String from) {
         int at = named.indexOf("{n}");
         String head = named.substring(0, at);
         String tail = named.substring(at + 3);
@@ -99,8 +124,8 @@ final class Naming {
                 if (m.matches()) max = Math.max(max, Long.parseLong(m.group(1)));
             }
         }
-        String name = head + (max + 1) + tail;
-        check(name, slug);
+        String name = head + Math.max(min, max + 1) + tail;
+        check(name, from);
         return name;
     }
 
@@ -109,14 +134,11 @@ final class Naming {
         return !view.uris(parent.child(name).path() + ".").isEmpty();
     }
 
-    private static void check(String name, String slug) {
+    /** UNPROCESSABLE unless {@code name} ({@code from} says how it was made) is a name. */
+    private static void check(String name, String from) {
         if (!ResourcePath.NAME.matcher(name).matches()) {
-            throw ErrorCode.UNPROCESSABLE.error("the name '" + name + "' made from the Slug '" + slug
-                    + "' is not a name (a letter or digit, then at most 99 letters, digits, '-' or '_')");
+            throw ErrorCode.UNPROCESSABLE.error("the name '" + name + "' " + from
+                    + " is not a name (a letter or digit, then at most 99 letters, digits, '-' or '_')");
         }
-    }
-
-    private static String where(ResourcePath p) {
-        return p.isRoot() ? "the root" : p.toString();
     }
 }

@@ -14,6 +14,7 @@ import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.ErrorXml;
+import arno.xml.Hosts;
 import arno.xml.Where;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -46,9 +47,10 @@ import org.xml.sax.SAXException;
  * The store's AtomPub HTTP API (RFC 5023), mounted by the server at {@code /store/*}.
  *
  * <pre>
- * GET    /store/                     the service document: one workspace, the root's collections
+ * GET    /store/                     the service document: the root's collections, a workspace per top-level entry and child
  * GET    /store/P.atom               an entry (?with-ancestors=yes, ?with-descendants=N|all, ?with-variants=ROLE)
- * GET    /store/P/                   the children as an Atom feed (?after=NAME&amp;limit=N, rel="next"; expansions apply to each)
+ * GET    /store/P/                   the children as an Atom feed, newest first (?after=V.NAME&amp;limit=N, rel="next";
+ *                                    ?collection=NAME: one collection's; expansions apply to each)
  * GET    /store/P.EXT                a variant: XML serialized, bytes streamed (Range: one range, 206/416)
  * GET    /store/_model/KIND.xml      an introspection document
  * GET    /store/changes?since=V      the change feed (&amp;seq=S&amp;limit=N), 410 when pruned past V
@@ -207,8 +209,9 @@ public final class StoreServlet extends HttpServlet {
             ResourcePath parent = folder(path);
             switch (method) {
                 case "GET", "HEAD" -> {
+                    // a collection's IRI (MOUNT/?collection=top) is its feed whatever Accept says (RFC 5023 8.3.3)
                     if (parent.isRoot() && req.getParameter("after") == null && req.getParameter("limit") == null
-                            && !hasExpansion(req) && !acceptsFeed(req)) {
+                            && req.getParameter("collection") == null && !hasExpansion(req) && !acceptsFeed(req)) {
                         serviceDocument(req, resp);
                     } else {
                         feed(req, resp, parent);
@@ -240,7 +243,7 @@ public final class StoreServlet extends HttpServlet {
             if (notModified(req, resp, etag(s.version(), true), s.committedAt(s.version()))) return;
             resp.setContentType(Atom.SERVICE_TYPE + ";charset=UTF-8");
             if (isHead(req)) return;
-            serialize(resp.getOutputStream(), h -> Feeds.service(s, config, mount(req), h));
+            serialize(resp.getOutputStream(), h -> Feeds.service(s, config, atoms.model(s), mount(req), h));
         }
     }
 
@@ -257,7 +260,7 @@ public final class StoreServlet extends HttpServlet {
             resp.setContentType(Atom.ENTRY_TYPE + ";charset=UTF-8");
             if (isHead(req)) return;
             String mount = mount(req);
-            serialize(resp.getOutputStream(), h -> Expansion.write(s, config, path, o, new Hrefs(mount, h)));
+            serialize(resp.getOutputStream(), h -> Expansion.write(s, config, path, o, Served.of(s, atoms.model(s), mount, h)));
         }
     }
 
@@ -338,31 +341,28 @@ public final class StoreServlet extends HttpServlet {
         }
     }
 
-    /** GET /store/P/ : one page of the children, as an Atom feed. */
+    /** GET /store/P/ : one page of the children (of one collection with ?collection=NAME), as an Atom feed. */
     private void feed(HttpServletRequest req, HttpServletResponse resp, ResourcePath parent) throws IOException {
         Expansion.Options o = Expansion.Options.parse(req::getParameterValues);
         String after = req.getParameter("after");
-        if (after != null && !ResourcePath.NAME.matcher(after).matches()) {
-            throw ErrorCode.BAD_PARAMETER.error("after=" + after + " is not an entry name");
-        }
+        Feeds.Cursor cursor = after == null ? null : Feeds.Cursor.parse(after);
         int limit = intParameter(req, "limit", DEFAULT_PAGE, 1, Integer.MAX_VALUE);
         limit = Math.min(limit, MAX_PAGE);
         try (Snapshot s = atoms.store().read()) {
             if (!parent.isRoot() && !s.exists(parent.entryDocument())) throw notFound(parent.childrenFolder());
-            List<String> names = Feeds.childNames(s, parent, after, limit + 1);
-            String next = null;
-            if (names.size() > limit) {
-                names = names.subList(0, limit);
-                next = mount(req) + parent.childrenFolder() + "?" + query(req, "after", names.get(limit - 1));
-            }
+            Model model = atoms.model(s);
+            String kindName = parent.isRoot() ? Atom.ROOT_KIND : Feeds.kindOf(s, config, parent);
+            Kind kind = kindName == null ? null : model.kind(kindName);
+            Kind.Collection collection = Feeds.named(parent, kind, req.getParameter("collection"));
+            Feeds.Page page = Feeds.members(s, config, parent, kind, collection, cursor, limit);
+            String next = page.next() == null ? null
+                    : mount(req) + parent.childrenFolder() + "?" + query(req, "after", page.next().toString());
             if (notModified(req, resp, etag(s.version(), true), s.committedAt(s.version()))) return;
             resp.setContentType(Atom.FEED_TYPE + ";charset=UTF-8");
             if (isHead(req)) return;
             String mount = mount(req);
-            List<String> page = names;
-            String nextUrl = next;
-            serialize(resp.getOutputStream(), h -> Feeds.children(s, config, parent, page, o, mount,
-                    mount + parent.childrenFolder() + queryString(req), nextUrl, h));
+            serialize(resp.getOutputStream(), h -> Feeds.children(s, config, model, parent, kind, collection, page.names(),
+                    o, mount, mount + parent.childrenFolder() + queryString(req), next, h));
         }
     }
 
@@ -418,7 +418,9 @@ public final class StoreServlet extends HttpServlet {
             w = atoms.createMedia(parent, collection, slug, media, SpooledRequest.body(req), user);
         }
         resp.setStatus(HttpServletResponse.SC_CREATED);
-        String location = mount(req) + w.path().entryDocument();
+        // absolute for a Host the server answers as (RFC 7231 allows a path; older clients expect a URI)
+        String location = Hosts.base(atoms.options().hosts(), req.getScheme(), req.getServerName(), req.getServerPort())
+                + mount(req) + w.path().entryDocument();
         resp.setHeader("Location", location);
         resp.setHeader("Content-Location", location);
         written(req, resp, w.path().entryDocument());
@@ -522,7 +524,7 @@ public final class StoreServlet extends HttpServlet {
             String mount = mount(req);
             ResourcePath.Document doc = ResourcePath.document(storePath);
             serialize(resp.getOutputStream(), h -> Expansion.write(s, config, doc.resource(), Expansion.Options.NONE,
-                    new Hrefs(mount, h)));
+                    Served.of(s, atoms.model(s), mount, h)));
         }
     }
 

@@ -107,13 +107,24 @@ class AtomStoreTest {
     }
 
     @Test
-    void anExistingSlugIsAConflictAndAMissingOneUnprocessable() {
+    void anExistingSlugIsAConflictAndWithoutOneTheServerNames() {
         ArnoException e = failure(() -> atom.createEntry(i1, null, "a0001", entry("article", "Again"), "ed"));
         assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
         assertThat(xpath(store, a1.entryDocument(), "/a:entry/a:title")).containsExactly("Article 1");
-        ArnoException none = failure(() -> atom.createEntry(i1, null, null, entry("article", "No slug"), "ed"));
-        assertThat(none.code()).isEqualTo(ErrorCode.UNPROCESSABLE);
-        assertThat(none.getMessage()).contains("Slug").contains("/_model/issue.xml");
+        // RFC 5023 9.7: the Slug is a hint; without one a slug collection names from the title, never in conflict
+        ResourcePath first = atom.createEntry(i1, null, null, entry("article", "No slug"), "ed").path();
+        ResourcePath second = atom.createEntry(i1, null, null, entry("article", "No slug"), "ed").path();
+        ResourcePath blank = atom.createEntry(i1, null, " -- ", entry("article", "No slug"), "ed").path();
+        ResourcePath third = atom.createEntry(i1, null, null, entry("article", "No slug"), "ed").path();
+        assertThat(List.of(first.name(), second.name(), blank.name(), third.name()))
+                .containsExactly("No-slug", "No-slug-2", "No-slug-3", "No-slug-4");
+        ResourcePath symbols = atom.createEntry(i1, null, null, entry("article", "?!"), "ed").path();
+        assertThat(symbols.name()).isEqualTo("1");
+        // a title longer than a name is cut to leave room for the number
+        String longTitle = "T".repeat(150);
+        assertThat(atom.createEntry(i1, null, null, entry("article", longTitle), "ed").path().name()).isEqualTo("T".repeat(100));
+        assertThat(atom.createEntry(i1, null, null, entry("article", longTitle), "ed").path().name())
+                .isEqualTo("T".repeat(90) + "-2");
     }
 
     @Test
@@ -145,7 +156,8 @@ class AtomStoreTest {
                 + "<link rel='self' href='" + doc + "'/><link rel='edit' href='" + doc + "'/>"
                 + "<link rel='up' href='/journals/ja/v1/i1/a0001.atom'/>"
                 + "<link rel='describedby' type='application/xml' href='/_model/figure.xml'/>"
-                + "<title type='text'>A figure</title><link rel='via' href='http://example.org/source'/>"
+                + "<title type='text'>A figure</title><link rel='alternate' href='/nowhere.xml'/>"
+                + "<link rel='via' href='http://example.org/source'/>"
                 + "<category term='open-access'/><summary>S &amp; T</summary>"
                 + "<x:caption n='1'>Cap <x:b>bold</x:b></x:caption></entry>")
                 .ignoreWhitespace().areSimilar();

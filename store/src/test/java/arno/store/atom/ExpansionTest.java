@@ -92,7 +92,10 @@ class ExpansionTest {
             h.endDocument();
         }
         String xml = text.toString();
-        Rfc.assertAtom(xml);
+        // The expansion's format by RFC 4287's grammar (inlined entries wrapped in a foreign element).
+        // The fixtures are bare entries (no author, no content): what the API adds to every entry it
+        // serves, and the RFC's rules beyond the grammar, are checked over HTTP (AtomPubClientTest).
+        assertThat(Rfc.problems("atom.rnc", xml)).as(xml).isEmpty();
         return xml;
     }
 

@@ -81,8 +81,13 @@ class ReadApiTest {
         return xml.replace("href='/", "href='/store/");
     }
 
+    /**
+     * Similar, but for what the API adds to each served entry from RFC 5023 (app:edited, an
+     * app:collection per child collection), which AtomPubClientTest checks.
+     */
     static void similar(String actual, String expected) {
-        XmlAssert.assertThat(actual).and(expected).ignoreWhitespace().areSimilar();
+        XmlAssert.assertThat(actual).and(expected).ignoreWhitespace()
+                .withNodeFilter(n -> !"http://www.w3.org/2007/app".equals(n.getNamespaceURI())).areSimilar();
     }
 
     static void assertError(HttpResponse<String> r, int status, String code) {
@@ -133,9 +138,13 @@ class ReadApiTest {
     @Test void ancestorsAreInlinedUpToTheTopLevelWithRewrittenHrefs() {
         HttpResponse<String> r = server.get("/journals/ja/v1/a1.atom?with-ancestors=yes");
         assertThat(r.statusCode()).isEqualTo(200);
-        String journals = entry("/journals", "journals", "");
-        String ja = entry("/journals/ja", "journal", "<link rel='up' href='/journals.atom'><arno:inline>" + journals + "</arno:inline></link>");
-        String v1 = entry("/journals/ja/v1", "volume", "<link rel='up' href='/journals/ja.atom'><arno:inline>" + ja + "</arno:inline></link>");
+        // an entry with neither content nor alternate link is served with an empty text content (RFC 4287 4.1.2)
+        String empty = "<content type='text'/>";
+        String journals = entry("/journals", "journals", empty);
+        String ja = entry("/journals/ja", "journal", "<link rel='up' href='/journals.atom'><arno:inline>" + journals
+                + "</arno:inline></link>" + empty);
+        String v1 = entry("/journals/ja/v1", "volume", "<link rel='up' href='/journals/ja.atom'><arno:inline>" + ja
+                + "</arno:inline></link>" + empty);
         String expected = entry("/journals/ja/v1/a1", "article", "<link rel='up' href='/journals/ja/v1.atom'><arno:inline>" + v1
                 + "</arno:inline></link>" + A1_LINKS.substring(up("/journals/ja/v1").length()));
         similar(r.body(), asServed(expected));

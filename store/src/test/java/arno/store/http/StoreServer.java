@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.EnumSet;
+import java.util.List;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.startup.Tomcat;
@@ -41,13 +42,20 @@ final class StoreServer implements AutoCloseable {
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context) {
-        this(dir, options, reads, maxBody, context, DeleteGuard.DEFAULT);
+        this(dir, options, reads, maxBody, context, DeleteGuard.DEFAULT, List.of());
     }
 
-    StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context, DeleteGuard deletes) {
+    /** {@code hosts}: the host names the server answers as ({@code --host}), for absolute Locations. */
+    StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context,
+                List<String> hosts) {
+        this(dir, options, reads, maxBody, context, DeleteGuard.DEFAULT, hosts);
+    }
+
+    StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context,
+                DeleteGuard deletes, List<String> hosts) {
         this.context = context;
         this.store = Store.open(dir.resolve("store"), options);
-        this.atoms = AtomStore.open(store, AtomOptions.defaults().hrefPrefix(context + "/store"));
+        this.atoms = AtomStore.open(store, AtomOptions.defaults().hrefPrefix(context + "/store").hosts(hosts));
         this.accounts = new Accounts(dir.resolve("users"));
         if (accounts.isEmpty()) {
             accounts.add("editor", "editor-password", EnumSet.of(Accounts.Role.READ, Accounts.Role.WRITE));
@@ -75,7 +83,7 @@ final class StoreServer implements AutoCloseable {
     }
 
     StoreServer(Path dir, DeleteGuard deletes) {
-        this(dir, StoreOptions.defaults().mapSize(256L << 20), StoreServlet.ReadPolicy.PUBLIC, 1 << 20, "", deletes);
+        this(dir, StoreOptions.defaults().mapSize(256L << 20), StoreServlet.ReadPolicy.PUBLIC, 1 << 20, "", deletes, List.of());
     }
 
     /** The URL of a path under the mount ({@code /journals.atom} → {@code http://…/store/journals.atom}). */

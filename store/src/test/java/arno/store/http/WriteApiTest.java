@@ -174,4 +174,32 @@ class WriteApiTest {
         assertThat(server.get("/changes?since=0&limit=1000").body()).contains("delete " + ISSUE + "/doomed/f1.atom");
         refused(404, "not-found", () -> server.write("DELETE", ISSUE + "/doomed.atom", null, null));
     }
+
+    /**
+     * Issue 21, 3.5: {@code Slug: bad%01title} once stored an entry titled with U+0001, which no
+     * XML 1.0 parser reads back (nor its parent's feed, nor an export). Such a character is refused
+     * wherever it comes from, with a 400 naming it, and nothing is stored.
+     */
+    @Test void aCharacterXml10CannotCarryIsRefusedWhereverItComesFrom() {
+        created(server.write("POST", ISSUE + "/", ENTRY, entry("article", "Chars", ""), "Slug", "chars"), ISSUE + "/chars.atom");
+        byte[] png = new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10};
+        HttpResponse<String> media = refused(400, "bad-request", () -> server.write(StoreServer.EDITOR, "POST",
+                ISSUE + "/chars/", "image/png", png, "Slug", "bad%01title"));
+        assertThat(media.body()).contains("Slug").contains("bad[U+0001]title").contains("U+0001 at character 4");
+        refused(400, "bad-request", () -> server.write("POST", ISSUE + "/", ENTRY, entry("article", "X", ""), "Slug", "x%EF%BF%BF"));
+        // XML 1.1 can carry U+0001 as a reference; what the store keeps must be XML 1.0
+        HttpResponse<String> xml11 = refused(400, "refused-xml", () -> server.write("POST", ISSUE + "/", ENTRY,
+                "<?xml version='1.1'?>\n" + entry("article", "bad&#x1;title", ""), "Slug", "xml11"));
+        assertThat(xml11.body()).contains("U+0001").contains("line=\"2\"");
+        refused(400, "refused-xml", () -> server.write("PUT", ISSUE + "/chars.xml", "application/xml",
+                "<?xml version='1.1'?><article title='&#x2;'/>", "If-None-Match", "*"));
+        // a Slug with other characters still names by cleaning and titles as sent
+        HttpResponse<String> fine = server.write(StoreServer.EDITOR, "POST", ISSUE + "/chars/", "image/png", png,
+                "Slug", "caf%C3%A9%20plot");
+        assertThat(fine.statusCode()).as(fine.body()).isEqualTo(201);
+        assertThat(fine.body()).contains("<title>café plot</title>");
+        for (String path : new String[] {ISSUE + "/chars/", ISSUE + "/?with-descendants=all", "/changes?since=0&limit=1000"}) {
+            Rfc.assertAtom(server.get(path).body());
+        }
+    }
 }
