@@ -44,8 +44,9 @@ import javax.crypto.spec.PBEKeySpec;
  * batch servlets read their bodies synchronously after the check, and a waiting container thread
  * costs memory, not CPU. A name that has no account is hashed against a dummy line of the same
  * work factor, so it takes as long as a known one with a wrong password. Failures are logged
- * (name and address, never the password) and slowed per name and per address
- * ({@link LoginThrottle}). {@link #authenticate} is the plain check for tools and tests.
+ * (name and address, never the password) and slowed per name from that address and per address
+ * ({@link LoginThrottle}), never per name alone: failures from one address must not lock the
+ * account's owner out everywhere. {@link #authenticate} is the plain check for tools and tests.
  *
  * <p>A verified name, password and account line are remembered (as a SHA-256 of the three, never
  * the password) so that a client polling with credentials pays for the hash once. The file is
@@ -188,7 +189,7 @@ public final class Accounts {
 
     /**
      * The account that {@code authorization} (an HTTP Authorization header) names, checked as a
-     * server must: throttled per name and per {@code address} (the client's, or null), hashed off
+     * server must: throttled per name from {@code address} (the client's, or null) and per address, hashed off
      * the calling thread, failures logged; an old hash is renewed after a success.
      *
      * @throws Refusal when the login is refused (see {@link Refusal})
@@ -205,7 +206,7 @@ public final class Accounts {
         long wait = throttle.wait(name, address);
         if (wait > 0) {
             long seconds = seconds(wait);
-            throw new Refusal(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins for this account or from this address;"
+            throw new Refusal(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins from this address;"
                     + " try again in " + seconds + " s", seconds);
         }
         Line account = accounts().get(name);
@@ -223,7 +224,7 @@ public final class Accounts {
                     + (next > 0 ? "; further attempts wait " + seconds(next) + " s" : ""));
             throw new Refusal(ErrorCode.UNAUTHORIZED, "the account name or password is wrong", 0);
         }
-        throttle.succeeded(name);
+        throttle.succeeded(name, address);
         if (account.iterations < ITERATIONS) renew(account, password);
         return new Account(account.name, account.roles);
     }
@@ -315,9 +316,9 @@ public final class Accounts {
         return s.toString();
     }
 
-    /** The throttle's score of a name, for tests. */
-    double failures(String name) {
-        return throttle.score(name);
+    /** The throttle's score of a name from an address, for tests. */
+    double failures(String name, String address) {
+        return throttle.score(name, address);
     }
 
     // ---- Verifying
