@@ -23,7 +23,9 @@ import java.util.List;
  *
  * <p>Two steps, because the sites sit between them: {@link #open} opens the store (the sites are
  * compiled against it, and a first run may load content into it); {@link #mount} starts the batch
- * service and mounts everything onto a started {@link ArnoServer}, embedded or hosted.
+ * service and mounts everything onto an {@link ArnoServer} that does not answer yet: embedded,
+ * between {@link ArnoServer#bind} and {@link ArnoServer#serve}; hosted, while the container
+ * initialises the context.
  * {@link #close} closes in the reverse order, after the server has stopped serving.
  */
 public final class Parts implements AutoCloseable {

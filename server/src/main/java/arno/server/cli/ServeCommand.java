@@ -132,7 +132,9 @@ public final class ServeCommand implements Callable<Integer> {
             parts = Parts.open(c, batchOptions);
             AtomStore atom = parts.atom();
             if (fromStore) loadDemo(c, atom, err);
-            server = ArnoServer.start(c, parts.store());
+            // Bound, answering nothing yet: every part is mounted before the first request is answered, so no
+            // client (a load balancer's health check first) meets a server that is half there.
+            server = ArnoServer.bind(c, parts.store());
             // The batch service, /store/, /batch/, /_arno/health and /_arno/metrics; in production the write APIs
             // stay closed until an account may write, in development an account is created.
             parts.mount(server, err);
@@ -141,6 +143,7 @@ public final class ServeCommand implements Callable<Integer> {
             runFile = RunFile.create(localUrl(c, server.port()), atom != null);
             if (atom != null) server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token(), new XmlPolicy(c.xmlLimits())));
             server.mount("cache", LocalCache.PATH, new LocalCache(server.sites(), runFile.token()));
+            server.serve();
             runFile.write(c.data());
             err.println("arno: serving on http://" + (c.bind().equals("0.0.0.0") ? "localhost" : c.bind()) + ":"
                     + server.port() + "/  (Ctrl-C stops)");
