@@ -246,6 +246,8 @@ class OperationsServeTest {
             r.add(get(port, "/_arno/metrics", "arno:wrong-password", "203.0.113.9"));
             r.add(get(port, "/_arno/metrics", null, "198.51.100.7"));
             r.add(get(port, "/_arno/metrics", null, null));
+            // a name is not an address: never resolved, so never loopback
+            r.add(get(port, "/_arno/metrics", null, "localhost"));
         }, "--config", config.toString());
         Matcher account = Pattern.compile("account for this data folder: (\\S+) ").matcher(printed);
         assertThat(account.find()).as(printed).isTrue();
@@ -255,6 +257,7 @@ class OperationsServeTest {
         assertThat(r.get(1).statusCode()).isEqualTo(401);
         assertThat(r.get(2).statusCode()).isEqualTo(200);
         assertThat(r.get(3).statusCode()).isEqualTo(200);
+        assertThat(r.get(4).statusCode()).as(r.get(4).body()).isEqualTo(401);
 
         // the development account has the admin role: it may read them from anywhere
         List<HttpResponse<String>> admin = new ArrayList<>();
