@@ -493,16 +493,16 @@ public final class Accounts {
 
     /**
      * Reads the file's lines, lets {@code change} edit them, and replaces the file atomically
-     * (owner-only where the file system has POSIX permissions), holding a lock file beside it so
+     * (owner-only, as its folder and lock file: {@link OwnerOnly}), holding a lock file beside it so
      * that a command and a running server do not lose each other's changes.
      */
     private void update(java.util.function.Consumer<List<String>> change) {
         Path parent = file.toAbsolutePath().getParent();
         synchronized (WRITING) {
             try {
-                if (parent != null) Files.createDirectories(parent);
+                if (parent != null) OwnerOnly.folder(parent);
                 Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
-                try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(lockFile,
+                try (java.nio.channels.FileChannel channel = OwnerOnly.open(lockFile,
                         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
                      java.nio.channels.FileLock lock = channel.lock()) {
                     List<String> lines = new ArrayList<>();
@@ -514,10 +514,7 @@ public final class Accounts {
                     change.accept(lines);
                     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
                     Files.deleteIfExists(tmp);
-                    if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                        Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-                    }
+                    Files.createFile(tmp, OwnerOnly.file(tmp));
                     Files.write(tmp, lines, StandardCharsets.UTF_8);
                     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 }

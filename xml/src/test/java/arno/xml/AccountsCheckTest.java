@@ -208,8 +208,8 @@ class AccountsCheckTest {
         assertThatThrownBy(() -> accounts.remove("ann"))
                 .isInstanceOfSatisfying(ArnoException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(accounts.list()).extracting(Accounts.Listing::name).containsExactly("bob");
-        assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
-                java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        // the file, its lock file and the folders made for them: owner-only
+        assertThat(OwnerOnlyFiles.assertOwnerOnly(tmp.resolve("data"))).contains("batch", "batch/users", "batch/users.lock");
     }
 
     private static Accounts.Refusal assertRefused(Runnable r, ErrorCode code) {

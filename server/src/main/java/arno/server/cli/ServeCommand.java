@@ -14,6 +14,7 @@ import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
 import arno.store.cli.IndexTasks;
 import arno.xml.ErrorCode;
+import arno.xml.OwnerOnly;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -121,6 +122,7 @@ public final class ServeCommand implements Callable<Integer> {
         checkPort(c);
 
         // Everything is checked; from here on things are written, opened and started.
+        Parts.secureData(c);
         boolean fromStore = c.contentFrom() == Config.ContentFrom.STORE;
         demoContent(c, demoArticles, err);
         Parts parts = null;
@@ -232,7 +234,7 @@ public final class ServeCommand implements Callable<Integer> {
         err.println("arno: no content in " + c.content() + "; generating " + articles + " demo articles");
         err.flush();
         try {
-            Files.createDirectories(c.content());
+            OwnerOnly.folder(c.content());
             int step = Math.max(articles / 10, 1);
             demo.generate(c.content(), articles, 1, n -> {
                 if (articles >= 200 && (n % step == 0 || n == articles)) {
