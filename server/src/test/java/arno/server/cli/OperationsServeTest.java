@@ -328,6 +328,32 @@ class OperationsServeTest {
         assertThat(wrong.get(11).body()).contains("code=\"too-many-attempts\"");
     }
 
+    /**
+     * Issue 21: failures counted per name from any address let anyone keep an account locked. Behind a
+     * trusted proxy, wrong passwords from one client throttle that client, and the account's owner
+     * logs in from another address at once.
+     */
+    @Test
+    void wrongPasswordsFromOneClientDoNotLockTheAccountOutForAnother() throws Exception {
+        Path config = Files.writeString(tmp.resolve("arno.xml"), """
+                <arno xmlns="urn:arno:config">
+                  <proxies trusted="127.0.0.1"/>
+                </arno>""");
+        Cli added = accounts("writer-password\n", "add", "writer", "--roles", "read,write", "--password-stdin", "--data", data.toString());
+        assertThat(added.status()).as(added.err()).isZero();
+        List<HttpResponse<String>> attacker = new ArrayList<>();
+        List<HttpResponse<String>> owner = new ArrayList<>();
+        serve(port -> {
+            for (int i = 0; i < 12; i++) attacker.add(get(port, "/batch/", "writer:wrong-password", "203.0.113.66"));
+            attacker.add(get(port, "/batch/", "writer:writer-password", "203.0.113.66"));
+            owner.add(get(port, "/batch/", "writer:writer-password", "198.51.100.7"));
+        }, "--config", config.toString());
+        assertThat(attacker.subList(0, 11)).allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(401));
+        assertThat(attacker.get(11).statusCode()).as(attacker.get(11).body()).isEqualTo(429);
+        assertThat(attacker.get(12).statusCode()).as("the attacker's address, even with the right password").isEqualTo(429);
+        assertThat(owner.get(0).statusCode()).as(owner.get(0).body()).isEqualTo(200);
+    }
+
     // ---- helpers
 
     /** Serves with the test's folders and {@code more} flags while {@code during} runs; returns what serve printed. */
