@@ -223,14 +223,14 @@ public final class ArnoServer implements AutoCloseable {
      */
     public void serve() {
         if (tomcat == null) throw new IllegalStateException("a hosted server is started by its container");
+        // The port is bound already: what fails here is Tomcat itself, not the user's choice of port.
         try {
             tomcat.start();
         } catch (LifecycleException | RuntimeException e) {
-            throw ErrorCode.PORT_UNAVAILABLE.error(e, "cannot serve on " + config.bind() + ":" + port() + ": " + e.getMessage());
+            throw ErrorCode.INTERNAL.error(e, "Tomcat did not start serving on " + config.bind() + ":" + port() + ": " + e.getMessage());
         }
         if (connector.getState() != LifecycleState.STARTED) {
-            throw ErrorCode.PORT_UNAVAILABLE.error("cannot serve on " + config.bind() + ":" + port()
-                    + ": the connector did not start (the log says why)");
+            throw ErrorCode.INTERNAL.error("Tomcat did not start serving on " + config.bind() + ":" + port() + " (the log says why)");
         }
         LOG.log(System.Logger.Level.INFO, "Arno serves " + registry.current().names() + " on http://" + config.bind() + ":"
                 + connector.getLocalPort() + "/ with " + config.workers() + " workers, queue " + config.queue()

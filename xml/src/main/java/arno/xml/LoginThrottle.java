@@ -90,12 +90,14 @@ final class LoginThrottle {
 
     /**
      * The key of a client address: an IPv6 address's /64 (a subscriber is given a whole /64 and
-     * may use any address in it), any other address as it is (IPv4, or text that is no literal).
+     * may use any address in it), an IPv4 address in its one spelling ({@code ::ffff:192.0.2.1} is
+     * {@code 192.0.2.1}), any other text as it is.
      */
     static String network(String address) {
         if (address == null) return null;
         java.net.InetAddress a = IpAddress.parse(address);
-        if (!(a instanceof java.net.Inet6Address)) return address;
+        if (a == null) return address;
+        if (!(a instanceof java.net.Inet6Address)) return a.getHostAddress();
         byte[] b = a.getAddress();
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < 8; i += 2) s.append(Integer.toHexString(((b[i] & 0xff) << 8) | (b[i + 1] & 0xff))).append(':');

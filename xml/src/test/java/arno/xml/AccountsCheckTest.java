@@ -84,7 +84,8 @@ class AccountsCheckTest {
         assertThat(LoginThrottle.network("2001:db8:1:2:aaaa::1")).isEqualTo(LoginThrottle.network("2001:db8:1:2:bbbb::9"))
                 .isEqualTo("2001:db8:1:2::/64");
         assertThat(LoginThrottle.network("2001:db8:1:3::1")).isNotEqualTo(LoginThrottle.network("2001:db8:1:2::1"));
-        assertThat(LoginThrottle.network("203.0.113.66")).isEqualTo("203.0.113.66");
+        assertThat(LoginThrottle.network("203.0.113.66")).isEqualTo(LoginThrottle.network("::ffff:203.0.113.66"))
+                .isEqualTo("203.0.113.66");
         assertThat(LoginThrottle.network("localhost")).as("a name is kept as text, never resolved").isEqualTo("localhost");
         AtomicLong now = new AtomicLong();
         LoginThrottle t = new LoginThrottle(now::get);
