@@ -412,8 +412,16 @@ public final class Accounts {
      * starts new threads, so a server started again in the same JVM works as before.
      */
     public static void stopHashing(java.time.Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
         java.util.concurrent.ThreadPoolExecutor p = Hashers.stop();
-        if (p != null) p.awaitTermination(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        if (p == null) return;
+        p.awaitTermination(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        // A terminated pool's last worker may still be ending: wait for the threads themselves.
+        for (Thread t : ((Hashers.Threads) p.getThreadFactory()).made) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) break;
+            t.join(Math.max(1, left / 1_000_000));
+        }
     }
 
     /** The hashing threads: daemons, shared by every instance in the JVM (one bound per process). */
@@ -421,14 +429,24 @@ public final class Accounts {
         private static final java.util.concurrent.atomic.AtomicInteger N = new java.util.concurrent.atomic.AtomicInteger();
         private static java.util.concurrent.ThreadPoolExecutor pool;
 
+        /** Makes a pool's threads and keeps those that may be alive, so a stop can wait for them to end. */
+        static final class Threads implements java.util.concurrent.ThreadFactory {
+            final java.util.List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+            @Override
+            public Thread newThread(Runnable r) {
+                Thread t = new Thread(r, "arno-login-" + N.incrementAndGet());
+                t.setDaemon(true);
+                made.removeIf(old -> !old.isAlive()); // idle threads time out and are made anew
+                made.add(t);
+                return t;
+            }
+        }
+
         static synchronized java.util.concurrent.ThreadPoolExecutor pool() {
             if (pool == null) {
                 pool = new java.util.concurrent.ThreadPoolExecutor(HASHERS, HASHERS, 60, java.util.concurrent.TimeUnit.SECONDS,
-                        new java.util.concurrent.ArrayBlockingQueue<>(HASH_QUEUE), r -> {
-                            Thread t = new Thread(r, "arno-login-" + N.incrementAndGet());
-                            t.setDaemon(true);
-                            return t;
-                        });
+                        new java.util.concurrent.ArrayBlockingQueue<>(HASH_QUEUE), new Threads());
                 pool.allowCoreThreadTimeOut(true);
             }
             return pool;
