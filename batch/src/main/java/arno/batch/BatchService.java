@@ -6,6 +6,7 @@ import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.FileRoots;
 import arno.xml.Outbound;
+import arno.xml.OwnerOnly;
 import arno.xml.Where;
 import jakarta.servlet.http.HttpServlet;
 import java.io.IOException;
@@ -82,7 +83,8 @@ public final class BatchService implements AutoCloseable {
     private BatchService(BatchOptions options) throws IOException {
         this.options = options;
         this.jobsDir = options.workDirectory().resolve("jobs");
-        Files.createDirectories(jobsDir);
+        // Owner-only: jobs hold their batch files, reports and the submitters' names.
+        OwnerOnly.folder(jobsDir);
         FileRoots roots = FileRoots.of(options.roots());
         Outbound outbound = new Outbound(options.outbound());
         Targets targets = new Targets(roots, outbound, options.store() != null);
@@ -374,7 +376,7 @@ public final class BatchService implements AutoCloseable {
         long limit = options.maxBatchBytes();
         long total = 0;
         byte[] buffer = new byte[1 << 16];
-        try (OutputStream out = Files.newOutputStream(file)) {
+        try (OutputStream out = OwnerOnly.newOutputStream(file)) {
             int n;
             while ((n = body.read(buffer)) > 0) {
                 total += n;
@@ -393,7 +395,7 @@ public final class BatchService implements AutoCloseable {
             String suffix = Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36 * 36), 36);
             Path dir = jobsDir.resolve(stamp + "-" + "0".repeat(4 - suffix.length()) + suffix);
             try {
-                return Files.createDirectory(dir);
+                return OwnerOnly.newFolder(dir);
             } catch (java.nio.file.FileAlreadyExistsException e) {
                 if (attempt > 100) throw new IllegalStateException("cannot find a free job name in " + jobsDir);
             } catch (IOException e) {

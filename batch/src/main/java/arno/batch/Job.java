@@ -138,7 +138,7 @@ final class Job {
         }
         Path tmp = dir.resolve(STATE + ".tmp");
         try {
-            try (OutputStream out = Files.newOutputStream(tmp)) {
+            try (OutputStream out = arno.xml.OwnerOnly.newOutputStream(tmp)) {
                 p.store(out, "Arno batch job; rewritten at each change of state");
             }
             Durable.force(tmp);

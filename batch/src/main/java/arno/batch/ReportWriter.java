@@ -39,8 +39,8 @@ final class ReportWriter implements Closeable {
 
     private ReportWriter(Path dir, boolean create) throws IOException {
         Path file = dir.resolve(Job.REPORT);
-        this.report = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
-        this.committedFile = FileChannel.open(dir.resolve(Job.COMMITTED),
+        this.report = arno.xml.OwnerOnly.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+        this.committedFile = arno.xml.OwnerOnly.open(dir.resolve(Job.COMMITTED),
                 StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
         long good = create ? 0 : readCommitted(dir);
         report.truncate(good);

@@ -34,7 +34,7 @@ final class SpillBuffer extends OutputStream {
 
     @Override public void write(byte[] b, int off, int len) throws IOException {
         if (fileOut == null && memory.size() + len > LIMIT) {
-            Files.createDirectories(spillDir);
+            arno.xml.OwnerOnly.folder(spillDir);
             file = Files.createTempFile(spillDir, "entry-", ".xml");
             fileOut = new java.io.BufferedOutputStream(Files.newOutputStream(file));
             memory.writeTo(fileOut);

@@ -5,6 +5,7 @@ import arno.store.atom.Put;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.ErrorXml;
+import arno.xml.OwnerOnly;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import arno.xml.XmlWriter;
@@ -305,7 +306,7 @@ final class Transformation {
             temporary = parent.resolve("." + target.file().getFileName() + "."
                     + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
         } else {
-            Files.createDirectories(scratch);
+            OwnerOnly.folder(scratch);
             temporary = Files.createTempFile(scratch, "put-", ".tmp");
         }
         return new Pending(temporary, target);
@@ -460,9 +461,9 @@ final class Transformation {
     /** Keeps the SVRL in the job folder and summarises it into the entry and the job's rule counts. */
     private void svrl(XmlWriter xml, Batch.Input input, XdmNode svrl) throws SaxonApiException, IOException {
         Path dir = job.dir.resolve(Job.SVRL);
-        Files.createDirectories(dir);
+        OwnerOnly.folder(dir);
         String name = input.index() + ".xml";
-        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(dir.resolve(name)))) {
+        try (OutputStream out = new java.io.BufferedOutputStream(OwnerOnly.newOutputStream(dir.resolve(name)))) {
             processor.newSerializer(out).serializeNode(svrl);
         }
         Svrl summary = Svrl.summarize(svrl);

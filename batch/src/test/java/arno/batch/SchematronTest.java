@@ -55,6 +55,13 @@ class SchematronTest {
         xml(svrl).and(server.root.resolve("svrl-out/bad.svrl").toFile()).ignoreWhitespace().areSimilar();
     }
 
+    /** Issue 21: job folders, reports and SVRL were readable by every user of the machine under umask 022. */
+    @Test void theJobsFolderIsReadableByItsOwnerOnly() {
+        String id = job.substring(job.lastIndexOf('/') + 1);
+        assertThat(arno.xml.OwnerOnlyFiles.assertOwnerOnly(server.work)).contains("jobs", "jobs/" + id,
+                "jobs/" + id + "/" + Job.REPORT, "jobs/" + id + "/" + Job.STATE, "jobs/" + id + "/" + Job.SVRL + "/3.xml");
+    }
+
     @Test void theReportHasTheFindingsPerInputAndASummaryPerRule() {
         String report = server.get(job + "/report").body();
         xml(report).valueByXPath("//b:transformation[@index='1']/b:svrl/@failed-asserts").isEqualTo(0);

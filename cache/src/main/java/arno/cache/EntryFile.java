@@ -8,12 +8,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -64,6 +67,16 @@ final class EntryFile {
     private EntryFile() {
     }
 
+    /**
+     * Creates a file ({@code folder} false) or folders owner-only where the file system has POSIX
+     * permissions: cached pages may be ones only some users may see. Arno's {@code OwnerOnly}
+     * does the same for everything else under the data folder; this module depends on nothing of Arno's.
+     */
+    static FileAttribute<?>[] ownerOnly(Path path, boolean folder) {
+        if (!path.getFileSystem().supportedFileAttributeViews().contains("posix")) return new FileAttribute<?>[0];
+        return new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(folder ? "rwx------" : "rw-------"))};
+    }
+
     static String name(long sequence) {
         return String.format("%016x%s", sequence, SUFFIX);
     }
@@ -75,8 +88,8 @@ final class EntryFile {
         Path temp = folder.resolve(String.format("%016x%s", sequence, TEMP_SUFFIX));
         Path target = folder.resolve(name(sequence));
         try {
-            try (OutputStream out = Files.newOutputStream(temp, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
+            try (OutputStream out = Channels.newOutputStream(Files.newByteChannel(temp,
+                    java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), ownerOnly(temp, false)))) {
                 DataOutputStream data = new DataOutputStream(out);
                 data.writeInt(MAGIC);
                 data.writeInt(FORMAT);

@@ -160,9 +160,9 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             return;
         }
         this.disk = ArcCache.<K, Stored>builder(b.diskEntries).maximumWeight(b.diskBytes, Stored::bytes).build();
-        Files.createDirectories(folder);
-        this.lockChannel = FileChannel.open(folder.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        Files.createDirectories(folder, EntryFile.ownerOnly(folder, true));
+        this.lockChannel = FileChannel.open(folder.resolve(LOCK_FILE), Set.of(StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE), EntryFile.ownerOnly(folder.resolve(LOCK_FILE), false));
         FileLock lock;
         try {
             lock = lockChannel.tryLock();

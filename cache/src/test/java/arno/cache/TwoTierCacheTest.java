@@ -84,6 +84,28 @@ class TwoTierCacheTest {
         cache.checkConsistency();
     }
 
+    /** Issue 21: cached pages on disk were readable by every user of the machine under umask 022. */
+    @Test
+    void theDiskTierIsReadableByItsOwnerOnly() throws IOException {
+        Path data = dir.resolve("data");
+        TwoTierCache<String, String> cache = TwoTierCache.<String, String>builder(1)
+                .disk(data.resolve("cache/site"), 1 << 20, Codec.utf8(), Codec.utf8()).build();
+        open.add(cache);
+        cache.put("a", "a page for one user", Dependencies.none());
+        cache.put("b", "beta", Dependencies.none());
+        Path file = cache.fileOf("a");
+        assertThat(file).exists();
+        List<Path> all;
+        try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(data)) {
+            all = walk.toList();
+        }
+        assertThat(all).contains(file).hasSizeGreaterThan(4); // data, cache, site, its lock file, the entry
+        for (Path p : all) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(p)))
+                    .as(data.relativize(p).toString()).isEqualTo(java.nio.file.Files.isDirectory(p) ? "rwx------" : "rw-------");
+        }
+    }
+
     @Test
     void aPromotedValueThatIsEvictedAgainIsNotRewritten() throws IOException {
         TwoTierCache<String, String> cache = cache(1, 1 << 20);

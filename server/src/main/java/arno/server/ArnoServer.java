@@ -24,9 +24,17 @@ import org.apache.catalina.valves.RemoteIpValve;
 /**
  * Arno in an embedded Tomcat, from the one configuration: one connector on the configured address
  * and port, one context at "/", the Arno servlet for everything (other servlets may be
- * {@link #mount}ed beside it). {@link #start} returns once the port is open. The same sites'
- * servlet, body rate and static folders can instead be put into a servlet container's context
- * ({@link #host}, the WAR); {@link Parts} adds the store, batch and operating parts to either.
+ * {@link #mount}ed beside it). The same sites' servlet, body rate and static folders can instead
+ * be put into a servlet container's context ({@link #host}, the WAR); {@link Parts} adds the
+ * store, batch and operating parts to either.
+ *
+ * <p>Starting is two steps, so that no request is answered by a half-mounted server: {@link #bind}
+ * compiles the sites and binds the port (so a port in use fails first, and the port is known) but
+ * answers nothing; the caller {@link #mount}s every part; {@link #serve} then starts Tomcat, whose
+ * connector accepts only after every context has started. A client that connects in between waits
+ * in the listen backlog and is answered by the whole server: never a 404 from a part that was not
+ * there yet, never a health check that says ready before the store API answers (issue 21).
+ * {@link #start} is both steps at once, for servers with nothing to mount.
  *
  * <p>Tomcat's own error pages (for what it refuses before any servlet sees it: a malformed
  * request line, an encoded slash) show neither a stack trace nor Tomcat's version.
@@ -58,15 +66,17 @@ public final class ArnoServer implements AutoCloseable {
     private final jakarta.servlet.ServletContext hosted;
     private final SiteRegistry registry;
     private final ArnoServlet servlet;
+    private final Config config;
 
     private ArnoServer(Tomcat tomcat, Connector connector, Path work, jakarta.servlet.ServletContext hosted,
-            SiteRegistry registry, ArnoServlet servlet) {
+            SiteRegistry registry, ArnoServlet servlet, Config config) {
         this.tomcat = tomcat;
         this.connector = connector;
         this.work = work;
         this.hosted = hosted;
         this.registry = registry;
         this.servlet = servlet;
+        this.config = config;
     }
 
     /**
@@ -97,12 +107,33 @@ public final class ArnoServer implements AutoCloseable {
     }
 
     /**
+     * As {@link #start(Config, DocumentStore, arno.cache.Ticker)}, but serving nothing yet: the
+     * sites are compiled and the port is bound ({@link #port()} is known, and a port in use has
+     * failed with {@link ErrorCode#PORT_UNAVAILABLE}), and requests wait until {@link #serve}. What
+     * is {@link #mount}ed in between answers from the first request on.
+     */
+    public static ArnoServer bind(Config config, DocumentStore store) {
+        return bind(config, store, null);
+    }
+
+    /**
      * As {@link #start(Config, DocumentStore)}, with the page caches timed by {@code clock}
      * (nanoseconds since the epoch; null for the wall clock): for tests of expiry. The sites' page
      * caches keep their disk tiers under {@code DATA/cache/SITE} and, when {@code store} is Arno's
      * store, follow its change feed to evict the pages that depend on what each commit changed.
      */
     public static ArnoServer start(Config config, DocumentStore store, arno.cache.Ticker clock) {
+        ArnoServer server = bind(config, store, clock);
+        try {
+            server.serve();
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    private static ArnoServer bind(Config config, DocumentStore store, arno.cache.Ticker clock) {
         arno.server.config.Logging.apply(config.logLevel(), config.logFile());
         SiteRegistry registry = sites(config, store, clock);
         Path work;
@@ -171,21 +202,39 @@ public final class ArnoServer implements AutoCloseable {
             throw e;
         }
         try {
-            tomcat.start();
+            // Binds the port (the connector binds on init) without accepting: nothing is answered before serve().
+            tomcat.init();
         } catch (LifecycleException | RuntimeException e) {
             stopQuietly(tomcat, work);
             registry.close();
             throw unavailable(config, e);
         }
-        if (connector.getState() != LifecycleState.STARTED || connector.getLocalPort() < 0) {
+        if (connector.getState() != LifecycleState.INITIALIZED || connector.getLocalPort() < 0) {
             stopQuietly(tomcat, work);
             registry.close();
             throw unavailable(config, null);
         }
+        return new ArnoServer(tomcat, connector, work, null, registry, servlet, config);
+    }
+
+    /**
+     * Starts answering on the port {@link #bind} bound, with everything {@link #mount}ed so far:
+     * Tomcat starts the contexts, then the connector. Once only; a hosted server is the container's.
+     */
+    public void serve() {
+        if (tomcat == null) throw new IllegalStateException("a hosted server is started by its container");
+        // The port is bound already: what fails here is Tomcat itself, not the user's choice of port.
+        try {
+            tomcat.start();
+        } catch (LifecycleException | RuntimeException e) {
+            throw ErrorCode.INTERNAL.error(e, "Tomcat did not start serving on " + config.bind() + ":" + port() + ": " + e.getMessage());
+        }
+        if (connector.getState() != LifecycleState.STARTED) {
+            throw ErrorCode.INTERNAL.error("Tomcat did not start serving on " + config.bind() + ":" + port() + " (the log says why)");
+        }
         LOG.log(System.Logger.Level.INFO, "Arno serves " + registry.current().names() + " on http://" + config.bind() + ":"
                 + connector.getLocalPort() + "/ with " + config.workers() + " workers, queue " + config.queue()
                 + (config.production() ? "" : " (development mode)"));
-        return new ArnoServer(tomcat, connector, work, null, registry, servlet);
     }
 
     /**
@@ -208,7 +257,7 @@ public final class ArnoServer implements AutoCloseable {
                     new BodyDeadline(config.bodyRate(), SITES_SERVLET));
             bodies.setAsyncSupported(true);
             bodies.addMappingForUrlPatterns(null, false, "/*");
-            ArnoServer server = new ArnoServer(null, null, null, ctx, registry, servlet);
+            ArnoServer server = new ArnoServer(null, null, null, ctx, registry, servlet, config);
             registry.current().staticFolders().forEach(server::mountFiles);
             return server;
         } catch (RuntimeException e) {
@@ -390,7 +439,9 @@ public final class ArnoServer implements AutoCloseable {
     /**
      * Serves {@code servlet} at {@code pattern} (e.g. "/batch/*") beside the sites. Mounted
      * paths take precedence over sites, so they must not collide with a site prefix. Request
-     * bodies reach the servlet held to the configured body rate ({@link BodyDeadline}).
+     * bodies reach the servlet held to the configured body rate ({@link BodyDeadline}). Mount
+     * between {@link #bind} and {@link #serve} (or while a container initialises the context), so
+     * the servlet answers from the first request; mounted later, the path answers 404 until then.
      */
     public void mount(String name, String pattern, jakarta.servlet.http.HttpServlet servlet) {
         if (hosted != null) {
@@ -424,7 +475,8 @@ public final class ArnoServer implements AutoCloseable {
 
     private static void stopQuietly(Tomcat tomcat, Path work) {
         try {
-            tomcat.stop();
+            // Bound but never served: there is nothing to stop, only the port to release.
+            if (tomcat.getServer().getState() != LifecycleState.INITIALIZED) tomcat.stop();
             tomcat.destroy();
         } catch (LifecycleException e) {
             LOG.log(System.Logger.Level.WARNING, "Tomcat did not stop cleanly: " + e.getMessage());

@@ -7,8 +7,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.OutputStream;
+import arno.xml.IpAddress;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Set;
@@ -85,13 +85,12 @@ final class LocalAccess {
         return code.error("the server at " + run.url() + " refused " + what + ": " + reason);
     }
 
-    /** The connection comes from this machine: loopback, or one of its own addresses calling itself. */
+    /**
+     * The connection comes from this machine: loopback, or one of its own addresses calling itself.
+     * Address literals only: a name (a trusted proxy's {@code X-Forwarded-For: localhost}) is not one.
+     */
     private static boolean sameMachine(HttpServletRequest req) {
-        try {
-            InetAddress remote = InetAddress.getByName(req.getRemoteAddr());
-            return remote.isLoopbackAddress() || remote.equals(InetAddress.getByName(req.getLocalAddr()));
-        } catch (UnknownHostException e) {
-            return false;
-        }
+        InetAddress remote = IpAddress.parse(req.getRemoteAddr());
+        return remote != null && (remote.isLoopbackAddress() || remote.equals(IpAddress.parse(req.getLocalAddr())));
     }
 }

@@ -9,8 +9,12 @@ import arno.store.StoreOptions;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.http.StoreServlet;
+import arno.xml.OwnerOnly;
 import arno.xml.XmlPolicy;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,10 +27,13 @@ import java.util.List;
  *
  * <p>Two steps, because the sites sit between them: {@link #open} opens the store (the sites are
  * compiled against it, and a first run may load content into it); {@link #mount} starts the batch
- * service and mounts everything onto a started {@link ArnoServer}, embedded or hosted.
+ * service and mounts everything onto an {@link ArnoServer} that does not answer yet: embedded,
+ * between {@link ArnoServer#bind} and {@link ArnoServer#serve}; hosted, while the container
+ * initialises the context.
  * {@link #close} closes in the reverse order, after the server has stopped serving.
  */
 public final class Parts implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("arno");
     /** Where the store API is mounted. */
     public static final String STORE_MOUNT = "/store";
 
@@ -135,6 +142,35 @@ public final class Parts implements AutoCloseable {
             }
         }
         if (first != null) throw first;
+    }
+
+    /**
+     * Makes the data folder owner-only before anything is written into it: created {@code rwx------}
+     * when it is new; when it exists, the folders that hold what is not public (the store, batch jobs
+     * and accounts, the page caches) lose every permission of the group and others, which an older
+     * Arno created them with under umask 022, and the log says which. The data folder itself and
+     * {@code content} are left as they are: the operator's, possibly shared with editors on purpose.
+     * What Arno creates inside is owner-only from then on ({@link OwnerOnly}).
+     */
+    public static void secureData(Config config) {
+        Path data = config.data();
+        try {
+            if (!Files.isDirectory(data)) {
+                OwnerOnly.folder(data);
+                return;
+            }
+            List<String> tightened = new ArrayList<>();
+            for (Path p : List.of(config.store(), config.batchData(), config.cache())) {
+                if (Files.isDirectory(p) && OwnerOnly.restrict(p)) tightened.add(data.relativize(p).toString());
+            }
+            if (!tightened.isEmpty()) {
+                LOG.log(System.Logger.Level.INFO, String.join(", ", tightened) + " in " + data
+                        + " could be read by other users of this machine; now only by this one");
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot make " + data + " readable by its owner only (" + e.getMessage()
+                    + "); other users of this machine may read it");
+        }
     }
 
     /** The store's options from the configuration: map size, XML limits, change retention. */

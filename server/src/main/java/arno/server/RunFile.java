@@ -1,6 +1,7 @@
 package arno.server;
 
 import arno.xml.ErrorCode;
+import arno.xml.OwnerOnly;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -11,7 +12,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Optional;
@@ -50,9 +50,7 @@ public record RunFile(long pid, URI url, String token, boolean store) {
         try {
             Files.deleteIfExists(tmp);
             try {
-                Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createFile(tmp); // not POSIX: the folder's own permissions protect it
+                Files.createFile(tmp, OwnerOnly.file(tmp)); // not POSIX: the folder's own permissions protect it
             } catch (FileAlreadyExistsException e) {
                 throw new IOException(tmp + " appeared while being written", e);
             }

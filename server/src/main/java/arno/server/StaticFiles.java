@@ -26,6 +26,13 @@ import org.apache.tomcat.util.descriptor.web.FilterMap;
  * no listings, nothing outside the folder. Tomcat's, not ours: it is what every Tomcat serves
  * files with, and it streams from the file without copying it into the heap.
  *
+ * <p>No dot-files: a path with a segment that starts with '.' ({@code .env}, {@code .git/config},
+ * {@code .htpasswd}, an editor's {@code .site.css.swp}) answers 404 as a missing file does. Such
+ * files are an author's or a tool's, never an asset a page links, and they are where secrets
+ * leak from. {@code .well-known} is no exception: RFC 8615 puts it at the root of a host, and a
+ * static folder is only ever served below it ({@code /static/}, {@code PREFIX/static/}), so a
+ * {@code .well-known} folder there could never be the real one.
+ *
  * <p>{@code Cache-Control}: a fingerprinted name ({@code site.3f9a2c1e.css}: a dot or dash, then
  * at least eight hex digits, before the extension) never changes, so browsers and proxies keep
  * it for a year without asking again ({@code immutable}); any other name may change under the
@@ -46,11 +53,11 @@ final class StaticFiles {
         Tomcat.addServlet(files, "files", new DefaultServlet());
         files.addServletMappingDecoded("/", "files");
         FilterDef def = new FilterDef();
-        def.setFilterName("cache-control");
-        def.setFilter(new CacheControl());
+        def.setFilterName("static-guard");
+        def.setFilter(new Guard());
         files.addFilterDef(def);
         FilterMap map = new FilterMap();
-        map.setFilterName("cache-control");
+        map.setFilterName("static-guard");
         map.addURLPattern("/*");
         files.addFilterMap(map);
     }
@@ -72,7 +79,7 @@ final class StaticFiles {
         resources.addPreResources(new DirResourceSet(resources, path, folder.toAbsolutePath().toString(), "/"));
         String name = "files:" + path;
         ctx.addServlet(name, new DefaultServlet()).addMapping(path + "/*");
-        ctx.addFilter("cache-control:" + path, new CacheControl()).addMappingForServletNames(null, false, name);
+        ctx.addFilter("static-guard:" + path, new Guard()).addMappingForServletNames(null, false, name);
     }
 
     /** The Cache-Control of a file's name. */
@@ -80,10 +87,23 @@ final class StaticFiles {
         return FINGERPRINTED.matcher(name).matches() ? IMMUTABLE : REVALIDATE;
     }
 
-    private static final class CacheControl extends HttpFilter {
+    /** Whether the decoded path within the static context names a dot-file or a file in a dot-folder. */
+    static boolean hidden(String path) {
+        for (String segment : path.split("/")) if (segment.startsWith(".")) return true;
+        return false;
+    }
+
+    /** Before the default servlet: dot-files refused as missing, the Cache-Control of the rest. */
+    private static final class Guard extends HttpFilter {
         @Override
         protected void doFilter(HttpServletRequest req, HttpServletResponse resp, FilterChain chain)
                 throws IOException, ServletException {
+            // Decoded and normalised by Tomcat, as the default servlet looks the file up: %2e is a dot here too.
+            String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+            if (hidden(path)) {
+                resp.sendError(HttpServletResponse.SC_NOT_FOUND);
+                return;
+            }
             String uri = req.getRequestURI();
             resp.setHeader("Cache-Control", cacheControl(uri.substring(uri.lastIndexOf('/') + 1)));
             chain.doFilter(req, resp);

@@ -7,11 +7,11 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /** Collects what Arno logs (System.Logger "arno" goes to java.util.logging). */
-final class LogCapture extends Handler implements AutoCloseable {
+public final class LogCapture extends Handler implements AutoCloseable {
     private static final Logger ARNO = Logger.getLogger("arno");
-    final List<String> lines = new CopyOnWriteArrayList<>();
+    public final List<String> lines = new CopyOnWriteArrayList<>();
 
-    LogCapture() {
+    public LogCapture() {
         ARNO.addHandler(this);
     }
 
@@ -22,7 +22,7 @@ final class LogCapture extends Handler implements AutoCloseable {
         lines.add(m);
     }
 
-    List<String> containing(String text) {
+    public List<String> containing(String text) {
         return lines.stream().filter(l -> l.contains(text)).toList();
     }
 

@@ -24,6 +24,7 @@ import org.lmdbjava.LmdbException;
 import org.lmdbjava.Txn;
 
 import arno.xml.ErrorCode;
+import arno.xml.OwnerOnly;
 import arno.xml.Where;
 
 /**
@@ -101,7 +102,7 @@ final class Engine implements AutoCloseable {
             throw noStore(abs);
         }
         try {
-            Files.createDirectories(abs);
+            OwnerOnly.folder(abs);
         } catch (IOException e) {
             throw new StoreException(ErrorCode.IO, "cannot create store folder " + abs + ": " + e.getMessage()
                     + "; check the --data folder and its permissions", e);
@@ -110,7 +111,7 @@ final class Engine implements AutoCloseable {
         FileLock lock;
         Path lockPath = abs.resolve(LOCK_FILE);
         try {
-            channel = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.READ,
+            channel = OwnerOnly.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new StoreException(ErrorCode.IO, "cannot open the store's lock file " + lockPath + ": " + e.getMessage(), e);
@@ -155,7 +156,8 @@ final class Engine implements AutoCloseable {
                     .setMapSize(options.mapSize())
                     .setMaxDbs(16)
                     .setMaxReaders(options.maxReaders())
-                    .open(abs.toFile(), flags.toArray(new EnvFlags[0]));
+                    // data.mdb and lock.mdb owner-only (LMDB's default is 0664): the store is the unpublished content.
+                    .open(abs.toFile(), 0600, flags.toArray(new EnvFlags[0]));
         } catch (Env.FileInvalidException | Env.VersionMismatchException e) {
             releaseQuietly(lock, channel);
             throw new StoreException(ErrorCode.STORE_FORMAT, "store " + abs

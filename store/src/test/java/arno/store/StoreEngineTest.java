@@ -44,6 +44,17 @@ class StoreEngineTest {
         }
     }
 
+    /** Issue 21: under umask 022 the store was readable by every user of the machine. */
+    @Test
+    void theStoreIsReadableByItsOwnerOnly() {
+        Path data = dir.resolve("data");
+        try (Store store = TestStores.open(data.resolve("store"))) {
+            TestStores.putAll(store, "/a/one.xml", "<a>unpublished</a>");
+            assertThat(arno.xml.OwnerOnlyFiles.assertOwnerOnly(data))
+                    .contains("store", "store/" + Engine.DATA_FILE, "store/lock.mdb", "store/" + Engine.LOCK_FILE);
+        }
+    }
+
     @Test
     void abortAndCloseWithoutCommitLeaveNothing() {
         try (Store store = TestStores.open(dir)) {

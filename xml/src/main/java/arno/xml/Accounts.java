@@ -44,8 +44,9 @@ import javax.crypto.spec.PBEKeySpec;
  * batch servlets read their bodies synchronously after the check, and a waiting container thread
  * costs memory, not CPU. A name that has no account is hashed against a dummy line of the same
  * work factor, so it takes as long as a known one with a wrong password. Failures are logged
- * (name and address, never the password) and slowed per name and per address
- * ({@link LoginThrottle}). {@link #authenticate} is the plain check for tools and tests.
+ * (name and address, never the password) and slowed per name from that address and per address
+ * ({@link LoginThrottle}), never per name alone: failures from one address must not lock the
+ * account's owner out everywhere. {@link #authenticate} is the plain check for tools and tests.
  *
  * <p>A verified name, password and account line are remembered (as a SHA-256 of the three, never
  * the password) so that a client polling with credentials pays for the hash once. The file is
@@ -188,7 +189,7 @@ public final class Accounts {
 
     /**
      * The account that {@code authorization} (an HTTP Authorization header) names, checked as a
-     * server must: throttled per name and per {@code address} (the client's, or null), hashed off
+     * server must: throttled per name from {@code address} (the client's, or null) and per address, hashed off
      * the calling thread, failures logged; an old hash is renewed after a success.
      *
      * @throws Refusal when the login is refused (see {@link Refusal})
@@ -205,7 +206,7 @@ public final class Accounts {
         long wait = throttle.wait(name, address);
         if (wait > 0) {
             long seconds = seconds(wait);
-            throw new Refusal(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins for this account or from this address;"
+            throw new Refusal(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins from this address;"
                     + " try again in " + seconds + " s", seconds);
         }
         Line account = accounts().get(name);
@@ -223,7 +224,7 @@ public final class Accounts {
                     + (next > 0 ? "; further attempts wait " + seconds(next) + " s" : ""));
             throw new Refusal(ErrorCode.UNAUTHORIZED, "the account name or password is wrong", 0);
         }
-        throttle.succeeded(name);
+        throttle.succeeded(name, address);
         if (account.iterations < ITERATIONS) renew(account, password);
         return new Account(account.name, account.roles);
     }
@@ -315,9 +316,9 @@ public final class Accounts {
         return s.toString();
     }
 
-    /** The throttle's score of a name, for tests. */
-    double failures(String name) {
-        return throttle.score(name);
+    /** The throttle's score of a name from an address, for tests. */
+    double failures(String name, String address) {
+        return throttle.score(name, address);
     }
 
     // ---- Verifying
@@ -411,8 +412,16 @@ public final class Accounts {
      * starts new threads, so a server started again in the same JVM works as before.
      */
     public static void stopHashing(java.time.Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
         java.util.concurrent.ThreadPoolExecutor p = Hashers.stop();
-        if (p != null) p.awaitTermination(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        if (p == null) return;
+        p.awaitTermination(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        // A terminated pool's last worker may still be ending: wait for the threads themselves.
+        for (Thread t : ((Hashers.Threads) p.getThreadFactory()).made) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) break;
+            t.join(Math.max(1, left / 1_000_000));
+        }
     }
 
     /** The hashing threads: daemons, shared by every instance in the JVM (one bound per process). */
@@ -420,14 +429,24 @@ public final class Accounts {
         private static final java.util.concurrent.atomic.AtomicInteger N = new java.util.concurrent.atomic.AtomicInteger();
         private static java.util.concurrent.ThreadPoolExecutor pool;
 
+        /** Makes a pool's threads and keeps those that may be alive, so a stop can wait for them to end. */
+        static final class Threads implements java.util.concurrent.ThreadFactory {
+            final java.util.List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+            @Override
+            public Thread newThread(Runnable r) {
+                Thread t = new Thread(r, "arno-login-" + N.incrementAndGet());
+                t.setDaemon(true);
+                made.removeIf(old -> !old.isAlive()); // idle threads time out and are made anew
+                made.add(t);
+                return t;
+            }
+        }
+
         static synchronized java.util.concurrent.ThreadPoolExecutor pool() {
             if (pool == null) {
                 pool = new java.util.concurrent.ThreadPoolExecutor(HASHERS, HASHERS, 60, java.util.concurrent.TimeUnit.SECONDS,
-                        new java.util.concurrent.ArrayBlockingQueue<>(HASH_QUEUE), r -> {
-                            Thread t = new Thread(r, "arno-login-" + N.incrementAndGet());
-                            t.setDaemon(true);
-                            return t;
-                        });
+                        new java.util.concurrent.ArrayBlockingQueue<>(HASH_QUEUE), new Threads());
                 pool.allowCoreThreadTimeOut(true);
             }
             return pool;
@@ -492,16 +511,16 @@ public final class Accounts {
 
     /**
      * Reads the file's lines, lets {@code change} edit them, and replaces the file atomically
-     * (owner-only where the file system has POSIX permissions), holding a lock file beside it so
+     * (owner-only, as its folder and lock file: {@link OwnerOnly}), holding a lock file beside it so
      * that a command and a running server do not lose each other's changes.
      */
     private void update(java.util.function.Consumer<List<String>> change) {
         Path parent = file.toAbsolutePath().getParent();
         synchronized (WRITING) {
             try {
-                if (parent != null) Files.createDirectories(parent);
+                if (parent != null) OwnerOnly.folder(parent);
                 Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
-                try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(lockFile,
+                try (java.nio.channels.FileChannel channel = OwnerOnly.open(lockFile,
                         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
                      java.nio.channels.FileLock lock = channel.lock()) {
                     List<String> lines = new ArrayList<>();
@@ -513,10 +532,7 @@ public final class Accounts {
                     change.accept(lines);
                     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
                     Files.deleteIfExists(tmp);
-                    if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                        Files.createFile(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-                    }
+                    Files.createFile(tmp, OwnerOnly.file(tmp));
                     Files.write(tmp, lines, StandardCharsets.UTF_8);
                     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 }

@@ -37,9 +37,9 @@ class AccountsCheckTest {
             assertThat(wait).isGreaterThan(previous == LoginThrottle.CAP_NANOS ? previous - 1 : previous)
                     .isLessThanOrEqualTo(LoginThrottle.CAP_NANOS);
             assertThat(t.wait("ann", "10.0.0.1")).isEqualTo(wait);
-            // the same account from elsewhere waits too, and another account from this address
-            assertThat(t.wait("ann", "10.9.9.9")).isEqualTo(wait);
+            // another account from this address waits too; the same account from elsewhere does not
             assertThat(t.wait("bob", "10.0.0.1")).isEqualTo(wait);
+            assertThat(t.wait("ann", "10.9.9.9")).isZero();
             assertThat(t.wait("bob", "10.9.9.9")).isZero();
             previous = wait;
             now.addAndGet(wait); // the next attempt comes as soon as it may
@@ -59,11 +59,40 @@ class AccountsCheckTest {
         LoginThrottle t = new LoginThrottle(now::get);
         for (int i = 0; i <= LoginThrottle.FREE; i++) t.failed("ann", "10.0.0.1");
         now.addAndGet(2 * SECOND);
-        t.succeeded("ann");
-        assertThat(t.score("ann")).isZero();
-        // the address guessed six times: its next failure waits at once
+        t.succeeded("ann", "10.0.0.1");
+        assertThat(t.score("ann", "10.0.0.1")).isZero();
+        // the address guessed eleven times: its next failure waits at once
         assertThat(t.failed("bob", "10.0.0.1")).isGreaterThan(0);
-        assertThat(t.score("bob")).isEqualTo(1.0);
+        assertThat(t.score("bob", "10.0.0.1")).isEqualTo(1.0);
+    }
+
+    @Test void anAttackerFailingAgainstAnAccountLocksOnlyItselfOut() {
+        AtomicLong now = new AtomicLong(1_000 * SECOND);
+        LoginThrottle t = new LoginThrottle(now::get);
+        // 17 wrong passwords a minute against admin for an hour, each as soon as the attacker may knock
+        for (int i = 0; i < 17 * 60; i++) {
+            now.addAndGet(60 * SECOND / 17);
+            if (t.wait("admin", "203.0.113.66") == 0) t.failed("admin", "203.0.113.66");
+        }
+        assertThat(t.wait("admin", "203.0.113.66")).as("the attacker's own address is throttled").isGreaterThan(0);
+        assertThat(t.wait("editor", "203.0.113.66")).as("per address, whatever the name").isGreaterThan(0);
+        assertThat(t.wait("admin", "198.51.100.7")).as("the administrator from elsewhere").isZero();
+        assertThat(t.score("admin", "198.51.100.7")).isZero();
+    }
+
+    @Test void anIpv6ClientIsItsSlash64() {
+        assertThat(LoginThrottle.network("2001:db8:1:2:aaaa::1")).isEqualTo(LoginThrottle.network("2001:db8:1:2:bbbb::9"))
+                .isEqualTo("2001:db8:1:2::/64");
+        assertThat(LoginThrottle.network("2001:db8:1:3::1")).isNotEqualTo(LoginThrottle.network("2001:db8:1:2::1"));
+        assertThat(LoginThrottle.network("203.0.113.66")).isEqualTo(LoginThrottle.network("::ffff:203.0.113.66"))
+                .isEqualTo("203.0.113.66");
+        assertThat(LoginThrottle.network("localhost")).as("a name is kept as text, never resolved").isEqualTo("localhost");
+        AtomicLong now = new AtomicLong();
+        LoginThrottle t = new LoginThrottle(now::get);
+        // a new address of the same /64 for every guess is still one client
+        for (int i = 0; i <= LoginThrottle.FREE; i++) t.failed("admin" + i, "2001:db8:1:2::" + Integer.toHexString(i + 1));
+        assertThat(t.wait("anyone", "2001:db8:1:2:ffff::1")).isGreaterThan(0);
+        assertThat(t.wait("anyone", "2001:db8:1:3::1")).isZero();
     }
 
     @Test void theTablesStayBounded() {
@@ -73,8 +102,8 @@ class AccountsCheckTest {
             now.addAndGet(SECOND);
             t.failed("name" + i, "addr" + i);
         }
-        assertThat(t.score("name0")).isZero(); // dropped to make room
-        assertThat(t.score("name" + (LoginThrottle.MAX_KEYS + 49))).isEqualTo(1.0);
+        assertThat(t.score("name0", "addr0")).isZero(); // dropped to make room
+        assertThat(t.score("name" + (LoginThrottle.MAX_KEYS + 49), "addr" + (LoginThrottle.MAX_KEYS + 49))).isEqualTo(1.0);
     }
 
     @Test void anUnknownNameCostsTheSameHashAsAKnownOneAndBothAreThrottled() throws Exception {
@@ -90,7 +119,7 @@ class AccountsCheckTest {
         long known = Accounts.HASHED.get() - before;
         assertThat(unknown).isEqualTo(known).isEqualTo(Accounts.ITERATIONS);
         // and the unknown name is throttled as the known one is
-        assertThat(accounts.failures("nobody")).isEqualTo(accounts.failures("editor")).isEqualTo(1.0);
+        assertThat(accounts.failures("nobody", "10.0.0.1")).isEqualTo(accounts.failures("editor", "10.0.0.2")).isEqualTo(1.0);
     }
 
     @Test void afterTheFreeFailuresEvenTheRightPasswordWaitsWithoutAHash() throws Exception {
@@ -101,16 +130,45 @@ class AccountsCheckTest {
             assertRefused(() -> accounts.check(basic("editor", "wrong-password"), "10.0.0.1"), ErrorCode.UNAUTHORIZED);
         }
         long before = Accounts.HASHED.get();
-        Accounts.Refusal r = assertRefused(() -> accounts.check(basic("editor", "editor-password"), "10.0.0.7"),
+        Accounts.Refusal r = assertRefused(() -> accounts.check(basic("editor", "editor-password"), "10.0.0.1"),
                 ErrorCode.TOO_MANY_ATTEMPTS);
         assertThat(r.retryAfterSeconds()).isEqualTo(1);
         assertThat(r.status()).isEqualTo(429);
+        assertThat(r.getMessage()).contains("from this address");
         assertThat(Accounts.HASHED.get()).isEqualTo(before);
         now.addAndGet(SECOND);
-        assertThat(accounts.check(basic("editor", "editor-password"), "10.0.0.7").name()).isEqualTo("editor");
-        assertThat(accounts.failures("editor")).isZero();
+        assertThat(accounts.check(basic("editor", "editor-password"), "10.0.0.1").name()).isEqualTo("editor");
+        assertThat(accounts.failures("editor", "10.0.0.1")).isZero();
         assertRefused(() -> accounts.check(null, "10.0.0.7"), ErrorCode.UNAUTHORIZED);
         assertRefused(() -> accounts.check("Bearer x", "10.0.0.7"), ErrorCode.UNAUTHORIZED);
+    }
+
+    @Test void anAttackersFailuresDoNotLockTheAccountOutFromAnotherAddress() throws Exception {
+        AtomicLong now = new AtomicLong();
+        Accounts accounts = new Accounts(tmp.resolve("users"), now::get);
+        accounts.add("admin", "admin-password", EnumSet.of(Role.ADMIN));
+        // the attacker knocks whenever it may, well past the free failures
+        int refused = 0;
+        int checked = 0;
+        while (checked < LoginThrottle.FREE + 6) {
+            try {
+                accounts.check(basic("admin", "wrong-password"), "203.0.113.66");
+            } catch (Accounts.Refusal e) {
+                if (e.code() == ErrorCode.TOO_MANY_ATTEMPTS) {
+                    refused++;
+                    now.addAndGet(e.retryAfterSeconds() * SECOND);
+                } else {
+                    checked++;
+                }
+            }
+        }
+        assertThat(accounts.failures("admin", "203.0.113.66")).isGreaterThan(LoginThrottle.FREE);
+        // the administrator, from another address, logs in at once
+        assertThat(accounts.check(basic("admin", "admin-password"), "198.51.100.7").name()).isEqualTo("admin");
+        // the attacker's address stays throttled, even with the right password, and for any name
+        assertRefused(() -> accounts.check(basic("admin", "admin-password"), "203.0.113.66"), ErrorCode.TOO_MANY_ATTEMPTS);
+        assertRefused(() -> accounts.check(basic("someone", "any-password"), "203.0.113.66"), ErrorCode.TOO_MANY_ATTEMPTS);
+        assertThat(refused).isGreaterThan(0);
     }
 
     @Test void anOldHashVerifiesAndIsRenewedAfterALogin() throws Exception {
@@ -151,8 +209,8 @@ class AccountsCheckTest {
         assertThatThrownBy(() -> accounts.remove("ann"))
                 .isInstanceOfSatisfying(ArnoException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(accounts.list()).extracting(Accounts.Listing::name).containsExactly("bob");
-        assertThat(Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
-                java.nio.file.attribute.PosixFilePermission.OWNER_READ, java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        // the file, its lock file and the folders made for them: owner-only
+        assertThat(OwnerOnlyFiles.assertOwnerOnly(tmp.resolve("data"))).contains("batch", "batch/users", "batch/users.lock");
     }
 
     private static Accounts.Refusal assertRefused(Runnable r, ErrorCode code) {

@@ -38,8 +38,9 @@ import picocli.CommandLine.Spec;
                 "Works on the data folder's accounts file whether or not the server runs."},
         subcommands = {AccountsCommand.Add.class, AccountsCommand.Remove.class, AccountsCommand.ListAccounts.class,
                 AccountsCommand.Passwd.class},
+        // picocli formats descriptions and footers as String.format patterns: "%%" prints one '%'.
         footer = {"", "Examples:", "  ./arno accounts add editor --roles read,write --data data",
-                "  printf '%s\\n' \"$PASSWORD\" | ./arno accounts add robot --roles write --password-stdin --data data",
+                "  printf '%%s\\n' \"$PASSWORD\" | ./arno accounts add robot --roles write --password-stdin --data data",
                 "  ./arno accounts list --data data", "",
                 "Exit status: 0 done, 1 failed (the account exists, or there is none of that name), 2 wrong usage."})
 public final class AccountsCommand implements Runnable {
@@ -109,7 +110,7 @@ public final class AccountsCommand implements Runnable {
             description = {"Add an account. Its password (at least 8 characters) is read from the console, or with",
                     "--password-stdin from standard input; it is kept only as a PBKDF2-SHA256 hash (600,000 iterations)."},
             footer = {"", "Examples:", "  ./arno accounts add editor --roles read,write --data data",
-                    "  printf '%s\\n' \"$PASSWORD\" | ./arno accounts add robot --roles write --password-stdin --data data"})
+                    "  printf '%%s\\n' \"$PASSWORD\" | ./arno accounts add robot --roles write --password-stdin --data data"})
     static final class Add implements Callable<Integer> {
         @Spec
         CommandSpec spec;

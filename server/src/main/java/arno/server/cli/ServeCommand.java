@@ -14,6 +14,7 @@ import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
 import arno.store.cli.IndexTasks;
 import arno.xml.ErrorCode;
+import arno.xml.OwnerOnly;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -121,6 +122,7 @@ public final class ServeCommand implements Callable<Integer> {
         checkPort(c);
 
         // Everything is checked; from here on things are written, opened and started.
+        Parts.secureData(c);
         boolean fromStore = c.contentFrom() == Config.ContentFrom.STORE;
         demoContent(c, demoArticles, err);
         Parts parts = null;
@@ -132,7 +134,9 @@ public final class ServeCommand implements Callable<Integer> {
             parts = Parts.open(c, batchOptions);
             AtomStore atom = parts.atom();
             if (fromStore) loadDemo(c, atom, err);
-            server = ArnoServer.start(c, parts.store());
+            // Bound, answering nothing yet: every part is mounted before the first request is answered, so no
+            // client (a load balancer's health check first) meets a server that is half there.
+            server = ArnoServer.bind(c, parts.store());
             // The batch service, /store/, /batch/, /_arno/health and /_arno/metrics; in production the write APIs
             // stay closed until an account may write, in development an account is created.
             parts.mount(server, err);
@@ -141,6 +145,7 @@ public final class ServeCommand implements Callable<Integer> {
             runFile = RunFile.create(localUrl(c, server.port()), atom != null);
             if (atom != null) server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token(), new XmlPolicy(c.xmlLimits())));
             server.mount("cache", LocalCache.PATH, new LocalCache(server.sites(), runFile.token()));
+            server.serve();
             runFile.write(c.data());
             err.println("arno: serving on http://" + (c.bind().equals("0.0.0.0") ? "localhost" : c.bind()) + ":"
                     + server.port() + "/  (Ctrl-C stops)");
@@ -229,7 +234,7 @@ public final class ServeCommand implements Callable<Integer> {
         err.println("arno: no content in " + c.content() + "; generating " + articles + " demo articles");
         err.flush();
         try {
-            Files.createDirectories(c.content());
+            OwnerOnly.folder(c.content());
             int step = Math.max(articles / 10, 1);
             demo.generate(c.content(), articles, 1, n -> {
                 if (articles >= 200 && (n % step == 0 || n == articles)) {

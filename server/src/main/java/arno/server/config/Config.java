@@ -351,20 +351,10 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             int slash = e.indexOf('/');
             String address = slash < 0 ? e : e.substring(0, slash);
             String hint = what + " '" + entry + "' is not an IP address or a CIDR block such as 10.0.0.0/8, 192.168.1.5 or fd00::/8";
-            boolean v4 = address.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
-            need(v4 || address.matches("[0-9A-Fa-f:.]+") && address.indexOf(':') >= 0, hint);
-            if (v4) {
-                // Checked here: InetAddress would take 300.1.1.1 for a host name and ask DNS.
-                for (String octet : address.split("\\.")) need(Integer.parseInt(octet) <= 255, hint);
-            }
-            byte[] bytes;
-            try {
-                // A literal: InetAddress parses it without asking DNS.
-                bytes = java.net.InetAddress.getByName(address).getAddress();
-            } catch (java.net.UnknownHostException ex) {
-                throw ErrorCode.BAD_CONFIGURATION.error(hint);
-            }
-            need(!v4 || bytes.length == 4, hint);
+            // A literal, never a name: trust must not depend on what DNS answers.
+            java.net.InetAddress literal = arno.xml.IpAddress.parse(address);
+            need(literal != null && address.indexOf('%') < 0, hint);
+            byte[] bytes = literal.getAddress();
             if (slash < 0) return;
             int bits;
             try {

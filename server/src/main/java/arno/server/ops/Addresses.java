@@ -1,7 +1,7 @@
 package arno.server.ops;
 
+import arno.xml.IpAddress;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,15 +27,14 @@ final class Addresses {
         }
     }
 
-    /** Whether {@code remote} (an address literal) is loopback or in one of the blocks. */
+    /**
+     * Whether {@code remote} (an address literal) is loopback or in one of the blocks. Anything
+     * else is refused, never resolved: behind a trusted proxy the remote address is what the
+     * client put in X-Forwarded-For, and {@code localhost} there is a name, not loopback.
+     */
     boolean admits(String remote) {
-        if (remote == null) return false;
-        InetAddress a;
-        try {
-            a = InetAddress.getByName(remote); // a literal: no DNS
-        } catch (UnknownHostException | SecurityException e) {
-            return false;
-        }
+        InetAddress a = IpAddress.parse(remote);
+        if (a == null) return false;
         if (a.isLoopbackAddress()) return true;
         byte[] bytes = a.getAddress();
         for (Block b : blocks) if (matches(b, bytes)) return true;
@@ -53,11 +52,7 @@ final class Addresses {
     }
 
     private static byte[] literal(String s) {
-        if (!s.matches("[0-9A-Fa-f:.]+")) return null;
-        try {
-            return InetAddress.getByName(s).getAddress();
-        } catch (UnknownHostException e) {
-            return null;
-        }
+        InetAddress a = IpAddress.parse(s);
+        return a == null ? null : a.getAddress();
     }
 }

@@ -30,6 +30,11 @@ import java.util.List;
  * service takes jobs. No credentials are needed, so it says nothing more: no paths, no messages,
  * no versions of software. Each check is cheap (a read transaction, a volatile read), so it may
  * be polled every second.
+ *
+ * <p>It answers only once every part is there: {@code ./arno serve} mounts them all (this, the
+ * store API, the metrics, the console, batch) before its port answers anything
+ * ({@code ArnoServer.bind}, then {@code serve}), and a container initialises the WAR's context
+ * whole before routing to it; so a ready from here means the other paths answer too.
  */
 public final class Health extends HttpServlet {
     public static final String PATH = "/_arno/health";

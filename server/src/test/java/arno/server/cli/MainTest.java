@@ -2,8 +2,14 @@ package arno.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
+import picocli.CommandLine;
 import org.junit.jupiter.api.Test;
 
 /** The command tree: help, version, usage errors. */
@@ -64,6 +70,40 @@ class MainTest {
             Cli c = Cli.run(command, "--help");
             assertThat(c.status()).as(command).isZero();
             assertThat(c.out()).as(command).contains("Usage: arno " + command);
+        }
+    }
+
+    /** Issue 21: picocli reads descriptions as format strings; a stray '%' printed a warning to stderr. */
+    @Test
+    void noCommandsHelpMakesPicocliWarn() throws Exception {
+        List<List<String>> commands = new ArrayList<>();
+        walk(new CommandLine(Class.forName("arno.server.Main")), new ArrayList<>(), commands);
+        assertThat(commands).contains(List.of("accounts", "add"), List.of("serve"));
+        PrintStream saved = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8)); // picocli's tracer writes there
+        try {
+            for (List<String> command : commands) {
+                List<String> args = new ArrayList<>(command);
+                args.add("--help");
+                Cli c = Cli.run(args.toArray(String[]::new));
+                assertThat(c.status()).as(args.toString()).isZero();
+                assertThat(c.out() + c.err()).as(args.toString()).doesNotContain("picocli WARN");
+                assertThat(warnings.toString(StandardCharsets.UTF_8)).as(args.toString()).doesNotContain("picocli");
+            }
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(Cli.run("accounts", "add", "--help").out()).contains("printf '%s\\n' \"$PASSWORD\" | ./arno accounts add robot");
+    }
+
+    private static void walk(CommandLine c, List<String> path, List<List<String>> out) {
+        for (var e : c.getSubcommands().entrySet()) {
+            if (e.getValue().getParent() != c || !e.getKey().equals(e.getValue().getCommandName())) continue; // aliases
+            List<String> p = new ArrayList<>(path);
+            p.add(e.getKey());
+            out.add(p);
+            walk(e.getValue(), p, out);
         }
     }
 

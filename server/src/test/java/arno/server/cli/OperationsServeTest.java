@@ -87,6 +87,71 @@ class OperationsServeTest {
         assertThat(r.get(2).statusCode()).isEqualTo(405);
     }
 
+    /**
+     * Issue 21: polled from the first connection the port accepts, no part answers 404 for not
+     * being mounted yet, and health never says ready before the store API and the metrics answer.
+     * A client knocks on a port picked up front before serve starts, and keeps knocking until it
+     * has seen every path answer a few times.
+     */
+    @Test
+    void fromTheFirstAcceptedConnectionEveryPartAnswersAndHealthIsNotReadyEarly() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        List<String> paths = List.of("/_arno/health", "/store/", "/_arno/metrics");
+        List<String[]> answers = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.CountDownLatch knocking = new java.util.concurrent.CountDownLatch(1);
+        java.util.Map<String, Integer> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        Thread client = new Thread(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                String path = paths.get(i % paths.size());
+                try (java.net.Socket socket = new java.net.Socket()) {
+                    socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+                    socket.setSoTimeout(30_000);
+                    socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                    answers.add(new String[] {path, response.length() > 12 ? response.substring(9, 12) : response, response});
+                    seen.merge(path, 1, Integer::sum);
+                } catch (IOException notListening) {
+                    knocking.countDown();
+                    Thread.onSpinWait();
+                }
+            }
+        }, "knocking-client");
+        client.setDaemon(true);
+        client.start();
+        assertThat(knocking.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        ServeCommand.whileServing = p -> {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (paths.stream().anyMatch(path -> seen.getOrDefault(path, 0) < 3) && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+        };
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status;
+        try {
+            status = Main.run(new String[] {"serve", "--port", Integer.toString(port), "--data", data.toString(), "--sites",
+                    sites.toString()}, new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8));
+        } finally {
+            stop.set(true);
+            client.join(60_000);
+        }
+        assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        List<String[]> all;
+        synchronized (answers) {
+            all = new ArrayList<>(answers);
+        }
+        for (String path : paths) assertThat(all).as(path).anyMatch(a -> a[0].equals(path));
+        // The very first answer, and every one after it: no part missing, and health ready whenever it answers.
+        for (String[] a : all) {
+            assertThat(a[1]).as(a[0] + " answered\n" + a[2]).isNotEqualTo("404").isNotEqualTo("503");
+            if (a[0].equals("/_arno/health")) assertThat(a[2]).contains("\"ready\":true");
+        }
+    }
+
     @Test
     void aBrokenSiteInDevelopmentMakesTheServerUnready() throws Exception {
         List<HttpResponse<String>> r = new ArrayList<>();
@@ -181,6 +246,8 @@ class OperationsServeTest {
             r.add(get(port, "/_arno/metrics", "arno:wrong-password", "203.0.113.9"));
             r.add(get(port, "/_arno/metrics", null, "198.51.100.7"));
             r.add(get(port, "/_arno/metrics", null, null));
+            // a name is not an address: never resolved, so never loopback
+            r.add(get(port, "/_arno/metrics", null, "localhost"));
         }, "--config", config.toString());
         Matcher account = Pattern.compile("account for this data folder: (\\S+) ").matcher(printed);
         assertThat(account.find()).as(printed).isTrue();
@@ -190,6 +257,7 @@ class OperationsServeTest {
         assertThat(r.get(1).statusCode()).isEqualTo(401);
         assertThat(r.get(2).statusCode()).isEqualTo(200);
         assertThat(r.get(3).statusCode()).isEqualTo(200);
+        assertThat(r.get(4).statusCode()).as(r.get(4).body()).isEqualTo(401);
 
         // the development account has the admin role: it may read them from anywhere
         List<HttpResponse<String>> admin = new ArrayList<>();
@@ -258,6 +326,32 @@ class OperationsServeTest {
         assertThat(wrong.get(11).statusCode()).as(wrong.get(11).body()).isEqualTo(429);
         assertThat(wrong.get(11).headers().firstValue("Retry-After")).hasValue("1");
         assertThat(wrong.get(11).body()).contains("code=\"too-many-attempts\"");
+    }
+
+    /**
+     * Issue 21: failures counted per name from any address let anyone keep an account locked. Behind a
+     * trusted proxy, wrong passwords from one client throttle that client, and the account's owner
+     * logs in from another address at once.
+     */
+    @Test
+    void wrongPasswordsFromOneClientDoNotLockTheAccountOutForAnother() throws Exception {
+        Path config = Files.writeString(tmp.resolve("arno.xml"), """
+                <arno xmlns="urn:arno:config">
+                  <proxies trusted="127.0.0.1"/>
+                </arno>""");
+        Cli added = accounts("writer-password\n", "add", "writer", "--roles", "read,write", "--password-stdin", "--data", data.toString());
+        assertThat(added.status()).as(added.err()).isZero();
+        List<HttpResponse<String>> attacker = new ArrayList<>();
+        List<HttpResponse<String>> owner = new ArrayList<>();
+        serve(port -> {
+            for (int i = 0; i < 12; i++) attacker.add(get(port, "/batch/", "writer:wrong-password", "203.0.113.66"));
+            attacker.add(get(port, "/batch/", "writer:writer-password", "203.0.113.66"));
+            owner.add(get(port, "/batch/", "writer:writer-password", "198.51.100.7"));
+        }, "--config", config.toString());
+        assertThat(attacker.subList(0, 11)).allSatisfy(r -> assertThat(r.statusCode()).isEqualTo(401));
+        assertThat(attacker.get(11).statusCode()).as(attacker.get(11).body()).isEqualTo(429);
+        assertThat(attacker.get(12).statusCode()).as("the attacker's address, even with the right password").isEqualTo(429);
+        assertThat(owner.get(0).statusCode()).as(owner.get(0).body()).isEqualTo(200);
     }
 
     // ---- helpers

@@ -117,6 +117,93 @@ class ServeCommandTest {
                 HttpResponse.BodyHandlers.ofString()))).isInstanceOf(IOException.class);
     }
 
+    /**
+     * Issue 21: under umask 022 the store, the accounts, batch reports and the page cache were
+     * readable by every user of the machine. A served page cached to disk, a batch job, an account
+     * added beside the running server: everything under the data folder is owner-only.
+     */
+    @Test
+    void everythingWrittenUnderTheDataFolderIsOwnerOnly() throws Exception {
+        ServedSite.write(sites, """
+                <cache memory="1M"/>
+                <route name="cached" pattern="/cached">
+                  <cache/>
+                  <template xslt="t.xsl"/>
+                </route>
+                """);
+        Path root = Files.createDirectories(tmp.resolve("root"));
+        Files.writeString(root.resolve("entry.xsl"), """
+                <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform">
+                  <xsl:template match="/"><entry><xsl:value-of select="article/title"/></entry></xsl:template>
+                </xsl:stylesheet>""");
+        Files.writeString(root.resolve("a1.xml"), "<article><title>One</title></article>");
+        Files.writeString(root.resolve("job.batch.xml"), """
+                <batch xmlns="urn:arno:batch">
+                  <stylesheet href="entry.xsl"/>
+                  <input href="a1.xml" output="out/a1.xml"/>
+                </batch>""");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<Object> seen = new ArrayList<>();
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        ServeCommand.whileServing = port -> {
+            Matcher account = Pattern.compile("account for this data folder: (\\S+) ").matcher(err.toString(StandardCharsets.UTF_8));
+            assertThat(account.find()).isTrue();
+            try {
+                seen.add(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/t/cached")).build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode());
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            seen.add(Cli.run("batch", "submit", root.resolve("job.batch.xml").toString(), "--user", account.group(1), "--wait",
+                    "--server", "http://127.0.0.1:" + port));
+            seen.add(OperationsServeTest.accounts("reader-password\n", "add", "reader", "--roles", "read", "--password-stdin",
+                    "--data", data.toString()));
+            seen.add(arno.xml.OwnerOnlyFiles.assertOwnerOnly(data)); // the run file exists while serving
+        };
+        int status = Main.run(args("--batch-root", root.toString()).toArray(String[]::new),
+                new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(seen.get(0)).isEqualTo(200);
+        assertThat((Cli) seen.get(1)).satisfies(c -> assertThat(c.status()).as(c.err()).isZero());
+        assertThat((Cli) seen.get(2)).satisfies(c -> assertThat(c.status()).as(c.err()).isZero());
+        assertThat(root.resolve("out/a1.xml")).content().contains("<entry>One</entry>");
+        @SuppressWarnings("unchecked")
+        List<String> whileServing = (List<String>) seen.get(3);
+        assertThat(whileServing).contains("arno-server", "batch/users", "store/data.mdb");
+        // Stopped: the page cache has written its pages to disk too.
+        List<String> checked = arno.xml.OwnerOnlyFiles.assertOwnerOnly(data);
+        assertThat(checked).contains("", "store", "store/data.mdb", "store/lock.mdb", "batch", "batch/users", "batch/users.lock",
+                "batch/jobs", "cache", "cache/t");
+        assertThat(checked).anyMatch(f -> f.matches("batch/jobs/[^/]+/report\\.xml"));
+        assertThat(checked).anyMatch(f -> f.startsWith("cache/t/") && !f.endsWith(".lock"));
+    }
+
+    /** An older Arno's data folder: its folders are made owner-only at the next start, and the log says so. */
+    @Test
+    void anOlderDataFolderIsMadeOwnerOnlyAtStart() throws Exception {
+        Files.createDirectories(data.resolve("store"));
+        Files.createDirectories(data.resolve("batch"));
+        Files.setPosixFilePermissions(data.resolve("store"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(data.resolve("batch"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-x---"));
+        Files.setPosixFilePermissions(data, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        ServeCommand.whileServing = port -> { };
+        try (arno.server.LogCapture log = new arno.server.LogCapture()) {
+            Cli c = serve();
+            assertThat(c.status()).as(c.err()).isZero();
+            assertThat(log.containing("could be read by other users"))
+                    .containsExactly("store, batch in " + data + " could be read by other users of this machine; now only by this one");
+            log.lines.clear();
+            assertThat(serve().status()).isZero();
+            assertThat(log.containing("could be read by other users")).isEmpty();
+        }
+        for (String f : new String[] {"store", "batch"}) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(data.resolve(f))))
+                    .as(f).isEqualTo("rwx------");
+        }
+        // the operator's own folder is theirs to set
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(data))).isEqualTo("rwxr-xr-x");
+    }
+
     @Test
     void productionHasNoDevelopmentAccountAndNoDemoNote() {
         ServeCommand.whileServing = port -> { };

@@ -42,6 +42,7 @@ public final class ArnoWebApp implements ServletContextListener {
         PrintWriter log = new PrintWriter(new ContextLog(ctx), true);
         try {
             BatchOptions batch = Parts.batchOptions(config);
+            Parts.secureData(config);
             parts = Parts.open(config, batch, ctx.getContextPath());
             server = ArnoServer.host(ctx, config, parts.store());
             parts.mount(server, log);

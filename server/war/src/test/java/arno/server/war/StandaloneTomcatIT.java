@@ -208,6 +208,13 @@ class StandaloneTomcatIT {
         assertThat(get("/arno/static/journal.css").statusCode()).isEqualTo(200);
         assertThat(get("/arno/journal-a/static/../site.xml").statusCode()).isIn(400, 404);
         assertThat(get("/arno/journal-a/static/no-such.css").statusCode()).isEqualTo(404);
+        // No dot-files (issue 21), however the dot is spelled.
+        Files.writeString(css.resolveSibling(".env"), "SECRET=1");
+        for (String path : List.of("/arno/journal-a/static/.env", "/arno/journal-a/static/%2eenv")) {
+            HttpResponse<String> hidden = get(path);
+            assertThat(hidden.statusCode()).as(path).isEqualTo(404);
+            assertThat(hidden.body()).as(path).doesNotContain("SECRET");
+        }
     }
 
     /** The configuration file's page workers, as the metrics report them. */
