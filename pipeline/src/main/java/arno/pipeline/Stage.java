@@ -130,7 +130,15 @@ abstract class Stage {
                     out.setPipelineConfiguration(pipe);
                     out.setReceiver(next.getReceiver(pipe, params));
                     ContentHandler in = filter.open(scope, out);
-                    ContentHandlerProxy proxy = new ContentHandlerProxy(in);
+                    ContentHandlerProxy proxy = new ContentHandlerProxy(in) {
+                        // Saxon's SAX bridge passes text without a location, and its locator then fails
+                        // on an element the stage writes next (an element appended after a cookie's text).
+                        @Override
+                        public Location getCurrentLocation() {
+                            Location at = super.getCurrentLocation();
+                            return at != null ? at : net.sf.saxon.expr.parser.Loc.NONE;
+                        }
+                    };
                     proxy.setPipelineConfiguration(pipe);
                     if (in instanceof LexicalHandler lexical) proxy.setLexicalHandler(lexical);
                     return proxy;
