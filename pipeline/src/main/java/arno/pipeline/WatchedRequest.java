@@ -380,7 +380,10 @@ final class WatchedRequest extends GenericTreeInfo {
                 }
                 case OTHER -> {
                     // Only a child of req:request has req:query among its siblings.
-                    if (mayMatch(test, Type.ELEMENT, QUERY) && tree.request.equals(node.getParent())) tree.read(RequestParts.QUERY);
+                    if (mayMatch(test, Type.ELEMENT, QUERY)
+                            && (parent != null ? parent.role == Role.REQUEST : tree.request.equals(node.getParent()))) {
+                        tree.read(RequestParts.QUERY);
+                    }
                 }
                 default -> { }
             }
