@@ -54,6 +54,7 @@ class RequestPartsTest {
         {"req:request/req:query", "query"},
         {"exists(req:request/req:query)", "query"},
         {"count(req:request/req:cookies/preceding-sibling::*)", "query"},
+        {"count(req:request/req:site/following-sibling::*), count(//req:site/following-sibling::req:route)", "query"},
         {"count(//req:header)", "header-names"},
         {"count(//*:nothing-here), count(//req:site/following::*:nothing-here)", ""},
         {"count(//text())", "query parameters headers cookies"},
