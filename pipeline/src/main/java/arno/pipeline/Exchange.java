@@ -147,8 +147,9 @@ public final class Exchange {
         ContextCache context = site == null ? null : sites.engine.caches.context(site.name());
         // With the site's caches on, every request records what it reads: its fragments depend on it.
         Reads recording = reads != null ? reads : context != null ? new Reads() : null;
+        // A page built for the page cache also records which parts of the HTTP request it read: they join its key.
         try (RequestScope scope = new RequestScope(id, route, timeoutMillis, sites.engine.resources, recording, context,
-                sites.code)) {
+                sites.code, reads != null)) {
             pipeline.run(sites.engine.processor.getUnderlyingConfiguration(), scope, input, sink);
         }
     }

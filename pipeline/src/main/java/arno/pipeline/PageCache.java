@@ -5,8 +5,15 @@ import arno.cache.Stats;
 import arno.cache.Ticker;
 import arno.cache.TwoTierCache;
 import arno.xml.DocumentStore;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Set;
 import java.util.concurrent.Executor;
 
 /**
@@ -54,6 +61,10 @@ final class PageCache implements AutoCloseable {
     private final Ticker clock;
     /** Why the disk tier could not be opened, or null. */
     private final String diskRefused;
+    /** What each route's pages read of the HTTP request ({@link RequestParts}), by route name. */
+    private final java.util.concurrent.ConcurrentHashMap<String, RequestParts.Learned> learned = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Where {@link #learned} is kept across restarts (beside the disk tier's files), or null. */
+    private final Path learnedFile;
 
     /**
      * A cache for {@code site} with disk files in {@code folder} (null for memory only). {@code clock}
@@ -83,6 +94,60 @@ final class PageCache implements AutoCloseable {
         }
         this.pages = built;
         this.diskRefused = refused;
+        this.learnedFile = refused == null && folder != null && policy.disk() > 0 ? folder.resolve(LEARNED_FILE) : null;
+        readLearned();
+    }
+
+    /**
+     * The file beside the disk tier's entries that keeps what the routes' pages read of the
+     * request, so that after a restart the lookups key on it again and find the pages on disk.
+     */
+    static final String LEARNED_FILE = "request-parts";
+
+    /** What the pages of {@code route} built by {@code code} have read of the request; empty for new code. */
+    RequestParts.Learned learned(String route, String code) {
+        RequestParts.Learned l = learned.get(route);
+        if (l != null && l.code.equals(code)) return l;
+        return learned.compute(route, (r, old) -> old != null && old.code.equals(code) ? old : new RequestParts.Learned(code, Set.of()));
+    }
+
+    private void readLearned() {
+        if (learnedFile == null || !Files.isRegularFile(learnedFile)) return;
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(learnedFile)))) {
+            for (int routes = in.readInt(); routes > 0; routes--) {
+                String route = in.readUTF();
+                String code = in.readUTF();
+                Set<String> parts = new java.util.TreeSet<>();
+                for (int n = in.readInt(); n > 0; n--) parts.add(in.readUTF());
+                learned.put(route, new RequestParts.Learned(code, parts));
+            }
+        } catch (IOException | RuntimeException e) {
+            // Only the warm start suffers: the routes learn again, and their pages are built again.
+            learned.clear();
+            LOG.log(System.Logger.Level.WARNING, "the page cache of site '" + site + "' cannot read " + learnedFile + " (" + e
+                    + "); its pages that read the request are built again");
+        }
+    }
+
+    private void writeLearned() {
+        if (learnedFile == null) return;
+        Path temp = learnedFile.resolveSibling(LEARNED_FILE + ".new");
+        try {
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(temp)))) {
+                out.writeInt(learned.size());
+                for (java.util.Map.Entry<String, RequestParts.Learned> e : learned.entrySet()) {
+                    out.writeUTF(e.getKey());
+                    out.writeUTF(e.getValue().code);
+                    Set<String> parts = e.getValue().get();
+                    out.writeInt(parts.size());
+                    for (String p : parts) out.writeUTF(p);
+                }
+            }
+            Files.move(temp, learnedFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "the page cache of site '" + site + "' cannot write " + learnedFile + " (" + e
+                    + "); after a restart its pages that read the request are built again");
+        }
     }
 
     private TwoTierCache<String, Page> build(CachePolicy.Site policy, Path folder, Executor validation) throws IOException {
@@ -144,6 +209,7 @@ final class PageCache implements AutoCloseable {
     /** Writes what is only in memory to disk, so the next start is warm, and releases the folder. */
     @Override
     public void close() throws IOException {
+        writeLearned();
         pages.close();
     }
 }

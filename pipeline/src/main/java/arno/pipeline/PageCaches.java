@@ -5,8 +5,6 @@ import arno.cache.Ticker;
 import arno.xml.ArnoException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,11 +23,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * pages built by the old code are never served). What the servlet calls:
  * <ol>
  * <li>{@link #lookup} on the container's thread: routes the request, makes its key (site, route,
- * path, the route's chosen query parameters and headers) and returns a valid page, which the
+ * path, the route's chosen query parameters and headers, and the values of the request parts the
+ * route's pages have been seen to read: {@link RequestParts}) and returns a valid page, which the
  * servlet writes without a worker or a pipeline;</li>
  * <li>on a miss, the pipeline runs on a worker into a {@link Capture} with a {@link Reads}
  * recorder, and {@link #store} keeps the page if it may be kept and answers the request.</li>
  * </ol>
+ * The key holds every part of the request the page read from req:request, whether or not the
+ * site listed it under {@code vary}, so a page built from one request's Host, X-Forwarded-Host
+ * or Accept-Language is never served to a request with another; a page that read a credential or
+ * a cookie the request carried is not kept at all.
  * One follower thread per server ({@link #follow}) reads the store's change feed every
  * {@value #POLL_MILLIS} ms and evicts the pages that depend on what changed.
  */
@@ -114,8 +117,12 @@ final class PageCaches implements AutoCloseable {
         return contexts.get(site);
     }
 
-    /** A request's place in the cache: where its page is kept, and the page when there is a valid one. */
-    record Lookup(PageCache cache, Route route, String key, Page page) {}
+    /**
+     * A request's place in the cache: where its page is kept, its key without the request parts
+     * ({@code base}) and with those the route has learned ({@code key}), and the page when there
+     * is a valid one.
+     */
+    record Lookup(PageCache cache, Route route, String base, String key, Page page) {}
 
     /**
      * Where {@code request}'s page is cached and, if there is a valid one, the page; null when
@@ -136,59 +143,80 @@ final class PageCaches implements AutoCloseable {
         if (sites.engine.config.development() && m.sitePath().startsWith("/_debug/")) return null;
         PageCache cache = bySite.get(m.site().name());
         if (cache == null) return null;
-        String key = key(m.site().name(), m.route(), m.sitePath(), request);
+        String base = key(m.site().name(), m.route(), m.sitePath(), request);
+        if (base == null) return null;
+        String key = withParts(base, cache.learned(m.route().name(), sites.code).get(), m.route(), request);
         if (key == null) return null;
-        return new Lookup(cache, m.route(), key, cache.get(key, sites.code, sites.engine.store));
+        return new Lookup(cache, m.route(), base, key, cache.get(key, sites.code, sites.engine.store));
     }
 
     /**
-     * The key: site, route, path inside the site, the route's chosen query parameters (all their
-     * values, in order) and headers. Null when the query is not well encoded (the pipeline answers 400).
+     * The key without request parts: site, route, path inside the site, the route's chosen query
+     * parameters and headers with all their values, in order, each string written with its length
+     * first so that no value can pass for another ({@code p=a%26q%3Db} is not {@code p=a&q=b}).
+     * Null when the query is not well encoded (the pipeline answers 400).
      */
     static String key(String site, Route route, String sitePath, HttpRequest request) {
         StringBuilder k = new StringBuilder(96).append(site).append('\n').append(route.name()).append('\n')
                 .append(sitePath).append('\n');
         CachePolicy.Route policy = route.cache;
         if (!policy.params().isEmpty() && request.query() != null) {
-            Map<String, List<String>> values = new LinkedHashMap<>();
+            Map<String, List<String>> values;
             try {
-                for (String pair : request.query().split("&")) {
-                    int eq = pair.indexOf('=');
-                    String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                    if (!policy.params().contains(name)) continue;
-                    values.computeIfAbsent(name, n -> new ArrayList<>())
-                            .add(eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-                }
-            } catch (IllegalArgumentException e) {
+                values = RequestReader.parameters(request.query());
+            } catch (ArnoException e) {
                 return null;
             }
             for (String name : policy.params()) {
                 List<String> v = values.get(name);
-                if (v != null) k.append(name).append('=').append(String.join("\u0000", v)).append('&');
+                if (v == null) continue;
+                RequestParts.appendString(k, name);
+                RequestParts.appendStrings(k, v);
             }
         }
         k.append('\n');
         for (String header : policy.vary()) {
-            k.append(header.toLowerCase(Locale.ROOT)).append(": ").append(String.join(", ", request.headers(header))).append('\n');
+            RequestParts.appendString(k, header.toLowerCase(Locale.ROOT));
+            RequestParts.appendStrings(k, request.headers(header));
         }
         return k.toString();
+    }
+
+    /** {@code base} with the values of {@code parts} in {@code request}; null when they cannot be read (a bad query). */
+    static String withParts(String base, java.util.Set<String> parts, Route route, HttpRequest request) {
+        if (parts.isEmpty()) return base;
+        StringBuilder k = new StringBuilder(base.length() + 64 * parts.size()).append(base).append('\n');
+        return RequestParts.appendKey(k, parts, request, route.cache) ? k.toString() : null;
     }
 
     /**
      * After a miss: keeps the captured page when it may be kept (a GET answered 200 without an
      * error, no cookie, not larger than max-size, not marked uncacheable by a stage or by
-     * {@code Cache-Control: no-store} or {@code private}), with its validators, and answers
-     * {@code request} with it; otherwise sends the captured response as it is.
+     * {@code Cache-Control: no-store} or {@code private}, no credential or cookie of the request
+     * read), with its validators, under a key with the values of the request parts it read, and
+     * answers {@code request} with it; otherwise sends the captured response as it is.
      */
     void store(Lookup lookup, Sites sites, HttpRequest request, Exchange exchange, Reads reads, Capture capture,
                HttpServletResponse response) throws IOException {
+        Route route = lookup.route();
+        java.util.Set<String> read = reads.requestParts();
         String refusal = capture.passedThrough();
         if (refusal == null) refusal = refusal(request, exchange, reads, capture);
+        if (refusal == null) {
+            refusal = RequestParts.refusal(read, request, route.cache);
+            // One user's page: no cache downstream may keep it either.
+            if (refusal != null && !has(capture.headers(), "Cache-Control")) capture.headers().add(new String[] {"Cache-Control", "private"});
+        }
         if (refusal != null) {
             capture.release(refusal);
             return;
         }
-        Route route = lookup.route();
+        // The page is kept under the parts the route has learned, this page's among them.
+        String key = withParts(lookup.base(), lookup.cache().learned(route.name(), sites.code).add(read), route, request);
+        if (key == null) {
+            capture.release("its query string is not well encoded");
+            return;
+        }
         List<Dependencies.Dependency> deps = reads.dependencies();
         deps.add(new Dependencies.Dependency(PageCache.CODE, lookup.cache().site, sites.code));
         long now = lookup.cache().now() / 1_000_000;
@@ -205,17 +233,21 @@ final class PageCaches implements AutoCloseable {
             if (h[0].equalsIgnoreCase("Vary")) vary.add(h[1]);
             else headers.add(h);
         }
-        if (!has(headers, "ETag")) headers.add(new String[] {"ETag", etag(lookup.key(), dependencies)});
+        if (!has(headers, "ETag")) headers.add(new String[] {"ETag", etag(key, dependencies)});
         if (!has(headers, "Last-Modified")) headers.add(new String[] {"Last-Modified", Page.httpDate(now / 1000 * 1000)});
-        if (!has(headers, "Cache-Control")) headers.add(new String[] {"Cache-Control", route.cache.cacheControl()});
+        if (!has(headers, "Cache-Control")) {
+            String control = route.cache.cacheControl();
+            headers.add(new String[] {"Cache-Control", RequestParts.hidden(read, route.cache) ? "private, " + control : control});
+        }
         for (String v : route.cache.vary()) vary.add(v);
+        RequestParts.vary(read, vary);
         if (gzip != null) vary.add("Accept-Encoding");
         if (!vary.isEmpty()) headers.add(new String[] {"Vary", String.join(", ", vary)});
         String keys = surrogateKeys(deps);
         if (keys != null) headers.add(new String[] {SURROGATE_KEY, keys});
         Page page = new Page(capture.status(), contentType, headers, body, gzip);
         try {
-            lookup.cache().put(lookup.key(), page, dependencies);
+            lookup.cache().put(key, page, dependencies);
         } catch (IllegalStateException e) {
             // The cache closed meanwhile (a development reload changed its bounds, or shutdown): answer uncached.
         }

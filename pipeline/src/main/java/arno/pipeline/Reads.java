@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one request read, recorded as it reads (by {@link RecordingView} for the store and by
- * {@link Resources} for files and URLs), so that a cached page knows what it was built from
- * without anyone declaring it. Each read becomes one {@link Dependencies.Dependency}: its kind
- * says how {@link PageCache} checks it later.
+ * What one request read, recorded as it reads (by {@link RecordingView} for the store, by
+ * {@link Resources} for files and URLs, and by {@link WatchedRequest} for the parts of the HTTP
+ * request a page read from req:request), so that a cached page knows what it was built from
+ * without anyone declaring it. Each read of a source becomes one {@link Dependencies.Dependency}:
+ * its kind says how {@link PageCache} checks it later. The request parts become part of the page's
+ * key instead ({@link PageCaches#store}).
  *
  * <ul>
  * <li>{@value #STORE_VIEW} "/" V: the store version the request's view saw. While the store is
@@ -66,6 +68,8 @@ final class Reads {
 
     private final Map<String, Dependencies.Dependency> seen = new LinkedHashMap<>();
     private String uncacheable;
+    /** The parts of the HTTP request the page read ({@link RequestParts}), or null for none yet. */
+    private java.util.Set<String> requestParts;
     /** The open frames, innermost last; empty almost always. */
     private final List<Frame> frames = new ArrayList<>(0);
 
@@ -150,6 +154,17 @@ final class Reads {
     /** An external document read through the site's sources, at {@code version}. */
     void uri(String uri, String version) {
         add(URI, uri, version);
+    }
+
+    /** Records that the page read {@code part} of the HTTP request (a {@link RequestParts} name). */
+    void requestPart(String part) {
+        if (requestParts == null) requestParts = new java.util.HashSet<>();
+        requestParts.add(part);
+    }
+
+    /** The parts of the HTTP request the page read, coalesced ({@link RequestParts#coalesce}); empty for none. */
+    java.util.Set<String> requestParts() {
+        return requestParts == null ? java.util.Set.of() : RequestParts.coalesce(requestParts);
     }
 
     /** Marks the page (and the fragments being built) uncacheable; the first reason is kept. */

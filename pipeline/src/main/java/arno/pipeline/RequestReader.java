@@ -155,15 +155,7 @@ final class RequestReader implements Exchange.RequestSource {
         e.end("headers");
 
         e.start("cookies");
-        for (String header : request.headers("Cookie")) {
-            for (String pair : header.split(";")) {
-                int eq = pair.indexOf('=');
-                if (eq <= 0) continue;
-                String value = pair.substring(eq + 1).trim();
-                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) value = value.substring(1, value.length() - 1);
-                e.leaf("cookie", value, "name", pair.substring(0, eq).trim());
-            }
-        }
+        for (String[] cookie : cookies(request)) e.leaf("cookie", cookie[1], "name", cookie[0]);
         e.end("cookies");
 
         writeBody(e, out);
@@ -171,6 +163,34 @@ final class RequestReader implements Exchange.RequestSource {
         e.end("request");
         out.endPrefixMapping("req");
         out.endDocument();
+    }
+
+    /** The request's cookies as name and value pairs, in the order sent: what req:cookies holds. */
+    static List<String[]> cookies(HttpRequest request) {
+        List<String> headers = request.headers("Cookie");
+        if (headers.isEmpty()) return List.of();
+        List<String[]> cookies = new ArrayList<>();
+        for (String header : headers) {
+            for (String pair : header.split(";")) {
+                int eq = pair.indexOf('=');
+                if (eq <= 0) continue;
+                String value = pair.substring(eq + 1).trim();
+                if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) value = value.substring(1, value.length() - 1);
+                cookies.add(new String[] {pair.substring(0, eq).trim(), value});
+            }
+        }
+        return cookies;
+    }
+
+    /**
+     * The query string's parameters by name, each with its values, in the order they first
+     * appear: what req:parameters holds for a request without a form body. A bad percent-encoding
+     * is {@link ErrorCode#BAD_REQUEST}.
+     */
+    static Map<String, List<String>> parameters(String query) {
+        Map<String, List<String>> p = new LinkedHashMap<>();
+        parse(query, StandardCharsets.UTF_8, p, "the query string");
+        return p;
     }
 
     private boolean hasBody() {
@@ -263,8 +283,12 @@ final class RequestReader implements Exchange.RequestSource {
         }
     }
 
-    /** The URL as the client asked for it (so with the host it named). */
     private String url() {
+        return url(request);
+    }
+
+    /** The URL as the client asked for it (so with the host it named): req:request/@url. */
+    static String url(HttpRequest request) {
         StringBuilder url = new StringBuilder(64).append(request.scheme()).append("://").append(request.host());
         int port = request.port();
         if (!(port == 80 && request.scheme().equals("http") || port == 443 && request.scheme().equals("https"))) {

@@ -47,18 +47,25 @@ public final class RequestScope implements AutoCloseable {
     final ContextCache context;
     /** The fingerprint of the code the sites were compiled from: cached fragments record it. */
     final String code;
+    /**
+     * Whether the stages' input documents are seen through a {@link WatchedRequest}, recording
+     * into {@link #reads} which parts of the HTTP request the page read: when the page is built
+     * for the page cache, whose key they become.
+     */
+    final boolean watch;
 
     RequestScope(String id, String route, long timeoutMillis, Resources resources) {
-        this(id, route, timeoutMillis, resources, null, null, "");
+        this(id, route, timeoutMillis, resources, null, null, "", false);
     }
 
     RequestScope(String id, String route, long timeoutMillis, Resources resources, Reads reads, ContextCache context,
-                 String code) {
+                 String code, boolean watch) {
         this.id = id;
         this.resources = resources;
         this.reads = reads;
         this.context = context;
         this.code = code;
+        this.watch = watch && reads != null;
         this.route = route;
         this.timeoutMillis = timeoutMillis;
         this.deadlineNanos = System.nanoTime() + timeoutMillis * 1_000_000L;

@@ -16,6 +16,15 @@ import org.xml.sax.ContentHandler;
  * stage that has nothing to do for a request SHOULD return {@code next}
  * itself, which takes it off the event path at no cost. It MUST NOT block for
  * longer than the route's time limit.
+ *
+ * <p>The page cache keys a page on what its XSLT and XQuery stages read of the
+ * HTTP request ({@link RequestParts}), but it cannot see what a Java stage does
+ * with the events. A stage whose output depends on a header, cookie, parameter
+ * or the client's address (a user looked up from a session cookie) MUST call
+ * {@link RequestScope#uncacheable}, and MUST NOT move request parts elsewhere
+ * in the document, where the stages after it would read them unseen. Passing
+ * req:request on untouched is always safe: what the templates read of it is
+ * recorded.
  */
 public interface SaxStage {
     ContentHandler open(RequestScope scope, ContentHandler next);

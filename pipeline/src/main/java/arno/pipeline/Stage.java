@@ -20,6 +20,7 @@ import net.sf.saxon.s9api.XQueryExecutable;
 import net.sf.saxon.s9api.Xslt30Transformer;
 import net.sf.saxon.s9api.XsltExecutable;
 import net.sf.saxon.s9api.XdmDestination;
+import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.serialize.SerializationProperties;
 import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.trans.XPathException;
@@ -85,7 +86,15 @@ abstract class Stage {
             t.getUnderlyingController().setModel(scope.treeModel());
             // A page writes one response; xsl:result-document would write files on the server.
             t.setResultDocumentHandler(NO_RESULT_DOCUMENTS);
-            return t.asDocumentDestination(next);
+            if (!scope.watch) return t.asDocumentDestination(next);
+            // What asDocumentDestination does (strip space as the stylesheet says, then apply
+            // templates to the document, the global context item too), on a watched view of it.
+            net.sf.saxon.trans.XsltController c = t.getUnderlyingController();
+            return new WatchedInput(scope, c::makeStripper, c.getSpaceStrippingRule(), input -> {
+                XdmNode document = new XdmNode(input);
+                t.setGlobalContextItem(document, true);
+                t.applyTemplates(document, next);
+            });
         }
     }
 
@@ -103,6 +112,12 @@ abstract class Stage {
             XQueryEvaluator q = executable.load();
             q.setResourceResolver(scope.resources);
             q.setTraceFunctionDestination(scope.trace());
+            if (scope.watch) {
+                return new WatchedInput(scope, null, null, document -> {
+                    q.setContextItem(new XdmNode(document));
+                    q.run(next);
+                });
+            }
             XdmDestination input = new XdmDestination();
             input.onClose(() -> {
                 q.setContextItem(input.getXdmNode());
@@ -130,7 +145,15 @@ abstract class Stage {
                     out.setPipelineConfiguration(pipe);
                     out.setReceiver(next.getReceiver(pipe, params));
                     ContentHandler in = filter.open(scope, out);
-                    ContentHandlerProxy proxy = new ContentHandlerProxy(in);
+                    ContentHandlerProxy proxy = new ContentHandlerProxy(in) {
+                        // Saxon's SAX bridge passes text without a location, and its locator then fails
+                        // on an element the stage writes next (an element appended after a cookie's text).
+                        @Override
+                        public Location getCurrentLocation() {
+                            Location at = super.getCurrentLocation();
+                            return at != null ? at : net.sf.saxon.expr.parser.Loc.NONE;
+                        }
+                    };
                     proxy.setPipelineConfiguration(pipe);
                     if (in instanceof LexicalHandler lexical) proxy.setLexicalHandler(lexical);
                     return proxy;
@@ -141,6 +164,63 @@ abstract class Stage {
                     next.close();
                 }
             };
+        }
+    }
+
+    /**
+     * A stage's input document for a page built for the page cache: built by the request's tree
+     * model (so the time limit holds), with its space stripped by {@code stripper} (null: none),
+     * then handed to {@code run} as a {@link WatchedRequest}, which records what of the HTTP
+     * request the stage reads.
+     */
+    static final class WatchedInput extends AbstractDestination {
+        private final RequestScope scope;
+        private final java.util.function.UnaryOperator<Receiver> stripper;
+        private final net.sf.saxon.om.SpaceStrippingRule rule;
+        private final Run run;
+
+        /** Runs the stage on its input. */
+        interface Run {
+            void run(net.sf.saxon.om.NodeInfo input) throws SaxonApiException;
+        }
+
+        WatchedInput(RequestScope scope, java.util.function.UnaryOperator<Receiver> stripper,
+                     net.sf.saxon.om.SpaceStrippingRule rule, Run run) {
+            this.scope = scope;
+            this.stripper = stripper;
+            this.rule = rule;
+            this.run = run;
+        }
+
+        @Override
+        public Receiver getReceiver(PipelineConfiguration pipe, SerializationProperties params) {
+            net.sf.saxon.event.Builder builder = scope.treeModel().makeBuilder(pipe);
+            Receiver into = stripper == null ? builder : stripper.apply(builder);
+            net.sf.saxon.event.TreeReceiver tree = new net.sf.saxon.event.TreeReceiver(into) {
+                private boolean closed;
+
+                @Override
+                public void close() throws XPathException {
+                    if (closed) return;
+                    closed = true;
+                    super.close();
+                    net.sf.saxon.om.NodeInfo root = builder.getCurrentRoot();
+                    if (rule != null) root.getTreeInfo().setSpaceStrippingRule(rule);
+                    try {
+                        run.run(WatchedRequest.watch(root, scope.reads));
+                    } catch (SaxonApiException e) {
+                        throw XPathException.makeXPathException(e);
+                    }
+                }
+            };
+            Receiver in = new net.sf.saxon.event.SequenceNormalizerWithSpaceSeparator(tree);
+            in.setPipelineConfiguration(pipe);
+            return in;
+        }
+
+        @Override
+        public void close() {
+            // The stage ran when its input was complete (the receiver's close); nothing is held here.
         }
     }
 

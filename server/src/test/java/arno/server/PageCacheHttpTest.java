@@ -192,6 +192,103 @@ class PageCacheHttpTest {
     }
 
     @Test
+    void aPageThatReadACookieOrCredentialIsNeverSharedBetweenUsers() {
+        start(false, null);
+        HttpResponse<String> alice = get("/c/echo/cookie", "Cookie", "session=alice");
+        assertThat(alice.body()).isEqualTo("session: alice");
+        assertThat(alice.headers().firstValue("Cache-Control")).hasValue("private");
+        assertThat(get("/c/echo/cookie", "Cookie", "session=bob").body()).isEqualTo("session: bob");
+        assertThat(get("/c/echo/cookie", "Cookie", "session=alice").body()).isEqualTo("session: alice");
+        assertThat(CountingStage.runs("echo-cookie")).as("built for each").isEqualTo(3);
+        // Without a session the page is everyone's: kept once, keyed on there being no cookie.
+        assertThat(get("/c/echo/cookie").body()).isEqualTo("session: none");
+        assertThat(get("/c/echo/cookie").body()).isEqualTo("session: none");
+        assertThat(CountingStage.runs("echo-cookie")).isEqualTo(4);
+        assertThat(get("/c/echo/cookie", "Cookie", "session=bob").body()).isEqualTo("session: bob");
+        assertThat(CountingStage.runs("echo-cookie")).isEqualTo(5);
+
+        assertThat(get("/c/echo/auth", "Authorization", "Basic YWxpY2U6YQ==").body()).isEqualTo("user: Basic YWxpY2U6YQ==");
+        assertThat(get("/c/echo/auth", "Authorization", "Basic Ym9iOmI=").body()).isEqualTo("user: Basic Ym9iOmI=");
+        assertThat(get("/c/echo/auth").body()).isEqualTo("user: anonymous");
+        assertThat(get("/c/echo/auth").body()).isEqualTo("user: anonymous");
+        assertThat(get("/c/echo/auth", "Authorization", "Basic YWxpY2U6YQ==").body()).isEqualTo("user: Basic YWxpY2U6YQ==");
+        assertThat(CountingStage.runs("echo-auth")).isEqualTo(4);
+        assertThat(server.sites().cacheStats().get("c").memory().entries()).as("the two anonymous pages only").isEqualTo(2);
+    }
+
+    @Test
+    void aPageThatOnlyLooksWhetherThereIsASessionIsKeptOncePerAnswer() {
+        start(false, null);
+        assertThat(get("/c/echo/signed").body()).isEqualTo("sign in");
+        assertThat(get("/c/echo/signed", "Cookie", "session=alice").body()).isEqualTo("sign out");
+        assertThat(get("/c/echo/signed", "Cookie", "session=bob").body()).isEqualTo("sign out");
+        assertThat(get("/c/echo/signed").body()).isEqualTo("sign in");
+        assertThat(CountingStage.runs("echo-signed")).isEqualTo(2);
+        assertThat(get("/c/echo/signed").headers().firstValue("Vary")).hasValueSatisfying(v -> assertThat(v).containsIgnoringCase("cookie"));
+    }
+
+    @Test
+    void aForwardedHostOrAnotherHostCannotPoisonThePage() throws IOException {
+        start(false, null);
+        String home = "http://127.0.0.1:" + server.port() + "/c/echo/host";
+        HttpResponse<String> poisoned = get("/c/echo/host", "X-Forwarded-Host", "evil.example");
+        assertThat(poisoned.body()).contains("http://evil.example/c/echo/host");
+        assertThat(poisoned.headers().firstValue("Vary")).hasValueSatisfying(v -> assertThat(v).containsIgnoringCase("x-forwarded-host"));
+        assertThat(get("/c/echo/host").body()).contains(home).doesNotContain("evil");
+        // Once the route has learned what its pages read, each page is kept, and kept apart.
+        assertThat(get("/c/echo/host", "X-Forwarded-Host", "evil.example").body()).isEqualTo(poisoned.body());
+        int built = CountingStage.runs("echo-host");
+        for (int i = 0; i < 2; i++) {
+            assertThat(get("/c/echo/host").body()).contains(home).doesNotContain("evil");
+            assertThat(get("/c/echo/host", "X-Forwarded-Host", "evil.example").body()).isEqualTo(poisoned.body());
+        }
+        assertThat(CountingStage.runs("echo-host")).isEqualTo(built);
+        // The Host the client named: another name for the same server is another page.
+        String other = raw("GET /c/echo/host HTTP/1.1\r\nHost: other.example:" + server.port() + "\r\nConnection: close\r\n\r\n");
+        assertThat(other).startsWith("HTTP/1.1 200").contains("http://other.example:" + server.port() + "/c/echo/host");
+        assertThat(get("/c/echo/host").body()).contains(home);
+        assertThat(CountingStage.runs("echo-host")).isEqualTo(built + 1);
+    }
+
+    @Test
+    void aHeaderTheRouteDoesNotVaryOnStillMakesItsOwnPage() {
+        start(false, null);
+        for (int round = 0; round < 2; round++) {
+            assertThat(get("/c/echo/lang").body()).isEqualTo("language: default");
+            assertThat(get("/c/echo/lang", "Accept-Language", "fr").body()).isEqualTo("language: fr");
+            assertThat(get("/c/echo/lang", "Accept-Language", "de").body()).isEqualTo("language: de");
+        }
+        // The first page was kept before the route learned that its pages read Accept-Language.
+        assertThat(CountingStage.runs("echo-lang")).isEqualTo(4);
+        get("/c/echo/lang");
+        get("/c/echo/lang", "Accept-Language", "fr");
+        assertThat(CountingStage.runs("echo-lang")).isEqualTo(4);
+    }
+
+    @Test
+    void aPageThatReadsNothingOfTheRequestIsStillOnePageForEveryone() {
+        start(false, null);
+        HttpResponse<String> first = get("/c/plain", "Cookie", "session=alice", "Authorization", "Basic YQ==");
+        assertThat(first.body()).isEqualTo("plain");
+        assertThat(first.headers().firstValue("Cache-Control")).hasValue("no-cache");
+        assertThat(first.headers().firstValue("Vary")).isEmpty();
+        assertThat(get("/c/plain", "Cookie", "session=bob").body()).isEqualTo("plain");
+        assertThat(get("/c/plain", "X-Forwarded-Host", "evil.example", "Accept-Language", "fr").body()).isEqualTo("plain");
+        assertThat(get("/c/plain?x=1").body()).isEqualTo("plain");
+        assertThat(CountingStage.runs("plain")).isEqualTo(1);
+        assertThat(server.sites().cacheStats().get("c").memory().hits()).isEqualTo(3);
+    }
+
+    /** A request over a plain socket, for a Host header java.net.http will not send. */
+    private String raw(String request) throws IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.port())) {
+            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
     void aChangedFileOrStoredDocumentGivesAFreshPageOnTheNextRequest() throws IOException {
         start(true, null); // development: files are looked at on every hit
         assertThat(get("/c/file/a").body()).contains("File A");

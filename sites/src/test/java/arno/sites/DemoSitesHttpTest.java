@@ -260,6 +260,17 @@ class DemoSitesHttpTest {
         return out;
     }
 
+    @Test
+    void aBrowserWithCookiesGetsThePagesFromThePageCache() throws Exception {
+        // The journal pages read nothing of the request but the path: a cookie leaves them shared.
+        for (String[] site : sites()) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/" + site[0] + "/"))
+                    .header("Cookie", "session=abc; theme=dark").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(site[0]).isEqualTo(200);
+            assertThat(r.headers().firstValue("Cache-Control")).as("kept: the page read no cookie").hasValue("no-cache");
+        }
+    }
+
     static Document page(String path, int status) throws Exception {
         HttpResponse<String> r = get(path);
         assertThat(r.statusCode()).as(path).isEqualTo(status);

@@ -74,6 +74,40 @@
     </rsp:response>
   </xsl:template>
 
+  <!-- Pages that show what they read of the request, for routes that list nothing under vary. -->
+  <xsl:template match="/" mode="echo-cookie">
+    <rsp:response>
+      <rsp:body method="text">session: <xsl:value-of select="(req:request/req:cookies/req:cookie[@name = 'session'], 'none')[1]"/></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="echo-auth">
+    <rsp:response>
+      <rsp:body method="text">user: <xsl:value-of select="(req:request/req:headers/req:header[@name = 'authorization'], 'anonymous')[1]"/></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="echo-signed">
+    <rsp:response>
+      <rsp:body method="text"><xsl:value-of select="if (req:request/req:cookies/req:cookie[@name = 'session']) then 'sign out' else 'sign in'"/></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <!-- The classic poisoning: an absolute link built from the forwarded host, else the Host the client named. -->
+  <xsl:template match="/" mode="echo-host">
+    <xsl:variable name="r" select="req:request"/>
+    <xsl:variable name="host" select="($r/req:headers/req:header[@name = 'x-forwarded-host'], $r/@host || ':' || $r/@port)[1]"/>
+    <rsp:response>
+      <rsp:body method="html"><html><body><a id="home" href="http://{$host}/c/echo/host">home</a></body></html></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
+  <xsl:template match="/" mode="echo-lang">
+    <rsp:response>
+      <rsp:body method="text">language: <xsl:value-of select="(req:request/req:headers/req:header[@name = 'accept-language'], 'default')[1]"/></rsp:body>
+    </rsp:response>
+  </xsl:template>
+
   <xsl:template match="/" mode="missing">
     <rsp:response status="404">
       <rsp:body method="text">missing</rsp:body>
