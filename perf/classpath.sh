@@ -7,7 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scope="${1:-runtime}"
-if [ "$scope" = test ]; then goal=test-compile; else goal=compile; fi
+# test-compile for both: store, pipeline and server resolve xml's test-jar, which a reactor build
+# finds in xml/target/test-classes only once that phase ran (a warm local repository hid this).
+goal=test-compile
 # One reactor run: the class path is then resolved from the modules' current poms (a standalone run
 # would read the Arno poms of the local repository, whatever was installed last, and miss new dependencies).
 mvn -q -B -o -pl perf -am "$goal" dependency:build-classpath -DskipTests \
