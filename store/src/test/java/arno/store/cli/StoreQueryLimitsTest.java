@@ -106,6 +106,18 @@ class StoreQueryLimitsTest {
     }
 
     @Test
+    void aConfinedQueryWritesNoFile() {
+        Path target = dir.resolve("written.xml");
+        String xsl = "<xsl:stylesheet version='3.0' xmlns:xsl='http://www.w3.org/1999/XSL/Transform'>"
+                + "<xsl:template match='/'><xsl:result-document href='" + target.toUri() + "'><pwned/></xsl:result-document>"
+                + "<done/></xsl:template></xsl:stylesheet>";
+        // Access turns Java calls off, and with them Saxon compiles no xsl:result-document
+        assertThatThrownBy(() -> confinedRun("transform(map { 'stylesheet-text': \"" + xsl + "\","
+                + " 'source-node': document { <a/> } })?output")).hasMessageContaining("xsl:result-document is disabled");
+        assertThat(target).doesNotExist();
+    }
+
+    @Test
     void aConfinedQuerySeesNoEnvironmentAndNoPrivateAddress() {
         assertThat(System.getenv("PATH")).as("the test needs a variable to hide").isNotNull();
         // (with Java calls off, Saxon answers every name with an empty string)
