@@ -81,7 +81,7 @@ public final class Console implements AutoCloseable {
      *                    a query runs; beyond it the query is stopped ({@code query-memory})
      */
     record Limits(Duration time, Duration grace, int resultChars, double heapShare) {
-        static final Limits DEFAULT = new Limits(Duration.ofSeconds(10), Duration.ofSeconds(5), 256 * 1024, 0.85);
+        static final Limits DEFAULT = new Limits(Duration.ofSeconds(10), Duration.ofSeconds(2), 256 * 1024, 0.85);
     }
 
     private final SiteRegistry sites;

@@ -206,7 +206,15 @@ class StoreQueryLimitsTest {
         "declare variable $v := (1 to 3000)[. mod 1000 = 0]; string-join($v, ',') | 1000,2000,3000",
         "string-join(for $d in collection('store:/d/') order by -$d/doc/@n return $d/doc/@n, ',') | 2,1,0",
         "some $i in 1 to 5000 satisfies $i = 4999 | true",
-        "count((1 to 10000) ! (. * 2)[. > 19000]) | 500"
+        "count((1 to 10000) ! (. * 2)[. > 19000]) | 500",
+        "string-join((1 to 100)[position() = 3 to 5], ',') | 3,4,5",
+        "string-join(subsequence(1 to 100000, 5, 3), ',') | 5,6,7",
+        "string-join(for $i at $p in (5 to 10) where $p mod 2 = 0 return $i, ',') | 6,8,10",
+        "(1 to 5000)[last()], sum(1 to 100000), count(reverse(1 to 3000)) | 5000 5000050000 3000",
+        "let $s := (1 to 5000) return count($s[. mod 2 = 0]) + count($s) | 7500",
+        "count(for $a in 1 to 100, $b in 1 to 100 where $a = $b return 1) | 100",
+        "string-join(for tumbling window $w in (1 to 10) start at $s when true() end at $e when $e - $s = 2"
+                + " return string(sum($w)), ',') | 6,15,24,10"
     })
     void checkpointsChangeNoResult(String query, String expected) {
         StoreQuery.Reporting r = new StoreQuery.Reporting(null, false, false, false, Duration.ofMinutes(5));
