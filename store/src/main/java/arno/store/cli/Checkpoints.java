@@ -39,8 +39,8 @@ import net.sf.saxon.type.ItemType;
  * <li>the sequence of a {@code for} clause: each tuple (a join, an {@code order by} over a long
  * sequence);
  * <li>the first argument of a user function call: each call, so recursion is stopped. The call
- * itself stays a tail call; a call without arguments is wrapped whole (it can only recurse for
- * ever, and then stops with Saxon's "too many nested calls").
+ * itself stays a tail call; a call without arguments is wrapped whole (such a function returns
+ * the same each time or recurses for ever).
  * </ul>
  *
  * Not seen: work inside one built-in function on one value (a regular expression that backtracks

@@ -203,6 +203,8 @@ class StoreQueryLimitsTest {
         "declare function local:fib($n) { if ($n lt 2) then $n else local:fib($n - 1) + local:fib($n - 2) }; local:fib(20) | 6765",
         "declare function local:down($n) { if ($n = 0) then 'done' else local:down($n - 1) }; local:down(300000) | done",
         "declare function local:k() { 42 }; local:k() + 1 | 43",
+        "declare function local:k() { 42 }; declare function local:a($n) { if ($n = 0) then local:k() else local:a($n - 1) };"
+                + " local:a(10) | 42",
         "declare variable $v := (1 to 3000)[. mod 1000 = 0]; string-join($v, ',') | 1000,2000,3000",
         "string-join(for $d in collection('store:/d/') order by -$d/doc/@n return $d/doc/@n, ',') | 2,1,0",
         "some $i in 1 to 5000 satisfies $i = 4999 | true",
