@@ -73,6 +73,8 @@ public enum ErrorCode {
     TIMEOUT(503, "timeout", "Route '%s' exceeded its time limit of %d ms (stage %d, %s)"),
     /** A query or report ran past its time limit ({@code ./arno query --timeout}); the message says what it had done. */
     QUERY_TIMEOUT(503, "query-timeout", "%s"),
+    /** A console query stopped because the server's heap was nearly full after a collection (or ran out). */
+    QUERY_MEMORY(503, "query-memory", "%s"),
     /** Every worker is busy and the queue is full; the answer carries {@code Retry-After}. */
     BUSY(503, "busy", "%s"),
     /** The service is stopping and takes no new work. */

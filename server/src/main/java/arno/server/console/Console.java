@@ -9,13 +9,17 @@ import arno.pipeline.SiteRegistry;
 import arno.pipeline.SiteSummary;
 import arno.server.ArnoServer;
 import arno.server.config.Config;
+import arno.server.ops.HeapAfterGc;
 import arno.store.Change;
 import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.cli.StoreQuery;
+import arno.xml.Access;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.FileRoots;
+import arno.xml.Outbound;
 import arno.xml.XmlPolicy;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -33,7 +37,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The admin console at {@code /_arno/}: server-rendered HTML pages (overview, sites and routes,
@@ -49,15 +55,34 @@ import java.util.concurrent.Semaphore;
  * for old browsers). Everything is escaped ({@link Html}); the pages carry no script, and a
  * Content-Security-Policy forbids any, with frames and foreign forms.
  *
- * <p>The query box runs the query on the request thread against one snapshot, with a time limit
- * ({@link #QUERY_TIME}) and a result cap ({@link #RESULT_CHARS}), one query at a time.
+ * <p>The query box runs XQuery over one snapshot of the store under the server's one access
+ * policy ({@link Access}): no local file at all (not the accounts, not the run file, not
+ * {@code /etc/passwd}), no environment variable, URLs only by the outbound policy that pages and
+ * batch jobs follow (no loopback or private address unless the configuration allows them). One
+ * query at a time, on a thread of its own, within {@link Limits}: a time limit and a brake that
+ * stops it when a garbage collection during the run leaves the heap fuller than its share (both
+ * checked where it reads, writes and loops: {@link StoreQuery}), and a result cap. A query that
+ * does not stop by its time limit and a grace period (it is inside one step Saxon cannot
+ * interrupt) is abandoned: the page says so at once, and no other query runs until it ends.
  */
 public final class Console implements AutoCloseable {
     /** Where it is mounted. */
     public static final String PATH = "/_arno";
-    static final Duration QUERY_TIME = Duration.ofSeconds(10);
-    static final int RESULT_CHARS = 256 * 1024;
     static final int CHANGES = 50;
+
+    /**
+     * The query box's limits.
+     *
+     * @param time        how long a query may run
+     * @param grace       how long past {@code time} the page waits for a query that has not stopped
+     *                    before abandoning it
+     * @param resultChars characters of result kept and shown
+     * @param heapShare   the share of the maximum heap that may be in use after a collection while
+     *                    a query runs; beyond it the query is stopped ({@code query-memory})
+     */
+    record Limits(Duration time, Duration grace, int resultChars, double heapShare) {
+        static final Limits DEFAULT = new Limits(Duration.ofSeconds(10), Duration.ofSeconds(2), 256 * 1024, 0.85);
+    }
 
     private final SiteRegistry sites;
     private final ArnoServer server;
@@ -68,9 +93,23 @@ public final class Console implements AutoCloseable {
     private final Samples samples;
     private final Semaphore querying = new Semaphore(1);
     private final String version = version();
+    private final Limits limits;
+    private final Access access;
+    private final HeapAfterGc heap = new HeapAfterGc();
+    /** The query running now (or abandoned and still running), or null. */
+    private volatile Run running;
+    private volatile boolean closing;
 
     /** {@code store} and {@code batch} may be null: the server runs without them. */
     public Console(ArnoServer server, Config config, Store store, BatchService batch, Accounts accounts) {
+        this(server, config, store, batch, accounts, Limits.DEFAULT);
+    }
+
+    Console(ArnoServer server, Config config, Store store, BatchService batch, Accounts accounts, Limits limits) {
+        this.limits = limits;
+        // No folders: the data folder holds the accounts and the run file's loopback token.
+        this.access = new Access(FileRoots.none(), FileRoots.none(), new Outbound(config.outbound()),
+                new XmlPolicy(config.xmlLimits()));
         this.server = server;
         this.sites = server.sites();
         this.config = config;
@@ -90,9 +129,17 @@ public final class Console implements AutoCloseable {
         return new Servlet();
     }
 
+    /**
+     * Stops the sampling and the query under way: its brake says the server is stopping, and this
+     * waits up to the grace period for it to let go of its snapshot (the store closes after this).
+     */
     @Override
     public void close() {
+        closing = true;
         samples.close();
+        Run r = running;
+        if (r != null) r.await(limits.grace());
+        heap.close();
     }
 
     private final class Servlet extends HttpServlet {
@@ -323,8 +370,9 @@ public final class Console implements AutoCloseable {
             String context = run ? req.getParameter("context") : null;
             h.el("h2", "Query");
             h.open("form", "method", "post", "action", "store/query")
-                    .open("p").el("label", "XQuery 3.1 over one snapshot (doc('store:/…'), collection('store:/…/')); at most "
-                            + QUERY_TIME.toSeconds() + " s and " + RESULT_CHARS / 1024 + " KB of result:", "for", "query").close("p")
+                    .open("p").el("label", "XQuery 3.1 over one snapshot (doc('store:/…'), collection('store:/…/')); no local"
+                            + " files; at most " + limits.time().toSeconds() + " s and " + limits.resultChars() / 1024
+                            + " KB of result:", "for", "query").close("p")
                     .open("textarea", "name", "query", "id", "query", "rows", "6").text(query == null ? "count(collection('store:/'))" : query)
                     .close("textarea")
                     .open("p").el("label", "Context document (a store path, optional): ", "for", "context")
@@ -352,27 +400,37 @@ public final class Console implements AutoCloseable {
                 h.el("p", "The query is empty.", "class", "error", "id", "query-error");
                 return;
             }
-            if (!querying.tryAcquire()) {
-                h.el("p", "Another console query is running; try again when it has finished.", "class", "error", "id", "query-error");
+            if (closing) {
+                h.el("p", "The server is stopping.", "class", "error", "id", "query-error");
                 return;
             }
-            Capped out = new Capped(RESULT_CHARS);
-            long t0 = System.nanoTime();
-            try {
-                StoreQuery q = StoreQuery.compile(query, Path.of("").toAbsolutePath().toUri(), "query", new XmlPolicy(config.xmlLimits()));
-                q.run(store, context == null || context.isBlank() ? null : context.strip(), out,
-                        new StoreQuery.Reporting(null, false, false, false, QUERY_TIME));
-                h.el("p", String.format(Locale.ROOT, "Done in %.1f ms.", (System.nanoTime() - t0) / 1e6), "class", "ok");
-            } catch (RuntimeException e) {
-                if (!out.full) {
-                    ArnoException a = ArnoException.find(e);
-                    h.el("p", a != null ? a.describe() : e.toString(), "class", "error", "id", "query-error");
-                }
-            } finally {
-                querying.release();
+            if (!querying.tryAcquire()) {
+                Run r = running;
+                h.el("p", r != null && r.abandoned ? "A query abandoned at its time limit is still running (inside one step"
+                        + " that cannot be stopped); no other query runs until it ends." : "Another console query is running;"
+                        + " try again when it has finished.", "class", "error", "id", "query-error");
+                return;
             }
-            if (out.full) h.el("p", "The result is longer than " + RESULT_CHARS + " characters; its start is shown.", "class", "error");
-            h.el("pre", out.text, "id", "result");
+            Run run = new Run(query, context == null || context.isBlank() ? null : context.strip());
+            running = run;
+            Thread t = new Thread(run, "arno-console-query");
+            t.setDaemon(true);
+            t.start();
+            if (!run.await(limits.time().plus(limits.grace()))) {
+                run.abandoned = true;
+                h.el("p", "The query did not stop at its time limit of " + limits.time().toSeconds() + " s: it is inside one"
+                        + " step that cannot be interrupted (a regular expression that backtracks, say). It is abandoned: it"
+                        + " stops at its next check if it reaches one, and no other query runs until it ends.",
+                        "class", "error", "id", "query-error");
+                return;
+            }
+            if (run.failure == null) {
+                h.el("p", String.format(Locale.ROOT, "Done in %.1f ms.", run.nanos / 1e6), "class", "ok");
+            } else if (!run.out.full) {
+                h.el("p", run.failure.code().code() + ": " + run.failure.describe(), "class", "error", "id", "query-error");
+            }
+            if (run.out.full) h.el("p", "The result is longer than " + limits.resultChars() + " characters; its start is shown.", "class", "error");
+            h.el("pre", run.out.toString(), "id", "result");
         }
 
         private void batch(Html h, HttpServletRequest req) {
@@ -505,6 +563,78 @@ public final class Console implements AutoCloseable {
             // unknown
         }
         return "Arno " + p.getProperty("version", "(unknown version)") + ", Java " + System.getProperty("java.version");
+    }
+
+    /**
+     * One query of the query box, compiled and run on its own thread (so that the page can answer
+     * when it does not stop), releasing the query slot when it ends, however late.
+     */
+    private final class Run implements Runnable {
+        private final String query;
+        private final String context;
+        private final CountDownLatch ended = new CountDownLatch(1);
+        final Capped out = new Capped(limits.resultChars());
+        /** Collections seen before it started: the heap figure counts only after one of its own. */
+        private final long collectionsBefore = heap.collections();
+        volatile boolean abandoned;
+        volatile ArnoException failure;
+        volatile long nanos;
+
+        Run(String query, String context) {
+            this.query = query;
+            this.context = context;
+        }
+
+        @Override
+        public void run() {
+            long t0 = System.nanoTime();
+            try {
+                StoreQuery q = StoreQuery.compile(query, Path.of("").toAbsolutePath().toUri(), "query", access);
+                q.run(store, context, out, new StoreQuery.Reporting(null, false, false, false, limits.time(), System::nanoTime,
+                        this::brake));
+            } catch (RuntimeException e) {
+                ArnoException a = ArnoException.find(e);
+                failure = a != null ? a : ErrorCode.INTERNAL.error(e, "the query failed: " + e);
+            } catch (OutOfMemoryError e) {
+                // What it held is unreachable now that its frames are gone: the server goes on.
+                failure = ErrorCode.QUERY_MEMORY.error("the query ran out of memory (the heap holds at most "
+                        + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB) and was stopped; narrow it");
+            } catch (StackOverflowError e) {
+                failure = ErrorCode.TRANSFORMATION_ERROR.error("the query recursed too deeply and was stopped");
+            } finally {
+                nanos = System.nanoTime() - t0;
+                // the slot is free before the page that waits for this run is answered
+                running = null;
+                querying.release();
+                ended.countDown();
+            }
+        }
+
+        /** Why the query must stop now, or null: asked at its checks. */
+        private ArnoException brake() {
+            if (closing) return ErrorCode.SHUTTING_DOWN.error("the server is stopping; the query was stopped");
+            if (abandoned) return ErrorCode.QUERY_TIMEOUT.error("the query ran past its time limit of " + limits.time().toSeconds()
+                    + " s and was abandoned");
+            long max = Runtime.getRuntime().maxMemory();
+            long after = heap.afterLast();
+            if (heap.collections() > collectionsBefore && after > limits.heapShare() * max) {
+                return ErrorCode.QUERY_MEMORY.error(String.format(Locale.ROOT, "the query was stopped to keep the server's memory:"
+                        + " after a garbage collection the heap held %,d MB, over the console's limit of %.0f%% of %,d MB;"
+                        + " narrow the query (fewer items to sort, group or keep; a store:search on indexed values)",
+                        after >> 20, 100 * limits.heapShare(), max >> 20));
+            }
+            return null;
+        }
+
+        /** Waits for the end of the run up to {@code d}: true if it ended. */
+        boolean await(Duration d) {
+            try {
+                return ended.await(d.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
     }
 
     /** A writer that keeps the first {@code limit} characters and then refuses more (ending the query). */

@@ -36,8 +36,10 @@ import javax.management.openmbean.CompositeData;
  * figure climbs between old-generation cycles (replaced cache entries die old) and falls at each;
  * this one is the floor it falls to, the live set plus the young objects of the moment: the
  * figure that must stay flat.
+ *
+ * <p>The admin console reads the first figure too, to stop a query before it fills the heap.
  */
-final class HeapAfterGc implements NotificationListener, AutoCloseable {
+public final class HeapAfterGc implements NotificationListener, AutoCloseable {
     private final Set<String> heapPools = new HashSet<>();
     private final List<NotificationEmitter> emitters = new ArrayList<>();
     private final AtomicLong afterLast = new AtomicLong(-1);
@@ -46,7 +48,8 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
     private final String oldPool;
     private final AtomicLong collections = new AtomicLong();
 
-    HeapAfterGc(MeterRegistry registry) {
+    /** Listens to the collectors from now on: {@link #afterLast()}, {@link #collections()}. */
+    public HeapAfterGc() {
         String old = null;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() != MemoryType.HEAP) continue;
@@ -61,6 +64,11 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
                 emitters.add(e);
             }
         }
+    }
+
+    /** As {@link #HeapAfterGc()}, with its figures as gauges in {@code registry}. */
+    HeapAfterGc(MeterRegistry registry) {
+        this();
         // NaN until the first collection: a scrape must not read "0 bytes in use"
         Gauge.builder("arno.jvm.heap.after.gc", afterLast, a -> a.get() < 0 ? Double.NaN : a.get())
                 .description("Heap in use just after the last garbage collection (any generation)")
@@ -70,6 +78,16 @@ final class HeapAfterGc implements NotificationListener, AutoCloseable {
                 .baseUnit("bytes").strongReference(true).register(registry);
         FunctionCounter.builder("arno.jvm.gc.collections", collections, AtomicLong::get)
                 .description("Garbage collections seen (any generation)").register(registry);
+    }
+
+    /** Bytes of heap in use just after the last collection of any kind; -1 before the first. */
+    public long afterLast() {
+        return afterLast.get();
+    }
+
+    /** Collections seen since this was made. */
+    public long collections() {
+        return collections.get();
     }
 
     @Override

@@ -183,6 +183,92 @@ class ConsoleBrowserTest {
         });
     }
 
+    /**
+     * A writer stores an SVG figure and an XML variant that script the console (the attack of
+     * issue 21: a scripted SVG opened by an administrator ran a console action and read its pages).
+     * Opened in the browser, with the administrator's credentials on every request, neither runs:
+     * the SVG is an attachment (downloaded, not shown) and both are sandboxed, so the script would
+     * have no origin to act in. The marker it sets stays unset, the action it sends is never
+     * received (the site's cache keeps its entries), and the console still works under its own
+     * policy, which allows no script at all.
+     */
+    @Test
+    void aWritersScriptedSvgCannotActInTheConsolesOrigin() {
+        serve(port -> {
+            String article = "/evil/ej/v1/i1/a1";
+            for (String[] e : new String[][] {{"/", "journals", "evil"}, {"/evil/", "journal", "ej"}, {"/evil/ej/", "volume", "v1"},
+                    {"/evil/ej/v1/", "issue", "i1"}, {"/evil/ej/v1/i1/", "article", "a1"}, {article + "/", "figure", "f1"}}) {
+                HttpResponse<String> r = write(port, "POST", e[0], "application/atom+xml;type=entry",
+                        "<entry xmlns='http://www.w3.org/2005/Atom'><title>" + e[2] + "</title>"
+                                + "<category scheme='urn:arno:kind' term='" + e[1] + "'/></entry>", "Slug", e[2]);
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+            }
+            HttpResponse<String> svg = write(port, "PUT", article + "/f1.svg", "image/svg+xml",
+                    "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><script>" + attack("svg") + "</script></svg>",
+                    "If-None-Match", "*");
+            assertThat(svg.statusCode()).as(svg.body()).isEqualTo(201);
+            HttpResponse<String> xml = write(port, "PUT", article + ".xml", "application/xml",
+                    "<article><script xmlns='http://www.w3.org/1999/xhtml'>" + attack("xml") + "</script></article>",
+                    "If-None-Match", "*");
+            assertThat(xml.statusCode()).as(xml.body()).isEqualTo(201);
+            // something the attack's action would clear
+            assertThat(send(port, "GET", "/t/cached", null, null).statusCode()).isEqualTo(200);
+
+            ChromeDriver browser = browser();
+            try {
+                String base = "http://127.0.0.1:" + port;
+                browser.get(base + "/_arno/caches");
+                long before = entries(browser);
+                assertThat(before).isPositive();
+
+                browser.get(base + "/store" + article + "/f1.svg");
+                assertThat(marker(browser, "svg")).as("the marker the SVG's script sets in the server's origin").isNull();
+                browser.get(base + "/_arno/caches");
+                assertThat(entries(browser)).as("the site's cache, which the SVG's script would clear").isEqualTo(before);
+
+                browser.manage().logs().get(LogType.BROWSER); // drop what came before
+                browser.get(base + "/store" + article + ".xml");
+                assertThat(browser.getPageSource()).as("the XML variant is shown").contains("article");
+                List<String> log = new ArrayList<>();
+                for (LogEntry e : browser.manage().logs().get(LogType.BROWSER)) log.add(e.getMessage());
+                assertThat(log).as("the browser blocked the script").anySatisfy(m -> assertThat(m).contains("sandboxed"));
+                browser.get(base + "/_arno/caches");
+                assertThat(marker(browser, "xml")).as("the marker the XML's script sets in the server's origin").isNull();
+                assertThat(entries(browser)).as("the site's cache, which the XML's script would clear").isEqualTo(before);
+                assertNoConsoleErrors(browser, "caches after the stored scripts");
+            } finally {
+                browser.quit();
+            }
+            // the console's own policy: no script from anywhere, no framing
+            HttpResponse<String> console = send(port, "GET", "/_arno/", ADMIN, null);
+            assertThat(console.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(p -> assertThat(p)
+                    .contains("default-src 'none'").contains("frame-ancestors 'none'").doesNotContain("script-src")
+                    .doesNotContain("unsafe"));
+        });
+    }
+
+    /**
+     * What a stored script does once it runs in the server's origin: sets a marker there, then, as
+     * the administrator whose browser runs it, clears a site's caches (a console action).
+     */
+    private static String attack(String name) {
+        return "try { localStorage.setItem('arno-pwned-" + name + "', location.href); } catch (e) { }"
+                + " var x = new XMLHttpRequest(); x.open('POST', '/_arno/caches/clear', false);"
+                + " x.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded'); x.send('site=t');";
+    }
+
+    private static Object marker(ChromeDriver browser, String name) {
+        return ((JavascriptExecutor) browser).executeScript("return localStorage.getItem('arno-pwned-" + name + "')");
+    }
+
+    private HttpResponse<String> write(int port, String method, String path, String type, String body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/store" + path))
+                .header("Authorization", basic(READER)).header("Content-Type", type)
+                .method(method, HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) b.headers(headers);
+        return send(b.build());
+    }
+
     private static long entries(ChromeDriver browser) {
         return Long.parseLong(browser.findElement(By.cssSelector("tr[data-tier='pages-memory'] td.entries")).getText());
     }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import javax.xml.transform.Source;
 
@@ -21,15 +22,19 @@ import arno.store.DocumentInfo;
 import arno.store.Search;
 import arno.store.Snapshot;
 import arno.store.Store;
+import arno.xml.Access;
 import arno.xml.ArnoException;
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.FileRoots;
+import arno.xml.Outbound;
 import arno.xml.StoreDocumentPool;
 import arno.xml.StoreFunctions;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.expr.XPathContext;
+import net.sf.saxon.lib.CollectionFinder;
 import net.sf.saxon.lib.Resource;
 import net.sf.saxon.lib.ResourceCollection;
 import net.sf.saxon.lib.ResourceRequest;
@@ -51,39 +56,73 @@ import net.sf.saxon.trans.XPathException;
 /**
  * An XQuery 3.1 query over the store, compiled once ({@link #compile}) and run against one
  * snapshot ({@link #run}): the stored document {@code --context} is the context item, and every
- * stored document is {@code doc('store:/URI')}. Documents it reads from files are parsed by the
- * given {@link XmlPolicy}. Compiling comes first, so a mistake in the query is reported even when
- * there is no store to run it on.
+ * stored document is {@code doc('store:/URI')}. Everything else it reads goes through the
+ * {@link Access} it was compiled with (files under its roots, URLs by its outbound policy, XML
+ * parsed by its policy, no environment variables): the admin console's queries get no files and
+ * no private addresses, {@code ./arno query} its owner's ({@link #owners}). Compiling comes first,
+ * so a mistake in the query is reported even when there is no store to run it on.
+ *
+ * <p>Limits ({@link Reporting}): the time limit and the caller's brake are checked at every
+ * document read, every result written and at the {@link Checkpoints} compiled into the query
+ * (each item of a range and of a {@code for} clause's sequence, each call of a function), so a
+ * loop or a sort over a long sequence is stopped even when it reads and writes nothing.
  */
 public final class StoreQuery {
 
     private final Processor processor;
     private final XQueryExecutable executable;
     private final String label;
+    private final Access access;
 
-    private StoreQuery(Processor processor, XQueryExecutable executable, String label) {
+    private StoreQuery(Processor processor, XQueryExecutable executable, String label, Access access) {
         this.processor = processor;
         this.executable = executable;
         this.label = label;
+        this.access = access;
+    }
+
+    /**
+     * As {@link #compile(String, URI, String, Access)} with the access of {@code ./arno query},
+     * which the machine's owner runs: {@link #owners}.
+     */
+    public static StoreQuery compile(String text, URI base, String label, XmlPolicy policy) {
+        return compile(text, base, label, owners(policy));
+    }
+
+    /**
+     * What {@code ./arno query} may read besides the store: any file its user may (every root of
+     * the file system), any URL, private addresses too, XML parsed by {@code policy}. Its user
+     * could read all of that without Arno; environment variables stay hidden, as everywhere.
+     */
+    public static Access owners(XmlPolicy policy) {
+        List<java.nio.file.Path> roots = new ArrayList<>();
+        java.nio.file.FileSystems.getDefault().getRootDirectories().forEach(roots::add);
+        return new Access(FileRoots.of(roots), FileRoots.none(), new Outbound(Outbound.Policy.DEFAULT.allowingPrivate()),
+                policy);
     }
 
     /**
      * Compiles {@code text}; {@code base} resolves its relative URIs, {@code label} names it in
-     * errors (the file, or "query" for an expression). COMPILE_ERROR with the first static error's
+     * errors (the file, or "query" for an expression), {@code access} is all it may read besides
+     * the store (modules it imports included). COMPILE_ERROR with the first static error's
      * location and the others as details.
      */
-    public static StoreQuery compile(String text, URI base, String label, XmlPolicy policy) {
+    public static StoreQuery compile(String text, URI base, String label, Access access) {
         Processor processor = new Processor(false);
-        policy.install(processor.getUnderlyingConfiguration());
+        Configuration config = processor.getUnderlyingConfiguration();
+        // store: collections from the running query's snapshot, any other through the access
+        access.install(config, access, access, new Collections(access, config));
         // store:lookup and store:range read the snapshot whose resolver run() installs
-        StoreFunctions.register(processor.getUnderlyingConfiguration(), VIEWS);
+        StoreFunctions.register(config, VIEWS);
         XQueryCompiler compiler = processor.newXQueryCompiler();
         compiler.declareNamespace(StoreFunctions.PREFIX, StoreFunctions.NS);
         compiler.setBaseURI(base);
         List<XmlProcessingError> errors = new ArrayList<>();
         compiler.setErrorList(errors);  // collected, not printed: they become the error's details
         try {
-            return new StoreQuery(processor, compiler.compile(text), label);
+            XQueryExecutable executable = compiler.compile(text);
+            Checkpoints.install(executable.getUnderlyingCompiledQuery());
+            return new StoreQuery(processor, executable, label, access);
         } catch (SaxonApiException e) {
             ArnoException failure = null;
             for (XmlProcessingError se : errors) {
@@ -110,16 +149,24 @@ public final class StoreQuery {
     /**
      * What a run reports on {@code err} besides its result: the plan of each search before its
      * results and its counts and times after them ({@code explain}), a progress display of the
-     * documents examined ({@code progress}; redrawn in place when {@code tty}), and a time limit
-     * ({@code timeout}, null for none), checked at every document read and every result written.
+     * documents examined ({@code progress}; redrawn in place when {@code tty}), and its limits: a
+     * time limit ({@code timeout}, null for none) and a {@code brake} (null for none), asked at
+     * every check for a reason to stop (the server's heap nearly full, the server stopping), which
+     * the run then throws. Both are checked at every document read, every result written and,
+     * once in {@link Watch#TICKS}, at the query's {@link Checkpoints}.
      */
     public record Reporting(PrintWriter err, boolean explain, boolean progress, boolean tty, Duration timeout,
-            LongSupplier clock) {
+            LongSupplier clock, Supplier<ArnoException> brake) {
         /** Nothing reported, no limit. */
         public static final Reporting NONE = new Reporting(null, false, false, false, null, System::nanoTime);
 
         public Reporting(PrintWriter err, boolean explain, boolean progress, boolean tty, Duration timeout) {
             this(err, explain, progress, tty, timeout, System::nanoTime);
+        }
+
+        public Reporting(PrintWriter err, boolean explain, boolean progress, boolean tty, Duration timeout,
+                LongSupplier clock) {
+            this(err, explain, progress, tty, timeout, clock, null);
         }
     }
 
@@ -138,7 +185,8 @@ public final class StoreQuery {
      * {@code collection('store:/…')} reads its documents one at a time as the query asks for them,
      * {@code store:search} verifies one candidate at a time, and each item goes to {@code out} as it
      * is produced where the query allows (a sort, say, needs all its input first). Past the time
-     * limit: QUERY_TIMEOUT saying what was done; the snapshot is released.
+     * limit: QUERY_TIMEOUT saying what was done; stopped by the brake: its error; either way the
+     * snapshot is released.
      */
     public void run(Store store, String context, Writer out, Reporting reporting) {
         Watch watch = new Watch(reporting);
@@ -147,15 +195,8 @@ public final class StoreQuery {
             // The failure is raised below with its location; Saxon's reporter would print it (with a trace) on System.err.
             ev.setErrorReporter(error -> { });
             Configuration config = processor.getUnderlyingConfiguration();
-            Watched resolver = new Watched(s, config, watch);
-            ev.setResourceResolver(resolver);
-            // collection('store:/journals/ja/'): the XML documents stored under that path, from this snapshot, one at a time
-            config.setCollectionFinder((ctx, uri) -> {
-                if (uri == null || !uri.startsWith(DocumentStore.SCHEME)) {
-                    throw new XPathException("./arno query reads store: collections only, not " + uri, "FODC0002");
-                }
-                return new Members(uri, s, config, watch);
-            });
+            // store: from this snapshot, anything else through the access (the run's resolver is asked first)
+            ev.setResourceResolver(new Watched(s, config, watch, access));
             if (context != null) {
                 TreeInfo t = s.document(context, processor.getUnderlyingConfiguration());
                 ev.setContextItem(new XdmNode(t.getRootNode()));
@@ -185,16 +226,23 @@ public final class StoreQuery {
                 throw found;
             }
             throw ErrorCode.IO.error(e, "cannot write the query's result: " + e.getMessage());
+        } catch (RuntimeException e) {
+            // a limit met inside a function call comes wrapped in Saxon's "internal error"
+            ArnoException found = ArnoException.find(e);
+            throw found != null ? found : e;
         } finally {
             watch.finish();
         }
     }
 
     /**
-     * One run's accounting: documents examined, characters written, the deadline, the progress
-     * display and the explanations. Every document read and every write passes through it.
+     * One run's accounting: documents examined, characters written, the deadline, the brake, the
+     * progress display and the explanations. Every document read and every write passes through
+     * it, and the query's {@link Checkpoints} tick it. Used by the run's thread only.
      */
-    private static final class Watch {
+    static final class Watch {
+        /** Checkpoint ticks between two checks: a clock read costs more than a tick. */
+        static final int TICKS = 1024;
         private final Reporting r;
         private final long start;
         private final long deadline;
@@ -202,6 +250,7 @@ public final class StoreQuery {
         private long documents;
         private long written;
         private long searches;
+        private int ticks;
 
         Watch(Reporting r) {
             this.r = r;
@@ -225,7 +274,24 @@ public final class StoreQuery {
             check();
         }
 
+        /** A checkpoint passed: an item of a long sequence, a function call. */
+        void tick() {
+            if (++ticks == TICKS) {
+                ticks = 0;
+                check();
+            }
+        }
+
         void check() {
+            if (r.brake() != null) {
+                ArnoException stop = r.brake().get();
+                if (stop != null) {
+                    if (progress != null) {
+                        progress.finish();
+                    }
+                    throw stop;
+                }
+            }
             if (deadline != Long.MAX_VALUE && r.clock().getAsLong() - deadline > 0) {
                 if (progress != null) {
                     progress.finish();
@@ -301,17 +367,22 @@ public final class StoreQuery {
 
     /**
      * The run's resolver: {@code store:} URIs from the snapshot, each read counted and checked
-     * against the deadline; the view {@code store:search} reads through, which reports to the watch.
+     * against the deadline; any other through the access; the view {@code store:search} reads
+     * through, which reports to the watch.
      */
     private static final class Watched implements ResourceResolver {
+        private final Snapshot snapshot;
         private final ResourceResolver store;
         private final View view;
         private final Watch watch;
+        private final Access access;
 
-        Watched(Snapshot s, Configuration config, Watch watch) {
+        Watched(Snapshot s, Configuration config, Watch watch, Access access) {
+            this.snapshot = s;
             this.store = s.resolver(config);
             this.view = new View(s, watch);
             this.watch = watch;
+            this.access = access;
         }
 
         @Override
@@ -319,8 +390,41 @@ public final class StoreQuery {
             Source found = store.resolve(request);
             if (found != null) {
                 watch.read();
+                return found;
             }
-            return found;
+            return access.resolve(request);
+        }
+    }
+
+    /** The watch of the run {@code context} belongs to, or null outside a run. */
+    static Watch watch(XPathContext context) {
+        return context.getController() != null && context.getController().getResourceResolver() instanceof Watched w
+                ? w.watch : null;
+    }
+
+    /**
+     * {@code collection('store:/journals/ja/')}: the XML documents stored under that path, from
+     * the running query's snapshot, one at a time; any other collection through the access.
+     */
+    private static final class Collections implements CollectionFinder {
+        private final Access access;
+        private final Configuration config;
+
+        Collections(Access access, Configuration config) {
+            this.access = access;
+            this.config = config;
+        }
+
+        @Override
+        public ResourceCollection findCollection(XPathContext context, String uri) throws XPathException {
+            if (uri == null || !uri.startsWith(DocumentStore.SCHEME)) {
+                return access.findCollection(context, uri);
+            }
+            if (!(context.getController().getResourceResolver() instanceof Watched w)) {
+                throw new XPathException("collection " + uri + ": store: collections are read while the query runs",
+                        "FODC0002");
+            }
+            return new Members(uri, w.snapshot, config, w.watch);
         }
     }
 

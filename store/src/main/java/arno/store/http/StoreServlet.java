@@ -142,6 +142,7 @@ public final class StoreServlet extends HttpServlet {
     private final java.util.concurrent.Semaphore writeSlots = new java.util.concurrent.Semaphore(WRITE_SLOTS, true);
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        resp = StoredContent.guard(req, resp); // a writer's bytes never act in this origin (CSP sandbox, nosniff)
         String path = req.getPathInfo() == null ? "/" : req.getPathInfo();
         String method = req.getMethod();
         try {
