@@ -133,7 +133,7 @@ final class PageCache implements AutoCloseable {
         if (learnedFile == null) return;
         Path temp = learnedFile.resolveSibling(LEARNED_FILE + ".new");
         try {
-            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(temp)))) {
+            try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(arno.xml.OwnerOnly.newOutputStream(temp)))) {
                 out.writeInt(learned.size());
                 for (java.util.Map.Entry<String, RequestParts.Learned> e : learned.entrySet()) {
                     out.writeUTF(e.getKey());
