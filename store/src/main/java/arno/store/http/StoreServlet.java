@@ -424,7 +424,7 @@ public final class StoreServlet extends HttpServlet {
                 + mount(req) + w.path().entryDocument();
         resp.setHeader("Location", location);
         resp.setHeader("Content-Location", location);
-        written(req, resp, w.path().entryDocument());
+        written(req, resp, w);
     }
 
     /**
@@ -466,20 +466,21 @@ public final class StoreServlet extends HttpServlet {
                     + doc.resource().parent().childrenFolder() + "); a PUT to " + doc.storePath()
                     + " replaces it and needs If-Match with its ETag").at(Where.at("store:" + doc.storePath()));
         }
+        AtomStore.Written w;
         if (doc.isEntry()) {
             if (!media.equals("application/atom+xml")) {
                 throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("an entry is replaced with application/atom+xml;type=entry, not "
                         + (type == null ? "a body without Content-Type" : type));
             }
-            atoms.replaceEntry(doc.resource(), ifMatch, body(req), user);
+            w = atoms.replaceEntry(doc.resource(), ifMatch, body(req), user);
         } else {
             if (media.isEmpty()) {
                 throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a variant is sent with its media type as Content-Type");
             }
-            atoms.putVariant(doc.resource(), doc.extension(), media, ifMatch, SpooledRequest.body(req), user);
+            w = atoms.putVariant(doc.resource(), doc.extension(), media, ifMatch, SpooledRequest.body(req), user);
         }
         if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
-        written(req, resp, doc.storePath());
+        written(req, resp, w);
     }
 
     private void putModel(HttpServletRequest req, HttpServletResponse resp, String kind, String user) throws IOException {
@@ -491,9 +492,9 @@ public final class StoreServlet extends HttpServlet {
         }
         confirmations.model(req, path, () -> requireAdmin(req, resp, "changing the model (" + path + ")"));
         long ifMatch = ifMatch(req, path, true);
-        atoms.putModel(kind, ifMatch, body(req), user);
+        AtomStore.Written w = atoms.putModel(kind, ifMatch, body(req), user);
         if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
-        written(req, resp, path);
+        written(req, resp, w);
     }
 
     private void delete(HttpServletRequest req, HttpServletResponse resp, ResourcePath.Document doc, String user) {
@@ -513,14 +514,21 @@ public final class StoreServlet extends HttpServlet {
         resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
     }
 
-    /** Answers a write with what is now stored there: its ETag, and the entry itself for entries. */
-    private void written(HttpServletRequest req, HttpServletResponse resp, String storePath) throws IOException {
+    /**
+     * Answers a write with its own result: the ETag and Last-Modified of the version this write
+     * committed (never of a snapshot opened afterwards, which may hold another writer's later
+     * version), and for an entry the entry itself, when a snapshot still holds that version (when
+     * another writer replaced or deleted it meanwhile, no body: the ETag still names this write's
+     * version, so the client's next conditional request learns the rest).
+     */
+    private void written(HttpServletRequest req, HttpServletResponse resp, AtomStore.Written w) throws IOException {
+        String storePath = w.document();
+        resp.setHeader("ETag", etag(w.version(), false));
+        if (w.time() != null) resp.setHeader("Last-Modified", HTTP_DATE.format(w.time()));
+        if (!storePath.endsWith("." + Atom.ENTRY_EXTENSION)) return;
         try (Snapshot s = atoms.store().read()) {
             DocumentInfo info = s.info(storePath);
-            if (info == null) return; // deleted meanwhile by another writer
-            resp.setHeader("ETag", etag(info.version(), false));
-            if (info.modified() != null) resp.setHeader("Last-Modified", HTTP_DATE.format(info.modified()));
-            if (!storePath.endsWith("." + Atom.ENTRY_EXTENSION)) return;
+            if (info == null || info.version() != w.version()) return;
             resp.setContentType(Atom.ENTRY_TYPE + ";charset=UTF-8");
             String mount = mount(req);
             ResourcePath.Document doc = ResourcePath.document(storePath);
