@@ -289,8 +289,25 @@ class ConsoleBrowserTest {
         WebElement old = browser.findElement(By.tagName("html"));
         element.click();
         new WebDriverWait(browser, Duration.ofSeconds(40)).until(ExpectedConditions.and(
-                ExpectedConditions.stalenessOf(old),
+                d -> gone(old),
                 d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState"))));
+    }
+
+    /**
+     * Whether {@code element}'s page has been replaced. Selenium's {@code stalenessOf} knows only its
+     * stale-element error; Chromium 156, asked about a node mid-navigation, can answer "Node with given id
+     * does not belong to the document" instead (an unknown error), which means the same.
+     */
+    private static boolean gone(WebElement element) {
+        try {
+            element.isEnabled();
+            return false;
+        } catch (org.openqa.selenium.StaleElementReferenceException e) {
+            return true;
+        } catch (org.openqa.selenium.WebDriverException e) {
+            if (e.getMessage() != null && e.getMessage().contains("does not belong to the document")) return true;
+            throw e;
+        }
     }
 
     private static void awaitState(ChromeDriver browser, String base, String job, String state) {
