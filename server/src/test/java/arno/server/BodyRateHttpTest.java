@@ -6,7 +6,6 @@ import arno.server.config.Config;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -169,14 +168,7 @@ class BodyRateHttpTest {
     }
 
     private static String readToEnd(InputStream in) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        byte[] buffer = new byte[4096];
-        try {
-            for (int n; (n = in.read(buffer)) >= 0; ) bytes.write(buffer, 0, n);
-        } catch (java.net.SocketException e) {
-            // reset after the answer: what arrived is what counts
-        }
-        return bytes.toString(StandardCharsets.UTF_8);
+        return arno.server.Http.readToEnd(in);
     }
 
     /** A POST of 100 bytes whose body is sent at a byte a second, on a raw socket; {@link #answer} is what came back. */

@@ -558,13 +558,6 @@ class PageCacheHttpTest {
     }
 
     private HttpResponse<String> send(HttpRequest request) {
-        try {
-            return client.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return arno.server.Http.send(client, request);
     }
 }

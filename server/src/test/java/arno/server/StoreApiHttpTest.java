@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.server.config.Config;
 import arno.xml.Accounts;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -187,24 +186,10 @@ class StoreApiHttpTest {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) {
-        try {
-            return client.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return arno.server.Http.send(client, b.timeout(Duration.ofSeconds(30)).build());
     }
 
     private static String readToEnd(InputStream in) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        byte[] buffer = new byte[4096];
-        try {
-            for (int n; (n = in.read(buffer)) >= 0; ) bytes.write(buffer, 0, n);
-        } catch (java.net.SocketException e) {
-            // reset after the answer: what arrived is what counts
-        }
-        return bytes.toString(StandardCharsets.UTF_8);
+        return arno.server.Http.readToEnd(in);
     }
 }

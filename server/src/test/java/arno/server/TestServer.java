@@ -2,7 +2,6 @@ package arno.server;
 
 import arno.server.config.Config;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -80,14 +79,7 @@ final class TestServer implements AutoCloseable {
     }
 
     HttpResponse<String> send(HttpRequest request) {
-        try {
-            return client.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return arno.server.Http.send(client, request);
     }
 
     @Override

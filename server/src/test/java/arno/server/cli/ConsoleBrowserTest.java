@@ -378,14 +378,7 @@ class ConsoleBrowserTest {
     }
 
     private HttpResponse<String> send(HttpRequest r) {
-        try {
-            return client.send(r, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+        return arno.server.Http.send(client, r);
     }
 
     private static String basic(String credentials) {

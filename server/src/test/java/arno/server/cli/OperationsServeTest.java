@@ -401,14 +401,7 @@ class OperationsServeTest {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) {
-        try {
-            return client.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return arno.server.Http.send(client, b.timeout(Duration.ofSeconds(30)).build());
     }
 
     static String basic(String credentials) {
