@@ -2,8 +2,8 @@ package arno.server;
 
 import arno.store.Store;
 import arno.store.atom.AtomStore;
-import arno.store.cli.IndexTasks;
-import arno.store.cli.StoreTasks;
+import arno.server.store.IndexTasks;
+import arno.server.store.StoreTasks;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;

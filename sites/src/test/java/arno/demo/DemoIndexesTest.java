@@ -9,7 +9,7 @@ import arno.store.StoreOptions;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
-import arno.store.cli.IndexTasks;
+import arno.server.store.IndexTasks;
 import arno.xml.XmlPolicy;
 import java.io.PrintWriter;
 import java.io.StringWriter;

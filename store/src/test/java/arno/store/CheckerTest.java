@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lmdbjava.Txn;
 
-import arno.store.cli.StoreTasks;
 
 /** {@code store check} finds damage: each test breaks one thing behind the store's back. */
 class CheckerTest {
@@ -88,11 +87,7 @@ class CheckerTest {
         List<String> problems = check();
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("store:/wide.xml").contains("chunk 1 is missing"));
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("document 999").contains("orphan"));
-        java.io.StringWriter report = new java.io.StringWriter();
-        try (Store store = Store.openExisting(storeDir(), TestStores.SMALL)) {
-            assertThat(StoreTasks.check(store, new java.io.PrintWriter(report))).isFalse();
-        }
-        assertThat(report.toString()).contains("chunk 1 is missing").contains("2 problem(s)");
+        assertThat(problems).hasSize(2);
     }
 
     @Test

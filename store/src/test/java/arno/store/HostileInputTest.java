@@ -18,15 +18,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 
-import arno.store.cli.StoreTasks;
 import arno.xml.ErrorCode;
 import arno.xml.HostileCorpus;
 import arno.xml.XmlPolicy;
 import net.sf.saxon.Configuration;
 
 /**
- * The one hostile corpus through the store's two ways in: {@link WriteTransaction#put} and the
- * load task behind {@code ./arno store load}. Refused and malformed cases store nothing and fetch
+ * The one hostile corpus through the engine's way in, {@link WriteTransaction#put} (the load task
+ * behind {@code ./arno store load} has its own case in the server's {@code LoadHostileInputTest}). Refused and malformed cases store nothing and fetch
  * nothing (a counting HTTP server on 127.0.0.1 is the leak URL, a file outside the store the leak
  * file); accepted ones (a JATS DOCTYPE, internal entities, BOMs and declared encodings) are stored
  * with the text they hold.
@@ -91,40 +90,6 @@ class HostileInputTest {
             }
             assertStored(store, cases, accepted);
         }
-        assertThat(leak.requests()).as("requests to the leak URL").isZero();
-    }
-
-    @Test
-    void everyCaseThroughTheLoadTaskIsStoredOrReportedAsItMust() throws Exception {
-        List<HostileCorpus.Case> cases = corpus();
-        Path content = Files.createDirectories(dir.resolve("content"));
-        List<String> accepted = new ArrayList<>();
-        for (HostileCorpus.Case c : cases) {
-            Files.write(content.resolve(c.name() + ".xml"), c.xml());
-            if (c.outcome() == HostileCorpus.Outcome.ACCEPTED) {
-                accepted.add("/corpus/" + c.name() + ".xml");
-            }
-        }
-        StringWriter err = new StringWriter();
-        try (Store store = Store.open(dir.resolve("store"), DEFAULT_POLICY)) {
-            // batches of 3: refused documents inside a batch must not take the others with them
-            StoreTasks.Loaded loaded = StoreTasks.load(store, StoreTasks.inputs(List.of(content), "/corpus"), 3,
-                    new PrintWriter(err, true), false);
-            assertThat(loaded.documents()).isEqualTo(accepted.size());
-            assertThat(loaded.failed()).isEqualTo(cases.size() - accepted.size());
-            assertStored(store, cases, accepted);
-        }
-        String report = err.toString();
-        for (HostileCorpus.Case c : cases) {
-            String file = content.resolve(c.name() + ".xml").toUri().toString();
-            switch (c.outcome()) {
-                case ACCEPTED -> assertThat(report).doesNotContain(file);
-                case REFUSED -> assertThat(report).contains("arno: " + file + " was refused: ");
-                case MALFORMED -> assertThat(report).contains("arno: " + file + " is not well-formed XML: ");
-            }
-        }
-        assertThat(report).doesNotContain("LEAKED")
-                .contains("; " + (cases.size() - accepted.size()) + " failed");
         assertThat(leak.requests()).as("requests to the leak URL").isZero();
     }
 

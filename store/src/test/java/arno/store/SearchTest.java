@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.om.NodeInfo;
 
-import arno.store.cli.StoreQuery;
+import arno.store.query.StoreQuery;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;

@@ -3,7 +3,7 @@ package arno.perf.store;
 import arno.store.Store;
 import arno.store.StoreOptions;
 import arno.store.WriteTransaction;
-import arno.store.cli.StoreQuery;
+import arno.store.query.StoreQuery;
 import arno.xml.XmlPolicy;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;

@@ -2,7 +2,7 @@ package arno.server.cli;
 
 import arno.server.config.Config;
 import arno.store.Store;
-import arno.store.cli.StoreQuery;
+import arno.store.query.StoreQuery;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
 import java.io.IOException;

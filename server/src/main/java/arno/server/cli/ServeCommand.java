@@ -12,7 +12,7 @@ import arno.store.Snapshot;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
-import arno.store.cli.IndexTasks;
+import arno.server.store.IndexTasks;
 import arno.xml.ErrorCode;
 import arno.xml.OwnerOnly;
 import arno.xml.XmlPolicy;

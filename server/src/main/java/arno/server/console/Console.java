@@ -13,7 +13,7 @@ import arno.server.ops.HeapAfterGc;
 import arno.store.Change;
 import arno.store.Snapshot;
 import arno.store.Store;
-import arno.store.cli.StoreQuery;
+import arno.store.query.StoreQuery;
 import arno.xml.Access;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;

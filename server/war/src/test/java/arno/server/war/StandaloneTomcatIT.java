@@ -20,7 +20,7 @@ import arno.server.config.Config;
 import arno.store.Store;
 import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
-import arno.store.cli.IndexTasks;
+import arno.server.store.IndexTasks;
 import arno.xml.XmlPolicy;
 import arno.xml.Accounts;
 import java.io.PrintWriter;

@@ -1,0 +1,791 @@
+package arno.store.http;
+
+import arno.store.Binary;
+import arno.store.Change;
+import arno.store.DocumentInfo;
+import arno.store.Snapshot;
+import arno.store.atom.Atom;
+import arno.store.atom.AtomStore;
+import arno.store.atom.Expansion;
+import arno.store.atom.Kind;
+import arno.store.atom.Model;
+import arno.store.atom.ResourcePath;
+import arno.xml.Accounts;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.ErrorXml;
+import arno.xml.Hosts;
+import arno.xml.Where;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import net.sf.saxon.Configuration;
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.Serializer;
+import net.sf.saxon.s9api.XdmNode;
+import org.xml.sax.ContentHandler;
+import org.xml.sax.SAXException;
+
+/**
+ * The store's AtomPub HTTP API (RFC 5023), mounted by the server at {@code /store/*}.
+ *
+ * <pre>
+ * GET    /store/                     the service document: the root's collections, a workspace per top-level entry and child
+ * GET    /store/P.atom               an entry (?with-ancestors=yes, ?with-descendants=N|all, ?with-variants=ROLE)
+ * GET    /store/P/                   the children as an Atom feed, newest first (?after=V.NAME&amp;limit=N, rel="next";
+ *                                    ?collection=NAME: one collection's; expansions apply to each)
+ * GET    /store/P.EXT                a variant: XML serialized, bytes streamed (Range: one range, 206/416)
+ * GET    /store/_model/KIND.xml      an introspection document
+ * GET    /store/changes?since=V      the change feed (&amp;seq=S&amp;limit=N), 410 when pruned past V
+ * POST   /store/P/                   a child: an Atom entry, or a media resource (Slug); 201 + Location + ETag
+ * PUT    /store/P.atom, P.EXT, _model/KIND.xml   If-Match required (428/412); If-None-Match: * creates a variant or model
+ * DELETE /store/P.atom, P.EXT        the entry and everything below it (If-Match optional), or one variant
+ * </pre>
+ *
+ * <h2>Reads</h2>
+ * Every request reads one snapshot, opened at its start and closed at its end, so an expanded
+ * entry or a feed page is one consistent version however many writers commit meanwhile. Every
+ * GET answers HEAD and conditional requests: the validator of one stored document is its
+ * version ({@code ETag: "V"}, {@code Last-Modified} the commit time of V); of anything computed
+ * from several (an expansion, a feed, the service document), the snapshot's version, which changes
+ * with every commit and so never validates a stale answer. Binary variants are streamed from
+ * the snapshot's memory-mapped chunks (never buffered whole); hrefs are rewritten from store
+ * paths to this servlet's URLs ({@link Hrefs}).
+ *
+ * <h2>Writes</h2>
+ * Writes need HTTP Basic credentials of an account with the write role (401 with a challenge,
+ * 403 without the role); the password is checked once per request (PBKDF2 is slow on purpose).
+ * Deletes the {@link DeleteGuard} covers and changes to the model need the admin role and an
+ * explicit confirmation ({@link Confirmations}). A POST or PUT body is read to its end before the
+ * request takes a write slot ({@link SpooledRequest}), within the limit ({@code maxBodyBytes}: by
+ * Content-Length before anything is read, by counting when there is none). {@link AtomStore} does
+ * the write in one transaction, all or nothing; its {@link ArnoException} becomes the answer's
+ * status and {@code err:error} body.
+ */
+public final class StoreServlet extends HttpServlet {
+    private static final long serialVersionUID = 1L;
+    private static final System.Logger LOG = System.getLogger("arno.store.http");
+
+    /** Who may read. */
+    public enum ReadPolicy {
+        /** Anyone. */
+        PUBLIC,
+        /** Accounts with the read role. */
+        ACCOUNTS
+    }
+
+    static final int DEFAULT_PAGE = 100;
+    static final int MAX_PAGE = 1000;
+    private static final String XML = "application/xml";
+    private static final String ERROR_TYPE = "application/xml;charset=UTF-8";
+    private static final Pattern MODEL = Pattern.compile("/_model/([A-Za-z0-9][A-Za-z0-9_-]{0,99})\\.xml");
+    private static final Pattern RANGE = Pattern.compile("bytes=(\\d{0,18})-(\\d{0,18})");
+    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withZone(ZoneOffset.UTC);
+
+    private final transient AtomStore atoms;
+    private final transient Accounts accounts;
+    private final ReadPolicy reads;
+    private final long maxBodyBytes;
+    private final transient Confirmations confirmations;
+    private final transient Configuration config;
+    private final transient Processor processor;
+
+    /**
+     * @param atoms        the service: reads come from {@code atoms.store()}, writes go through it
+     * @param accounts     the accounts (shared with the batch service: one file)
+     * @param reads        whether reads are public or need the read role
+     * @param maxBodyBytes the largest request body accepted (413 beyond)
+     */
+    public StoreServlet(AtomStore atoms, Accounts accounts, ReadPolicy reads, long maxBodyBytes) {
+        this(atoms, accounts, reads, maxBodyBytes, DeleteGuard.DEFAULT);
+    }
+
+    /** As {@link #StoreServlet(AtomStore, Accounts, ReadPolicy, long)}, with the deletes that need an administrator's confirmation. */
+    public StoreServlet(AtomStore atoms, Accounts accounts, ReadPolicy reads, long maxBodyBytes, DeleteGuard deletes) {
+        if (maxBodyBytes < 1) throw new IllegalArgumentException("maxBodyBytes must be at least 1: " + maxBodyBytes);
+        this.atoms = atoms;
+        this.accounts = accounts;
+        this.reads = reads;
+        this.maxBodyBytes = maxBodyBytes;
+        this.confirmations = new Confirmations(deletes);
+        this.processor = new Processor(false);
+        this.config = processor.getUnderlyingConfiguration();
+        atoms.store().options().xmlPolicy().install(config);
+    }
+
+
+    /**
+     * Writes parsing and checking their bodies at once (read before, outside the slots: a slow
+     * client holds none): one per core. The one writer commits them in order anyway, so more
+     * would only take the cores from the pages: with 16
+     * concurrent API writers full-text pages' p99 grew 4.1 times, with 2 writers 1.5 times
+     * (perf/RESULTS.md). Writers beyond it wait their turn (fairly, in order of arrival).
+     */
+    static final int WRITE_SLOTS = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private final java.util.concurrent.Semaphore writeSlots = new java.util.concurrent.Semaphore(WRITE_SLOTS, true);
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        resp = StoredContent.guard(req, resp); // a writer's bytes never act in this origin (CSP sandbox, nosniff)
+        String path = req.getPathInfo() == null ? "/" : req.getPathInfo();
+        String method = req.getMethod();
+        try {
+            boolean read = method.equals("GET") || method.equals("HEAD");
+            String user = null;
+            if (!read) {
+                user = authenticate(req, resp, Accounts.Role.WRITE);
+            } else if (reads == ReadPolicy.ACCOUNTS) {
+                user = authenticate(req, resp, Accounts.Role.READ);
+            }
+            if (!read) resp.setHeader("Cache-Control", "no-store");
+            else if (reads == ReadPolicy.ACCOUNTS) resp.setHeader("Cache-Control", "private, no-cache");
+            else resp.setHeader("Cache-Control", "no-cache");
+            if (read) {
+                route(req, resp, path, method, user);
+            } else {
+                // A body is read to its end before a slot is taken: a writer that sends it slowly
+                // holds its own connection, never a slot the others wait for (issue 21).
+                SpooledRequest spooled = method.equals("POST") || method.equals("PUT")
+                        ? SpooledRequest.read(req, maxBodyBytes, atoms.options().spoolFolder()) : null;
+                try {
+                    writeSlots.acquireUninterruptibly();
+                    try {
+                        route(spooled != null ? spooled : req, resp, path, method, user);
+                    } finally {
+                        writeSlots.release();
+                    }
+                } finally {
+                    if (spooled != null) spooled.release();
+                }
+            }
+        } catch (RuntimeException e) {
+            ArnoException a = ArnoException.find(e);
+            if (a == null) {
+                if (e instanceof UncheckedIOException u && u.getCause() != null) {
+                    a = ErrorCode.BAD_REQUEST.error(u, "the request body could not be read: " + u.getCause().getMessage());
+                } else {
+                    a = ErrorCode.INTERNAL.error(e, "unexpected failure on " + method + " " + req.getRequestURI() + ": " + e);
+                }
+            }
+            error(req, resp, a);
+        }
+    }
+
+    private void route(HttpServletRequest req, HttpServletResponse resp, String path, String method, String user)
+            throws IOException {
+        if (path.equals("/changes")) {
+            if (!method.equals("GET") && !method.equals("HEAD")) throw notAllowed(req, resp, "GET, HEAD");
+            changes(req, resp);
+            return;
+        }
+        if (path.startsWith(Confirmations.CONFIG_FOLDER) && !method.equals("GET") && !method.equals("HEAD")) {
+            throw Confirmations.configuration(path, method);
+        }
+        Matcher model = MODEL.matcher(path);
+        if (model.matches()) {
+            switch (method) {
+                case "GET", "HEAD" -> document(req, resp, path, XML);
+                case "PUT" -> putModel(req, resp, model.group(1), user);
+                default -> throw notAllowed(req, resp, "GET, HEAD, PUT");
+            }
+            return;
+        }
+        if (path.endsWith("/")) {
+            ResourcePath parent = folder(path);
+            switch (method) {
+                case "GET", "HEAD" -> {
+                    // a collection's IRI (MOUNT/?collection=top) is its feed whatever Accept says (RFC 5023 8.3.3)
+                    if (parent.isRoot() && req.getParameter("after") == null && req.getParameter("limit") == null
+                            && req.getParameter("collection") == null && !hasExpansion(req) && !acceptsFeed(req)) {
+                        serviceDocument(req, resp);
+                    } else {
+                        feed(req, resp, parent);
+                    }
+                }
+                case "POST" -> create(req, resp, parent, user);
+                default -> throw notAllowed(req, resp, "GET, HEAD, POST");
+            }
+            return;
+        }
+        ResourcePath.Document doc = ResourcePath.document(path);
+        if (doc == null) throw notFound(path);
+        switch (method) {
+            case "GET", "HEAD" -> {
+                if (doc.isEntry()) entry(req, resp, doc.resource());
+                else variant(req, resp, doc);
+            }
+            case "PUT" -> put(req, resp, doc, user);
+            case "DELETE" -> delete(req, resp, doc, user);
+            default -> throw notAllowed(req, resp, "GET, HEAD, PUT, DELETE");
+        }
+    }
+
+    // ---- Reads ----------------------------------------------------------------------------
+
+    /** GET /store/ : the AtomPub service document. */
+    private void serviceDocument(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        try (Snapshot s = atoms.store().read()) {
+            if (notModified(req, resp, etag(s.version(), true), s.committedAt(s.version()))) return;
+            resp.setContentType(Atom.SERVICE_TYPE + ";charset=UTF-8");
+            if (isHead(req)) return;
+            serialize(resp.getOutputStream(), h -> Feeds.service(s, config, atoms.model(s), mount(req), h));
+        }
+    }
+
+    /** GET /store/P.atom, expanded as asked. */
+    private void entry(HttpServletRequest req, HttpServletResponse resp, ResourcePath path) throws IOException {
+        Expansion.Options o = Expansion.Options.parse(req::getParameterValues);
+        try (Snapshot s = atoms.store().read()) {
+            DocumentInfo info = s.info(path.entryDocument());
+            if (info == null) throw notFound(path.entryDocument());
+            boolean expanded = !o.none();
+            String etag = expanded ? etag(s.version(), true) : etag(info.version(), false);
+            Instant modified = expanded ? s.committedAt(s.version()) : info.modified();
+            if (notModified(req, resp, etag, modified)) return;
+            resp.setContentType(Atom.ENTRY_TYPE + ";charset=UTF-8");
+            if (isHead(req)) return;
+            String mount = mount(req);
+            serialize(resp.getOutputStream(), h -> Expansion.write(s, config, path, o, Served.of(s, atoms.model(s), mount, h)));
+        }
+    }
+
+    /** GET /store/P.EXT and /store/_model/KIND.xml: a variant, an introspection document. */
+    private void variant(HttpServletRequest req, HttpServletResponse resp, ResourcePath.Document doc) throws IOException {
+        document(req, resp, doc.storePath(), null);
+    }
+
+    private void document(HttpServletRequest req, HttpServletResponse resp, String storePath, String type)
+            throws IOException {
+        try (Snapshot s = atoms.store().read()) {
+            DocumentInfo info = s.info(storePath);
+            if (info == null) throw notFound(storePath);
+            String etag = etag(info.version(), false);
+            if (info.binary()) {
+                binary(req, resp, s.binary(storePath), etag);
+                return;
+            }
+            if (notModified(req, resp, etag, info.modified())) return;
+            resp.setContentType((type != null ? type : info.mediaType()) + ";charset=UTF-8");
+            if (isHead(req)) return;
+            NodeInfo root = s.document(storePath, config).getRootNode();
+            Serializer out = serializer(resp.getOutputStream());
+            try {
+                out.serializeNode(new XdmNode(root));
+            } catch (net.sf.saxon.s9api.SaxonApiException e) {
+                throw ErrorCode.IO.error(e, "cannot write " + storePath + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** A binary document, whole or one range of it, streamed from the snapshot's chunks. */
+    private void binary(HttpServletRequest req, HttpServletResponse resp, Binary b, String etag) throws IOException {
+        if (notModified(req, resp, etag, b.modified())) return;
+        long length = b.length();
+        long start = 0;
+        long count = length;
+        resp.setHeader("Accept-Ranges", "bytes");
+        String range = req.getHeader("Range");
+        String ifRange = req.getHeader("If-Range");
+        if (range != null && (ifRange == null || ifRange.strip().equals(etag))) {
+            Matcher m = RANGE.matcher(range.strip());
+            // Anything but one byte range is ignored (RFC 9110 14.2 allows it): the whole body is sent.
+            if (m.matches() && !(m.group(1).isEmpty() && m.group(2).isEmpty())) {
+                long first;
+                long last;
+                if (m.group(1).isEmpty()) {
+                    long suffix = Long.parseLong(m.group(2));
+                    first = Math.max(0, length - suffix);
+                    last = length - 1;
+                    if (suffix == 0) first = length;
+                } else {
+                    first = Long.parseLong(m.group(1));
+                    last = m.group(2).isEmpty() ? length - 1 : Math.min(Long.parseLong(m.group(2)), length - 1);
+                }
+                if (!m.group(1).isEmpty() && !m.group(2).isEmpty() && Long.parseLong(m.group(2)) < first) {
+                    first = -1; // invalid: ignored
+                } else if (first >= length) {
+                    resp.setHeader("Content-Range", "bytes */" + length);
+                    throw ErrorCode.RANGE_NOT_SATISFIABLE.error("the range '" + range + "' lies outside the " + length
+                            + " bytes of " + b.uri()).at(Where.at("store:" + b.uri()));
+                }
+                if (first >= 0) {
+                    start = first;
+                    count = last - first + 1;
+                    resp.setStatus(HttpServletResponse.SC_PARTIAL_CONTENT);
+                    resp.setHeader("Content-Range", "bytes " + first + "-" + last + "/" + length);
+                }
+            }
+        }
+        resp.setContentType(b.mediaType());
+        resp.setContentLengthLong(count);
+        if (isHead(req)) return;
+        try (InputStream in = b.open(start, count)) {
+            OutputStream out = resp.getOutputStream();
+            byte[] buffer = new byte[64 * 1024];
+            for (int n; (n = in.read(buffer)) > 0; ) out.write(buffer, 0, n);
+        }
+    }
+
+    /** GET /store/P/ : one page of the children (of one collection with ?collection=NAME), as an Atom feed. */
+    private void feed(HttpServletRequest req, HttpServletResponse resp, ResourcePath parent) throws IOException {
+        Expansion.Options o = Expansion.Options.parse(req::getParameterValues);
+        String after = req.getParameter("after");
+        Feeds.Cursor cursor = after == null ? null : Feeds.Cursor.parse(after);
+        int limit = intParameter(req, "limit", DEFAULT_PAGE, 1, Integer.MAX_VALUE);
+        limit = Math.min(limit, MAX_PAGE);
+        try (Snapshot s = atoms.store().read()) {
+            if (!parent.isRoot() && !s.exists(parent.entryDocument())) throw notFound(parent.childrenFolder());
+            Model model = atoms.model(s);
+            String kindName = parent.isRoot() ? Atom.ROOT_KIND : Feeds.kindOf(s, config, parent);
+            Kind kind = kindName == null ? null : model.kind(kindName);
+            Kind.Collection collection = Feeds.named(parent, kind, req.getParameter("collection"));
+            Feeds.Page page = Feeds.members(s, config, parent, kind, collection, cursor, limit);
+            String next = page.next() == null ? null
+                    : mount(req) + parent.childrenFolder() + "?" + query(req, "after", page.next().toString());
+            if (notModified(req, resp, etag(s.version(), true), s.committedAt(s.version()))) return;
+            resp.setContentType(Atom.FEED_TYPE + ";charset=UTF-8");
+            if (isHead(req)) return;
+            String mount = mount(req);
+            serialize(resp.getOutputStream(), h -> Feeds.children(s, config, model, parent, kind, collection, page.names(),
+                    o, mount, mount + parent.childrenFolder() + queryString(req), next, h));
+        }
+    }
+
+    /** GET /store/changes?since=V&amp;seq=S&amp;limit=N : the change feed, oldest first. */
+    private void changes(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        long since = longParameter(req, "since", 0);
+        int seq = intParameter(req, "seq", 0, 0, Integer.MAX_VALUE);
+        int limit = Math.min(intParameter(req, "limit", DEFAULT_PAGE, 1, Integer.MAX_VALUE), MAX_PAGE);
+        try (Snapshot s = atoms.store().read()) {
+            // From the write path's feed, cut at the snapshot the page is built from.
+            List<Change> changes = new ArrayList<>(atoms.changesSince(since, seq, limit + 1));
+            changes.removeIf(c -> c.version() > s.version());
+            String next = null;
+            if (changes.size() > limit) {
+                Change last = changes.get(limit - 1);
+                Change following = changes.get(limit);
+                changes = changes.subList(0, limit);
+                // A commit that goes on into the next page is continued by its seq.
+                next = mount(req) + "/changes?since=" + last.version()
+                        + (following.version() == last.version() ? "&seq=" + (last.seq() + 1) : "") + "&limit=" + limit;
+            }
+            if (notModified(req, resp, etag(s.version(), true), s.committedAt(s.version()))) return;
+            resp.setContentType(Atom.FEED_TYPE + ";charset=UTF-8");
+            if (isHead(req)) return;
+            String mount = mount(req);
+            List<Change> page = changes;
+            String nextUrl = next;
+            serialize(resp.getOutputStream(), h -> Feeds.changes(s, page, mount,
+                    mount + "/changes" + queryString(req), nextUrl, h));
+        }
+    }
+
+    // ---- Writes ---------------------------------------------------------------------------
+
+    /** POST /store/P/ : an Atom entry, or a media resource with its media-link entry. */
+    private void create(HttpServletRequest req, HttpServletResponse resp, ResourcePath parent, String user)
+            throws IOException {
+        String type = req.getContentType();
+        String media = ContentType.essence(type);
+        if (media == null) {
+            throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a POST to " + parent.childrenFolder() + " needs a Content-Type:"
+                    + " application/atom+xml for an entry, or the media type of a media resource");
+        }
+        String collection = req.getParameter("collection");
+        String slug = slug(req);
+        AtomStore.Written w;
+        if (media.equals("application/atom+xml")) {
+            if (type.contains("type=feed")) {
+                throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a feed cannot be posted; post one atom:entry"
+                        + " (application/atom+xml;type=entry)");
+            }
+            w = atoms.createEntry(parent, collection, slug, body(req), user);
+        } else {
+            checkMediaAccepted(parent, collection, media);
+            w = atoms.createMedia(parent, collection, slug, media, SpooledRequest.body(req), user);
+        }
+        resp.setStatus(HttpServletResponse.SC_CREATED);
+        // absolute for a Host the server answers as (RFC 7231 allows a path; older clients expect a URI)
+        String location = Hosts.base(atoms.options().hosts(), req.getScheme(), req.getServerName(), req.getServerPort())
+                + mount(req) + w.path().entryDocument();
+        resp.setHeader("Location", location);
+        resp.setHeader("Content-Location", location);
+        written(req, resp, w);
+    }
+
+    /**
+     * 415 before the body is read when no collection of the parent (or the one named) takes media
+     * of this type: the request's media type is wrong, whatever its bytes. Where the parent or its
+     * kind cannot be found the service answers (404, 422).
+     */
+    private void checkMediaAccepted(ResourcePath parent, String collection, String media) {
+        try (Snapshot s = atoms.store().read()) {
+            Model model = atoms.model(s);
+            Kind kind;
+            if (parent.isRoot()) {
+                kind = model.kind(Atom.ROOT_KIND);
+            } else {
+                if (!s.exists(parent.entryDocument())) return;
+                kind = model.kind(Feeds.kindOf(s, config, parent));
+            }
+            if (kind == null) return;
+            List<String> accepted = new ArrayList<>();
+            for (Kind.Collection c : kind.collections()) {
+                if (collection != null && !c.name().equals(collection)) continue;
+                if (c.acceptsMediaType(media)) return;
+                accepted.addAll(c.mediaTypes());
+            }
+            throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a POST to " + parent.childrenFolder() + " (kind " + kind.name()
+                    + ") is an Atom entry (application/atom+xml;type=entry)"
+                    + (accepted.isEmpty() ? "" : " or media of type " + String.join(", ", accepted)) + ", not " + media
+                    + "; see " + kind.source()).at(Where.at("store:" + kind.source()));
+        }
+    }
+
+    private void put(HttpServletRequest req, HttpServletResponse resp, ResourcePath.Document doc, String user)
+            throws IOException {
+        String type = req.getContentType();
+        String media = Objects.requireNonNullElse(ContentType.essence(type), "");
+        long ifMatch = ifMatch(req, doc.storePath(), true);
+        if (doc.isEntry() && ifMatch == 0) {
+            throw ErrorCode.PRECONDITION_REQUIRED.error("an entry is created by a POST to its parent's folder ("
+                    + doc.resource().parent().childrenFolder() + "); a PUT to " + doc.storePath()
+                    + " replaces it and needs If-Match with its ETag").at(Where.at("store:" + doc.storePath()));
+        }
+        AtomStore.Written w;
+        if (doc.isEntry()) {
+            if (!media.equals("application/atom+xml")) {
+                throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("an entry is replaced with application/atom+xml;type=entry, not "
+                        + (type == null ? "a body without Content-Type" : type));
+            }
+            w = atoms.replaceEntry(doc.resource(), ifMatch, body(req), user);
+        } else {
+            if (media.isEmpty()) {
+                throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a variant is sent with its media type as Content-Type");
+            }
+            w = atoms.putVariant(doc.resource(), doc.extension(), media, ifMatch, SpooledRequest.body(req), user);
+        }
+        if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
+        written(req, resp, w);
+    }
+
+    private void putModel(HttpServletRequest req, HttpServletResponse resp, String kind, String user) throws IOException {
+        String path = Atom.MODEL_FOLDER + kind + ".xml";
+        String type = req.getContentType();
+        if (type == null || !Atom.isXml(type)) {
+            throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("an introspection document is sent as application/xml, not "
+                    + (type == null ? "a body without Content-Type" : type));
+        }
+        confirmations.model(req, path, () -> requireAdmin(req, resp, "changing the model (" + path + ")"));
+        long ifMatch = ifMatch(req, path, true);
+        AtomStore.Written w = atoms.putModel(kind, ifMatch, body(req), user);
+        if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
+        written(req, resp, w);
+    }
+
+    private void delete(HttpServletRequest req, HttpServletResponse resp, ResourcePath.Document doc, String user) {
+        long ifMatch = ifMatch(req, doc.storePath(), false);
+        if (doc.isEntry()) {
+            java.util.function.LongConsumer confirmed;
+            try (Snapshot s = atoms.store().read()) {
+                confirmed = confirmations.delete(req, s, doc.resource(),
+                        () -> requireAdmin(req, resp, "deleting " + doc.resource()));
+            }
+            AtomStore.Deleted d = atoms.delete(doc.resource(), ifMatch, user, confirmed);
+            resp.setHeader("Arno-Version", Long.toString(d.version()));
+        } else {
+            AtomStore.Written w = atoms.deleteVariant(doc.resource(), doc.extension(), ifMatch, user);
+            resp.setHeader("Arno-Version", Long.toString(w.version()));
+        }
+        resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
+    }
+
+    /**
+     * Answers a write with its own result: the ETag and Last-Modified of the version this write
+     * committed (never of a snapshot opened afterwards, which may hold another writer's later
+     * version), and for an entry the entry itself, when a snapshot still holds that version (when
+     * another writer replaced or deleted it meanwhile, no body: the ETag still names this write's
+     * version, so the client's next conditional request learns the rest).
+     */
+    private void written(HttpServletRequest req, HttpServletResponse resp, AtomStore.Written w) throws IOException {
+        String storePath = w.document();
+        resp.setHeader("ETag", etag(w.version(), false));
+        if (w.time() != null) resp.setHeader("Last-Modified", HTTP_DATE.format(w.time()));
+        if (!storePath.endsWith("." + Atom.ENTRY_EXTENSION)) return;
+        try (Snapshot s = atoms.store().read()) {
+            DocumentInfo info = s.info(storePath);
+            if (info == null || info.version() != w.version()) return;
+            resp.setContentType(Atom.ENTRY_TYPE + ";charset=UTF-8");
+            String mount = mount(req);
+            ResourcePath.Document doc = ResourcePath.document(storePath);
+            serialize(resp.getOutputStream(), h -> Expansion.write(s, config, doc.resource(), Expansion.Options.NONE,
+                    Served.of(s, atoms.model(s), mount, h)));
+        }
+    }
+
+    /**
+     * The version {@code If-Match} names: one strong ETag, or {@code *} for whatever is stored now.
+     * {@code If-None-Match: *} (create only) is 0. Without either: 428 when {@code required}, else -1.
+     */
+    private long ifMatch(HttpServletRequest req, String storePath, boolean required) {
+        String match = req.getHeader("If-Match");
+        String noneMatch = req.getHeader("If-None-Match");
+        if (match == null) {
+            if (noneMatch != null && noneMatch.strip().equals("*")) return 0;
+            if (!required) return -1;
+            throw ErrorCode.PRECONDITION_REQUIRED.error("replacing " + storePath + " needs If-Match with its ETag"
+                    + " (GET it for the current one), or If-None-Match: * to create it")
+                    .at(Where.at("store:" + storePath));
+        }
+        String m = match.strip();
+        if (m.equals("*")) {
+            try (Snapshot s = atoms.store().read()) {
+                DocumentInfo info = s.info(storePath);
+                if (info == null) {
+                    throw ErrorCode.PRECONDITION_FAILED.error("If-Match: * but nothing is stored at " + storePath);
+                }
+                return info.version();
+            }
+        }
+        if (m.length() > 2 && m.startsWith("\"") && m.endsWith("\"") && m.substring(1, m.length() - 1).matches("[0-9]{1,18}")) {
+            return Long.parseLong(m.substring(1, m.length() - 1));
+        }
+        throw ErrorCode.PRECONDITION_FAILED.error("If-Match " + match + " is not the ETag of " + storePath
+                + " (its ETags are strong, one version in quotes: \"12\")").at(Where.at("store:" + storePath));
+    }
+
+    /** The whole body (an entry, a model), within the limit. */
+    private byte[] body(HttpServletRequest req) throws IOException {
+        try (InputStream in = limited(req)) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** The body, refused with 413 at once when its Content-Length is over the limit, else when reading passes it. */
+    private InputStream limited(HttpServletRequest req) throws IOException {
+        return LimitedInput.of(req, maxBodyBytes);
+    }
+
+    private static String slug(HttpServletRequest req) {
+        String slug = req.getHeader("Slug");
+        if (slug == null) return null;
+        // RFC 5023 9.7: the Slug is percent-encoded UTF-8.
+        try {
+            return java.net.URLDecoder.decode(slug.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw ErrorCode.BAD_REQUEST.error("the Slug header '" + slug + "' has a bad percent-encoding");
+        }
+    }
+
+    // ---- Accounts, validators, errors -----------------------------------------------------
+
+    /** The account name, checked once: 401 with a challenge without valid credentials, 403 without the role. */
+    private String authenticate(HttpServletRequest req, HttpServletResponse resp, Accounts.Role role) {
+        return account(req, resp, role).name();
+    }
+
+    /**
+     * Refuses (403) unless the request's account also has the admin role; {@code what} says what
+     * needs it. The account was checked once already: its check is remembered, not hashed again.
+     */
+    private void requireAdmin(HttpServletRequest req, HttpServletResponse resp, String what) {
+        Accounts.Account account = account(req, resp, Accounts.Role.WRITE);
+        if (!account.has(Accounts.Role.ADMIN)) {
+            throw ErrorCode.FORBIDDEN.error(what + " needs an account with the admin role, which " + account.name()
+                    + " lacks: ask an administrator");
+        }
+    }
+
+    private Accounts.Account account(HttpServletRequest req, HttpServletResponse resp, Accounts.Role role) {
+        String header = req.getHeader("Authorization");
+        Accounts.Account account;
+        try {
+            // Throttled per account and address, hashed off this thread (Accounts.check).
+            account = accounts.check(header, req.getRemoteAddr());
+        } catch (Accounts.Refusal e) {
+            if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
+            if (e.code() != ErrorCode.UNAUTHORIZED) throw e;
+            resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-store\", charset=\"UTF-8\"");
+            throw header == null
+                    ? ErrorCode.UNAUTHORIZED.error((role == Accounts.Role.WRITE ? "writing to the store" : "reading the store")
+                            + " needs an account (HTTP Basic) with the " + role.token() + " role")
+                    : e;
+        }
+        if (!account.has(role)) {
+            throw ErrorCode.FORBIDDEN.error("the account " + account.name() + " lacks the " + role.token()
+                    + " role that " + req.getMethod() + " needs here; an administrator can add it in the accounts file");
+        }
+        return account;
+    }
+
+    /** Sets the validators and answers 304 when the request's conditions hold; true if it did. */
+    private static boolean notModified(HttpServletRequest req, HttpServletResponse resp, String etag, Instant modified) {
+        resp.setHeader("ETag", etag);
+        if (modified != null) resp.setDateHeader("Last-Modified", modified.toEpochMilli());
+        String noneMatch = req.getHeader("If-None-Match");
+        boolean match;
+        if (noneMatch != null) {
+            match = false;
+            for (String tag : noneMatch.split(",")) {
+                String t = tag.strip();
+                if (t.equals("*") || weak(t).equals(weak(etag))) match = true;
+            }
+        } else {
+            long since = -1;
+            try {
+                since = req.getDateHeader("If-Modified-Since");
+            } catch (IllegalArgumentException e) {
+                // an unparseable date is ignored (RFC 9110 13.1.3)
+            }
+            match = since >= 0 && modified != null && !modified.truncatedTo(ChronoUnit.SECONDS).isAfter(Instant.ofEpochMilli(since));
+        }
+        if (match) resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+        return match;
+    }
+
+    private static String weak(String tag) {
+        return tag.startsWith("W/") ? tag.substring(2) : tag;
+    }
+
+    /** A stored document's ETag is its version; a computed answer's is the snapshot's version, weak. */
+    static String etag(long version, boolean computed) {
+        return (computed ? "W/\"" : "\"") + version + "\"";
+    }
+
+    private void error(HttpServletRequest req, HttpServletResponse resp, ArnoException e) throws IOException {
+        String id = null;
+        if (e.status() >= 500 && !(e instanceof Accounts.Refusal)) {
+            id = "E-" + Long.toString(System.currentTimeMillis(), 36) + "-"
+                    + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
+            LOG.log(System.Logger.Level.ERROR, id + " " + e.describe(), e);
+        }
+        if (resp.isCommitted()) {
+            // Tomcat took the response when a body read failed (it answers that itself): the error
+            // is left for the server's error report, which writes it as err:error (ArnoServer).
+            req.setAttribute(ErrorXml.UNSENT, e);
+            return;
+        }
+        resp.setStatus(e.status());
+        resp.setContentType(ERROR_TYPE);
+        resp.setHeader("ETag", null);
+        resp.setHeader("Last-Modified", null);
+        resp.setHeader("Accept-Ranges", null);
+        if (e.code() != ErrorCode.RANGE_NOT_SATISFIABLE) resp.setHeader("Content-Range", null);
+        byte[] body = ErrorXml.toBytes(e, id, false);
+        resp.setContentLength(body.length);
+        if (!isHead(req)) resp.getOutputStream().write(body);
+    }
+
+    private static ArnoException notAllowed(HttpServletRequest req, HttpServletResponse resp, String allowed) {
+        resp.setHeader("Allow", allowed);
+        return ErrorCode.METHOD_NOT_ALLOWED.error(req.getRequestURI(), req.getMethod(), allowed);
+    }
+
+    private static ArnoException notFound(String storePath) {
+        return ErrorCode.NOT_FOUND.error("nothing is stored at " + storePath).at(Where.at("store:" + storePath));
+    }
+
+    // ---- Small helpers --------------------------------------------------------------------
+
+    /** The servlet's URL prefix: stored hrefs are made URLs by putting it in front. */
+    static String mount(HttpServletRequest req) {
+        return req.getContextPath() + req.getServletPath();
+    }
+
+    private static ResourcePath folder(String path) {
+        return path.equals("/") ? ResourcePath.ROOT : ResourcePath.of(path.substring(0, path.length() - 1));
+    }
+
+    private static boolean isHead(HttpServletRequest req) {
+        return req.getMethod().equals("HEAD");
+    }
+
+    private static boolean hasExpansion(HttpServletRequest req) {
+        return req.getParameter("with-ancestors") != null || req.getParameter("with-descendants") != null
+                || req.getParameter("with-variants") != null;
+    }
+
+    /** GET /store/ with {@code Accept: application/atom+xml} is the feed of the top-level entries. */
+    private static boolean acceptsFeed(HttpServletRequest req) {
+        String accept = req.getHeader("Accept");
+        return accept != null && accept.contains("application/atom+xml") && !accept.contains(Atom.SERVICE_TYPE);
+    }
+
+    private static String queryString(HttpServletRequest req) {
+        return req.getQueryString() == null ? "" : "?" + req.getQueryString();
+    }
+
+    /** The request's query with {@code name} set to {@code value}. */
+    private static String query(HttpServletRequest req, String name, String value) {
+        List<String> parts = new ArrayList<>();
+        for (var p : req.getParameterMap().entrySet()) {
+            if (p.getKey().equals(name)) continue;
+            for (String v : p.getValue()) parts.add(enc(p.getKey()) + "=" + enc(v));
+        }
+        parts.add(enc(name) + "=" + enc(value));
+        return String.join("&", parts);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static int intParameter(HttpServletRequest req, String name, int dflt, int min, int max) {
+        String v = req.getParameter(name);
+        if (v == null) return dflt;
+        if (v.strip().matches("[0-9]{1,9}")) {
+            int n = Integer.parseInt(v.strip());
+            if (n >= min && n <= max) return n;
+        }
+        throw ErrorCode.BAD_PARAMETER.error(name + "=" + v + " must be a whole number of at least " + min);
+    }
+
+    private static long longParameter(HttpServletRequest req, String name, long dflt) {
+        String v = req.getParameter(name);
+        if (v == null) return dflt;
+        if (v.strip().matches("[0-9]{1,18}")) return Long.parseLong(v.strip());
+        throw ErrorCode.BAD_PARAMETER.error(name + "=" + v + " must be a version: a whole number of at least 0");
+    }
+
+    private Serializer serializer(OutputStream out) {
+        Serializer s = processor.newSerializer(out);
+        s.setOutputProperty(Serializer.Property.METHOD, "xml");
+        s.setOutputProperty(Serializer.Property.ENCODING, "UTF-8");
+        s.setOutputProperty(Serializer.Property.INDENT, "no");
+        return s;
+    }
+
+    /** What writes a document's content (no document events: {@link #serialize} adds them). */
+    interface Body {
+        void write(ContentHandler h) throws SAXException;
+    }
+
+    private void serialize(OutputStream out, Body body) {
+        try {
+            ContentHandler h = serializer(out).getContentHandler();
+            h.startDocument();
+            body.write(h);
+            h.endDocument();
+        } catch (SAXException | net.sf.saxon.s9api.SaxonApiException e) {
+            ArnoException a = ArnoException.find(e);
+            if (a != null) throw a;
+            throw ErrorCode.IO.error(e, "cannot write the answer: " + e.getMessage());
+        }
+    }
+}
