@@ -208,7 +208,7 @@ public final class BatchCommand implements Runnable {
     }
 
     @Command(name = "cancel", mixinStandardHelpOptions = true,
-            description = "Cancel a job: a waiting job ends at once, a running one lets the transformations under way finish.",
+            description = "Cancel a job: a waiting job ends at once, a running one stops the transformations under way.",
             footer = {"", "Example:", "  ./arno batch cancel 20250301-101500-k3x9"})
     static final class Cancel extends Base {
         @Parameters(paramLabel = "JOB", description = "a job id or URL")
