@@ -155,6 +155,11 @@ public final class EmbeddedTomcat implements AutoCloseable {
             try {
                 tomcat.start();
             } catch (LifecycleException e) {
+                try {
+                    tomcat.destroy();
+                } catch (LifecycleException alsoFailed) {
+                    e.addSuppressed(alsoFailed);
+                }
                 delete(base);
                 throw new IllegalStateException("Tomcat did not start on 127.0.0.1:" + port, e);
             }

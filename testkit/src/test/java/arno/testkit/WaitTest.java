@@ -44,7 +44,6 @@ class WaitTest {
         Thread failing = new Thread(() -> {
             throw new IllegalStateException("a thread of the test's own that fails on purpose");
         });
-        failing.setUncaughtExceptionHandler((t, e) -> { });
         AtomicInteger calls = new AtomicInteger();
         Wait.upTo(Duration.ofSeconds(10)).until(() -> {
             if (calls.incrementAndGet() == 1) {
