@@ -2,6 +2,7 @@ package arno.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Http;
 import arno.xml.Accounts;
 import java.net.http.HttpResponse;
 import java.util.EnumSet;
@@ -107,7 +108,7 @@ class AuthTest {
         try (BatchService service = BatchService.start(fresh)) {
             String account = service.createDevelopmentAccount();
             assertThat(account).startsWith("arno:").hasSizeGreaterThan(20);
-            Accounts.Account arno = new Accounts(fresh.usersFile()).authenticate(TestServer.basic(account));
+            Accounts.Account arno = new Accounts(fresh.usersFile()).authenticate(Http.basic(account));
             assertThat(arno.name()).isEqualTo("arno");
             assertThat(arno.roles()).isEqualTo(Accounts.ALL_ROLES);
             assertThat(service.createDevelopmentAccount()).isNull();

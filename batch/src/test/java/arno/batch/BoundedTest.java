@@ -2,6 +2,7 @@ package arno.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Wait;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -172,12 +173,8 @@ class BoundedTest {
 
     /** Waits until {@code n} transformations of the job are under way. */
     private void awaitRunning(String job, int n) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
-            String status = server.get(job).body();
-            if (status.contains("running=\"" + n + "\"")) return;
-            TestServer.sleep(20);
-        }
-        throw new AssertionError("job " + job + " never had " + n + " transformations under way: " + server.get(job).body());
+        Wait.upTo(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .alias("job " + job + " has " + n + " transformations under way")
+                .until(() -> server.get(job).body(), status -> status.contains("running=\"" + n + "\""));
     }
 }

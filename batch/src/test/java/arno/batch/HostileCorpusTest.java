@@ -2,6 +2,7 @@ package arno.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Http;
 import arno.xml.HostileCorpus;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -58,7 +59,7 @@ class HostileCorpusTest {
         for (HostileCorpus.Case c : corpus) {
             HttpRequest request = HttpRequest.newBuilder(URI.create(server.url("/batch/jobs")))
                     .header("Content-Type", "application/xml")
-                    .header("Authorization", TestServer.basic(TestServer.USER + ":" + TestServer.PASSWORD))
+                    .header("Authorization", Http.basic(TestServer.USER + ":" + TestServer.PASSWORD))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(c.xml())).build();
             HttpResponse<String> r = server.send(request);
             assertThat(r.statusCode()).as(c.name()).isEqualTo(400);

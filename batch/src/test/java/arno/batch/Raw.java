@@ -1,12 +1,10 @@
 package arno.batch;
 
-import java.io.ByteArrayOutputStream;
+import arno.testkit.Http;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 
 /**
  * HTTP/1.1 written by hand over a socket, for what Java's HttpClient will not send: a Host header
@@ -19,7 +17,7 @@ final class Raw {
     static String post(int port, String host, String body, String credentials) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         String head = "POST /batch/jobs HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/xml\r\n"
-                + "Authorization: Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8))
+                + "Authorization: " + Http.basic(credentials)
                 + "\r\nContent-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n";
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(30_000);
@@ -27,10 +25,7 @@ final class Raw {
             out.write(head.getBytes(StandardCharsets.US_ASCII));
             out.write(bytes);
             out.flush();
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream answer = new ByteArrayOutputStream();
-            in.transferTo(answer);
-            return answer.toString(StandardCharsets.UTF_8);
+            return Http.readToEnd(socket.getInputStream());
         }
     }
 

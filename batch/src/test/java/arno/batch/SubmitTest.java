@@ -2,6 +2,7 @@ package arno.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Http;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,7 +108,7 @@ class SubmitTest {
     @Test void nonXmlContentIs415() {
         var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url("/batch/jobs")))
                 .header("Content-Type", "application/json")
-                .header("Authorization", TestServer.basic(TestServer.USER + ":" + TestServer.PASSWORD))
+                .header("Authorization", Http.basic(TestServer.USER + ":" + TestServer.PASSWORD))
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}")).build();
         assertThat(server.send(request).statusCode()).isEqualTo(415);
     }

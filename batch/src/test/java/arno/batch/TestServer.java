@@ -2,6 +2,9 @@ package arno.batch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.EmbeddedTomcat;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -15,7 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -23,12 +26,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.catalina.Context;
-import org.apache.catalina.LifecycleException;
-import org.apache.catalina.startup.Tomcat;
 
 /**
- * A real embedded Tomcat on an ephemeral port with the batch servlet at
+ * The test kit's embedded Tomcat on an ephemeral port with the batch servlet at
  * /batch/* and, at /files/*, a small file server over the test's root folder:
  * GET serves files, PUT stores them, and GETs under /files/gate/ wait until
  * the test opens the gate, which makes "a job that is running" deterministic.
@@ -40,7 +40,7 @@ final class TestServer implements AutoCloseable {
     final Path root;
     final Path work;
     private final Consumer<BatchOptions.Builder> settings;
-    private Tomcat tomcat;
+    private EmbeddedTomcat tomcat;
     BatchService service;
     int port;
     volatile CountDownLatch gate = new CountDownLatch(1);
@@ -48,7 +48,7 @@ final class TestServer implements AutoCloseable {
     final Map<String, String> puts = new ConcurrentHashMap<>();
     /** GETs the file server has answered: a refused fetch must not add one. */
     final java.util.concurrent.atomic.AtomicInteger gets = new java.util.concurrent.atomic.AtomicInteger();
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    final HttpClient http = Http.client();
 
     TestServer(Path tmp, Consumer<BatchOptions.Builder> settings) {
         this.root = tmp.resolve("root");
@@ -73,7 +73,7 @@ final class TestServer implements AutoCloseable {
      * default policy refuses (tests of that refusal set {@code Outbound.Policy.DEFAULT} again).
      */
     BatchOptions options() {
-        BatchOptions.Builder b = BatchOptions.builder(work).roots(java.util.List.of(root)).workers(2)
+        BatchOptions.Builder b = BatchOptions.builder(work).roots(List.of(root)).workers(2)
                 .outbound(arno.xml.Outbound.Policy.DEFAULT.allowingPrivate());
         settings.accept(b);
         return b.build();
@@ -81,22 +81,10 @@ final class TestServer implements AutoCloseable {
 
     void start() {
         service = BatchService.start(options());
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(work.resolveSibling("tomcat").toString());
         // A restart listens where the first start did: accepted batches name this server's URLs.
-        tomcat.setPort(port);
-        tomcat.getConnector();
-        Context context = tomcat.addContext("", null);
-        Tomcat.addServlet(context, "batch", service.servlet());
-        context.addServletMappingDecoded("/batch/*", "batch");
-        Tomcat.addServlet(context, "files", new FileServlet());
-        context.addServletMappingDecoded("/files/*", "files");
-        try {
-            tomcat.start();
-        } catch (LifecycleException e) {
-            throw new IllegalStateException(e);
-        }
-        port = tomcat.getConnector().getLocalPort();
+        tomcat = EmbeddedTomcat.builder().port(port).servlet("/batch/*", service.servlet())
+                .servlet("/files/*", new FileServlet()).start();
+        port = tomcat.port();
     }
 
     /** Stops Tomcat and the service (as a server shutdown does) and starts both again on the same folders. */
@@ -107,12 +95,7 @@ final class TestServer implements AutoCloseable {
 
     void stop() {
         service.close();
-        try {
-            tomcat.stop();
-            tomcat.destroy();
-        } catch (LifecycleException e) {
-            throw new IllegalStateException(e);
-        }
+        tomcat.close();
     }
 
     @Override public void close() {
@@ -151,7 +134,7 @@ final class TestServer implements AutoCloseable {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url("/batch/jobs")))
                 .header("Content-Type", "application/xml")
                 .POST(HttpRequest.BodyPublishers.ofString(batch));
-        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (credentials != null) b.header("Authorization", Http.basic(credentials));
         if (contentLocation != null) b.header("Content-Location", contentLocation);
         return send(b.build());
     }
@@ -164,30 +147,19 @@ final class TestServer implements AutoCloseable {
     HttpResponse<String> get(String pathOrUrl, String credentials) {
         String u = pathOrUrl.startsWith("http") ? pathOrUrl : url(pathOrUrl);
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(u)).GET();
-        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (credentials != null) b.header("Authorization", Http.basic(credentials));
         return send(b.build());
     }
 
     HttpResponse<String> delete(String pathOrUrl, String credentials) {
         String u = pathOrUrl.startsWith("http") ? pathOrUrl : url(pathOrUrl);
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(u)).DELETE();
-        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (credentials != null) b.header("Authorization", Http.basic(credentials));
         return send(b.build());
     }
 
-    static String basic(String credentials) {
-        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
-    }
-
     HttpResponse<String> send(HttpRequest request) {
-        try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Http.send(http, request);
     }
 
     /** Submits and returns the job URL, asserting 202. */
@@ -207,14 +179,8 @@ final class TestServer implements AutoCloseable {
 
     /** Polls the job until it has finished; returns its final status document. */
     String awaitFinished(String jobUrl) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            String body = get(jobUrl).body();
-            String s = status(body);
-            if (s.equals("completed") || s.equals("failed") || s.equals("cancelled")) return body;
-            sleep(20);
-        }
-        throw new AssertionError("job " + jobUrl + " did not finish: " + get(jobUrl).body());
+        return Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).alias("job " + jobUrl + " finished")
+                .until(() -> get(jobUrl).body(), body -> List.of("completed", "failed", "cancelled").contains(status(body)));
     }
 
     static void sleep(long millis) {

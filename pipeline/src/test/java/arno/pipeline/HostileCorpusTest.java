@@ -2,6 +2,7 @@ package arno.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.EmbeddedTomcat;
 import arno.xml.ErrorCode;
 import arno.xml.HostileCorpus;
 import java.io.IOException;
@@ -15,8 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 import net.sf.saxon.s9api.XdmNode;
-import org.apache.catalina.Context;
-import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.commons.io.FileUtils;
 import org.junit.jupiter.api.AfterAll;
@@ -26,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The one hostile corpus ({@link HostileCorpus}) through the pipeline's entry points: as request
- * bodies over real HTTP (embedded Tomcat, the real servlet), and as content documents read by
+ * bodies over real HTTP (the test kit's embedded Tomcat, the real servlet), and as content documents read by
  * doc() and collection(). Every case is refused (400 for a body, a failed stage for a document)
  * or accepted with its text, as the corpus says, and nothing is ever fetched from the leak URL or
  * read from the leak file.
@@ -34,8 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HostileCorpusTest {
     static final Path BASIC = Path.of("src/test/resources/roots/basic");
     static HostileCorpus.Leak leak;
-    static Tomcat tomcat;
-    static Path work;
+    static EmbeddedTomcat tomcat;
     static int port;
     static Path content;
     static Sites documents;
@@ -47,18 +45,8 @@ class HostileCorpusTest {
 
         // Real HTTP: the servlet over the basic root, with a body limit above the 10 MB attribute.
         SiteRegistry registry = SiteRegistry.start(PipelineCasesTest.config(BASIC, true).withBodyLimit(32L << 20), null);
-        work = Files.createTempDirectory("arno-tomcat");
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(work.toString());
-        Connector connector = new Connector();
-        connector.setPort(0);
-        connector.setProperty("address", "127.0.0.1");
-        tomcat.setConnector(connector);
-        Context context = tomcat.addContext("", null);
-        Tomcat.addServlet(context, "arno", new ArnoServlet(registry, 2, 100)).setAsyncSupported(true);
-        context.addServletMappingDecoded("/", "arno");
-        tomcat.start();
-        port = connector.getLocalPort();
+        tomcat = EmbeddedTomcat.builder().servlet("/", new ArnoServlet(registry, 2, 100)).start();
+        port = tomcat.port();
 
         // Documents: every case as a content file, and alone in a folder for collection().
         content = Files.createTempDirectory("arno-hostile");
@@ -74,10 +62,8 @@ class HostileCorpusTest {
     static void stop() throws Exception {
         int leaked = leak.requests();
         // Everything is stopped and removed first, so a failure below leaves nothing running behind it.
-        tomcat.stop();
-        tomcat.destroy();
+        tomcat.close();
         leak.close();
-        FileUtils.deleteQuietly(work.toFile());
         FileUtils.deleteQuietly(content.toFile());
         assertThat(leaked).as("requests that reached the leak URL").isZero();
     }

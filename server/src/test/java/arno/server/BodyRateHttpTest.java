@@ -3,11 +3,11 @@ package arno.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.server.config.Config;
+import arno.testkit.Http;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpClient;
@@ -99,7 +99,7 @@ class BodyRateHttpTest {
             out.write(("GET /alpha/hello/x HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
                     + "Content-Length: 1000\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            String answer = readToEnd(s.getInputStream());
+            String answer = Http.readToEnd(s.getInputStream());
             assertThat(answer).startsWith("HTTP/1.1 400").contains("Connection: close").contains("bad-request")
                     .contains("GET request carries no body");
         }
@@ -111,7 +111,7 @@ class BodyRateHttpTest {
             s.setSoTimeout(10_000);
             s.getOutputStream().write(("POST /alpha/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
                     + "Content-Length: " + (2 << 20) + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-            String answer = readToEnd(s.getInputStream());
+            String answer = Http.readToEnd(s.getInputStream());
             assertThat(answer).startsWith("HTTP/1.1 413").contains("body-too-large");
         }
     }
@@ -167,10 +167,6 @@ class BodyRateHttpTest {
         return java.net.URI.create("http://127.0.0.1:" + server.port() + path);
     }
 
-    private static String readToEnd(InputStream in) throws IOException {
-        return arno.server.Http.readToEnd(in);
-    }
-
     /** A POST of 100 bytes whose body is sent at a byte a second, on a raw socket; {@link #answer} is what came back. */
     private final class Trickle {
         final CompletableFuture<String> answer = new CompletableFuture<>();
@@ -199,7 +195,7 @@ class BodyRateHttpTest {
             writer.start();
             Thread reader = new Thread(() -> {
                 try (s) {
-                    answer.complete(readToEnd(s.getInputStream()));
+                    answer.complete(Http.readToEnd(s.getInputStream()));
                 } catch (IOException e) {
                     answer.completeExceptionally(e);
                 }

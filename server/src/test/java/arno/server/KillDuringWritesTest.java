@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.store.Snapshot;
 import arno.store.Store;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import arno.xml.Accounts;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -89,11 +90,10 @@ class KillDuringWritesTest {
                 }));
             }
             // Let the writes run until a good number are acknowledged, then kill mid-stream.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (acknowledged.size() < 200 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
+            Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
                 for (CompletableFuture<Void> f : clients) if (f.isDone()) f.join(); // a client's failure ends the test
-            }
+                return acknowledged.size() >= 200;
+            });
             killed.set(true);
             server.destroyForcibly(); // SIGKILL on Linux: no shutdown hook, no close
             server.waitFor(30, TimeUnit.SECONDS);
@@ -140,7 +140,7 @@ class KillDuringWritesTest {
 
     private static HttpResponse<String> send(HttpClient http, HttpRequest.Builder b) throws IOException, InterruptedException {
         return http.send(b.timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(USER.getBytes(StandardCharsets.UTF_8)))
+                .header("Authorization", Http.basic(USER))
                 .build(), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -7,6 +7,8 @@ import arno.store.Store;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.http.StoreServlet;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import arno.xml.Accounts;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -24,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -235,7 +236,7 @@ class OperatingHttpTest {
 
     private HttpRequest.Builder request(String path) {
         return HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).header("Authorization",
-                "Basic " + Base64.getEncoder().encodeToString("editor:editor-password".getBytes(StandardCharsets.UTF_8)));
+                Http.basic("editor:editor-password"));
     }
 
     private HttpResponse<byte[]> write(String method, String path, String type, String body, String... headers) {
@@ -306,8 +307,7 @@ class OperatingHttpTest {
         get("/ops/cached");
         get("/ops/cached"); // a page cache hit: no pipeline, still an id
         // A line is written when its request has ended, which may be just after the client has its answer.
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (Files.readAllLines(log, StandardCharsets.UTF_8).size() < 6 && System.nanoTime() < deadline) Thread.sleep(10);
+        Wait.upTo(Duration.ofSeconds(10)).until(() -> Files.readAllLines(log, StandardCharsets.UTF_8).size(), n -> n >= 6);
         server.close();
         server = null;
 
@@ -363,8 +363,8 @@ class OperatingHttpTest {
                     InputStream in = s.getInputStream();
                     assertThat(in.read()).isEqualTo('H'); // the page has begun
                 }
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                while (records.containing("client went away").size() == before && System.nanoTime() < deadline) Thread.sleep(50);
+                Wait.upTo(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                        .until(() -> records.containing("client went away").size(), n -> n > before);
                 assertThat(records.containing("client went away")).hasSize(before + 1);
             }
             // The server still answers.

@@ -7,6 +7,8 @@ import arno.pipeline.PageCacheStats;
 import arno.server.config.Config;
 import arno.store.Store;
 import arno.store.WriteTransaction;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -447,10 +449,7 @@ class PageCacheHttpTest {
         assertThat(get("/c/file/a").statusCode()).isEqualTo(200);
         assertThat(server.sites().cacheStats().get("c").memory().entries()).isEqualTo(2);
         put("/docs/s.xml", "<doc><title>two</title></doc>");
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (server.sites().cacheStats().get("c").invalidations() == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
+        Wait.upTo(Duration.ofSeconds(5)).until(() -> server.sites().cacheStats().get("c").invalidations(), n -> n > 0);
         PageCacheStats stats = server.sites().cacheStats().get("c");
         assertThat(stats.invalidations()).isEqualTo(1);
         assertThat(stats.memory().entries()).as("the file page stays").isEqualTo(1);
@@ -558,6 +557,6 @@ class PageCacheHttpTest {
     }
 
     private HttpResponse<String> send(HttpRequest request) {
-        return arno.server.Http.send(client, request);
+        return Http.send(client, request);
     }
 }

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.batch.BatchOptions;
 import arno.batch.BatchService;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Base64;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -102,19 +103,14 @@ class PagesFirstHttpTest {
     }
 
     private static HttpRequest.Builder authorized(HttpRequest.Builder b) {
-        return b.header("Authorization", "Basic " + Base64.getEncoder()
-                .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8)));
+        return b.header("Authorization", Http.basic(USER + ":" + PASSWORD));
     }
 
     private static String status(TestServer arno, URI job) {
         return arno.send(authorized(HttpRequest.newBuilder(job)).GET().build()).body();
     }
 
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) throw new AssertionError("condition not reached in 30 s");
-            Thread.sleep(10);
-        }
+    private static void await(BooleanSupplier condition) {
+        Wait.upTo(Duration.ofSeconds(30)).until(condition::getAsBoolean);
     }
 }

@@ -2,6 +2,7 @@ package arno.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Html;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,6 +3,7 @@ package arno.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import arno.testkit.Html;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import java.io.IOException;

@@ -3,9 +3,9 @@ package arno.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.server.config.Config;
+import arno.testkit.Http;
 import arno.xml.Accounts;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -17,7 +17,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.EnumSet;
 import org.apache.commons.io.FileUtils;
 import org.junit.jupiter.api.AfterAll;
@@ -100,7 +99,7 @@ class StoreApiHttpTest {
             } catch (IOException | InterruptedException e) {
                 // the server answered and closed
             }
-            String answer = readToEnd(s.getInputStream());
+            String answer = Http.readToEnd(s.getInputStream());
             assertThat(answer).startsWith("HTTP/1.1 408").contains("application/xml").contains("code=\"body-too-slow\"")
                     .contains("too slowly");
             assertThat(sent).as("refused long before the body was complete").isLessThan(60);
@@ -123,7 +122,7 @@ class StoreApiHttpTest {
                         : "3e8\r\n%PDF-1.7\n".getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
                 s.shutdownOutput();
-                String answer = readToEnd(s.getInputStream());
+                String answer = Http.readToEnd(s.getInputStream());
                 assertThat(answer).as(framing).startsWith("HTTP/1.1 400").contains("Content-Type: application/xml")
                         .contains("urn:arno:error").contains("code=\"bad-request\"").contains("broke off after 9")
                         .contains("connection closed before its end").doesNotContain("<html").doesNotContain("\tat ");
@@ -136,7 +135,7 @@ class StoreApiHttpTest {
             out.write(head("PUT", ISSUE + "/a1.pdf", "application/pdf", "Transfer-Encoding: chunked\r\nIf-Match: *\r\n"));
             out.write("zz\r\n%PDF\r\n0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            String answer = readToEnd(s.getInputStream());
+            String answer = Http.readToEnd(s.getInputStream());
             assertThat(answer).startsWith("HTTP/1.1 400").contains("Content-Type: application/xml").contains("code=\"bad-request\"")
                     .contains("could not be read after 0 bytes").doesNotContain("<html");
         }
@@ -161,12 +160,8 @@ class StoreApiHttpTest {
     }
 
     private byte[] head(String method, String path, String type, String more) {
-        return (method + " /store" + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: " + basic(EDITOR)
+        return (method + " /store" + path + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: " + Http.basic(EDITOR)
                 + "\r\nContent-Type: " + type + "\r\n" + more + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
-    }
-
-    private static String basic(String credentials) {
-        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
     }
 
     private URI url(String path) {
@@ -178,7 +173,7 @@ class StoreApiHttpTest {
     }
 
     private HttpResponse<String> write(String method, String path, String type, byte[] body, String... headers) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(url(path)).header("Authorization", basic(EDITOR))
+        HttpRequest.Builder b = HttpRequest.newBuilder(url(path)).header("Authorization", Http.basic(EDITOR))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         if (type != null) b.header("Content-Type", type);
         if (headers.length > 0) b.headers(headers);
@@ -186,10 +181,6 @@ class StoreApiHttpTest {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) {
-        return arno.server.Http.send(client, b.timeout(Duration.ofSeconds(30)).build());
-    }
-
-    private static String readToEnd(InputStream in) throws IOException {
-        return arno.server.Http.readToEnd(in);
+        return Http.send(client, b.timeout(Duration.ofSeconds(30)).build());
     }
 }

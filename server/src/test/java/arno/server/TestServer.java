@@ -1,6 +1,7 @@
 package arno.server;
 
 import arno.server.config.Config;
+import arno.testkit.Http;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,8 +20,7 @@ import org.apache.commons.io.FileUtils;
 final class TestServer implements AutoCloseable {
     final Path root;
     final ArnoServer server;
-    final HttpClient client = HttpClient.newBuilder()
-            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient client = Http.client();
 
     private TestServer(Path root, ArnoServer server) {
         this.root = root;
@@ -79,7 +79,7 @@ final class TestServer implements AutoCloseable {
     }
 
     HttpResponse<String> send(HttpRequest request) {
-        return arno.server.Http.send(client, request);
+        return Http.send(client, request);
     }
 
     @Override

@@ -3,11 +3,13 @@ package arno.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import arno.testkit.Wait;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -152,11 +154,7 @@ class WorkersHttpTest {
         return Long.parseLong(m.group(1), 36);
     }
 
-    private static void await(IntSupplier value, int expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (value.getAsInt() != expected) {
-            if (System.nanoTime() > deadline) throw new AssertionError("still " + value.getAsInt() + ", not " + expected);
-            Thread.sleep(5);
-        }
+    private static void await(IntSupplier value, int expected) {
+        Wait.upTo(Duration.ofSeconds(10)).until(value::getAsInt, v -> v == expected);
     }
 }

@@ -2,6 +2,7 @@ package arno.sites;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Html;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

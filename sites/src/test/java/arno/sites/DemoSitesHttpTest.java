@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.server.ArnoServer;
 import arno.server.config.Config;
+import arno.testkit.Html;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -2,6 +2,7 @@ package arno.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Corpus;
 import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.ArrayList;

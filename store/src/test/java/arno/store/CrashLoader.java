@@ -1,5 +1,6 @@
 package arno.store;
 
+import arno.testkit.Corpus;
 import java.nio.file.Path;
 
 /**
@@ -19,7 +20,7 @@ public final class CrashLoader {
     }
 
     static String content(int batch, int i) {
-        return Corpus.abstracts(120 + (batch * 7 + i) % 60, batch * 100L + i);
+        return Corpus.abstractDocs(120 + (batch * 7 + i) % 60, batch * 100L + i);
     }
 
     public static void main(String[] args) {

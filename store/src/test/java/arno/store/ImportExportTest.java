@@ -3,6 +3,7 @@ package arno.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import arno.testkit.Corpus;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -194,7 +195,7 @@ class ImportExportTest {
 
     @Test
     void storedFormIsSmallerThanTheXml() {
-        String abstracts = Corpus.abstracts(2000, 11);
+        String abstracts = Corpus.abstractDocs(2000, 11);
         String jats = Corpus.file("jats.xml");
         try (Store store = TestStores.open(dir)) {
             TestStores.putAll(store, "/abstracts.xml", abstracts, "/jats.xml", jats);

@@ -2,6 +2,7 @@ package arno.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Corpus;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -110,7 +111,7 @@ class StructuralIndexTest {
             docs.add(generate(7000 + i, 3 + i % 3, 8));          // shallow and wide
             docs.add(generate(8000 + i, 12 + i % 7, 3));         // deep and narrow
         }
-        docs.add(Corpus.abstracts(400, 5));
+        docs.add(Corpus.abstractDocs(400, 5));
         return docs;
     }
 
@@ -329,7 +330,7 @@ class StructuralIndexTest {
         store.close();
         store = Store.open(dir.resolve("defaults"), TestStores.SMALL);
         String small = SMALL_ENTRY;
-        String big = Corpus.abstracts(200, 5) + "";
+        String big = Corpus.abstractDocs(200, 5) + "";
         TestStores.putAll(store, "/small.xml", small, "/big.xml", big);
         assertThat(runs("/small.xml")).as("no lists for a 1-2 KB entry").isZero();
         assertThat(runs("/big.xml")).isPositive();
@@ -459,7 +460,7 @@ class StructuralIndexTest {
 
     @Test
     void everyListEqualsAScanAndSpillingChangesNothing() {
-        String big = Corpus.abstracts(3000, 11) + "";
+        String big = Corpus.abstractDocs(3000, 11) + "";
         String mixed = generate(99, 9, 6);
         TestStores.putAll(store, "/big.xml", big, "/mixed.xml", mixed);
         store = TestStores.reopen(store, TestStores.INDEX_EVERYTHING.indexSpillBytes(100));

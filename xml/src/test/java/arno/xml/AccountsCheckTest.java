@@ -4,10 +4,12 @@ import static arno.xml.AccountsTest.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import arno.testkit.Wait;
 import arno.xml.Accounts.Role;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
@@ -183,8 +185,8 @@ class AccountsCheckTest {
         assertThat(accounts.list()).singleElement().satisfies(l -> assertThat(l.outdated()).isTrue());
         assertThat(accounts.check(basic("old", "old-password"), "127.0.0.1").roles())
                 .containsExactlyInAnyOrder(Role.READ, Role.ADMIN);
-        long deadline = System.nanoTime() + 20 * SECOND;
-        while (Files.readString(file).contains(":120000:") && System.nanoTime() < deadline) Thread.sleep(50);
+        Wait.upTo(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> Files.readString(file), text -> !text.contains(":120000:"));
         String renewed = Files.readString(file);
         assertThat(renewed).contains("old:pbkdf2-sha256:600000:").endsWith(":read,admin\n").doesNotContain(old);
         assertThat(accounts.list()).singleElement().satisfies(l -> assertThat(l.outdated()).isFalse());

@@ -3,8 +3,8 @@ package arno.xml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import arno.testkit.Http;
 import arno.xml.Accounts.Role;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
@@ -21,7 +21,7 @@ class AccountsTest {
     @TempDir Path tmp;
 
     static String basic(String name, String password) {
-        return "Basic " + Base64.getEncoder().encodeToString((name + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return Http.basic(name + ":" + password);
     }
 
     @Test void anAccountAuthenticatesWithItsRolesAndOnlyWithItsPassword() throws Exception {

@@ -14,6 +14,7 @@ import javax.xml.transform.stream.StreamSource;
 
 import arno.store.Snapshot;
 import arno.store.Store;
+import arno.testkit.Corpus;
 import net.sf.saxon.om.TreeInfo;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.Serializer;
@@ -43,7 +44,7 @@ public final class BigDocument {
         long t0 = System.nanoTime();
         switch (args[0]) {
             case "generate" -> {
-                long size = Docs.abstractsFile(Path.of(args[1]), Long.parseLong(args[2]) << 20, 7);
+                long size = Corpus.abstractsFile(Path.of(args[1]), Long.parseLong(args[2]) << 20, 7);
                 System.out.printf(Locale.ROOT, "generated %s: %,d bytes%n", args[1], size);
             }
             case "transform" -> transform(Path.of(args[1]), args[2], Path.of(args[3]), Path.of(args[4]));

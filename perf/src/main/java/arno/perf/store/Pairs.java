@@ -2,6 +2,7 @@ package arno.perf.store;
 
 import java.io.ByteArrayInputStream;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -12,6 +13,7 @@ import javax.xml.transform.stream.StreamSource;
 import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.WriteTransaction;
+import arno.testkit.Corpus;
 import net.sf.saxon.s9api.NullDestination;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.XdmNode;
@@ -37,8 +39,8 @@ public final class Pairs {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 60;
         System.out.println("| document | operation | TinyTree (median) | stored (median) | stored / TinyTree |");
         System.out.println("| --- | --- | --- | --- | --- |");
-        run("flat 20 MB", Docs.utf8(Docs.abstracts(20L << 20, 42)), rounds);
-        run("article 100 KB", Docs.utf8(Docs.article(42)), rounds * 50);
+        run("flat 20 MB", Corpus.abstracts(20L << 20, 42).getBytes(StandardCharsets.UTF_8), rounds);
+        run("article 100 KB", Corpus.article(42).getBytes(StandardCharsets.UTF_8), rounds * 50);
     }
 
     static void run(String name, byte[] xml, int rounds) throws Exception {

@@ -3,6 +3,7 @@ package arno.perf.store;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -28,6 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.WriteTransaction;
+import arno.testkit.Corpus;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.om.AxisInfo;
 import net.sf.saxon.om.NodeInfo;
@@ -78,7 +80,7 @@ public class StoreBench {
     @Setup(Level.Trial)
     public void setup() throws Exception {
         boolean flat = doc.startsWith("flat");
-        xml = Docs.utf8(flat ? Docs.abstracts(20L << 20, 42) : Docs.article(42));
+        xml = (flat ? Corpus.abstracts(20L << 20, 42) : Corpus.article(42)).getBytes(StandardCharsets.UTF_8);
         uri = flat ? "/bench/abstracts.xml" : "/bench/article.xml";
         dir = Files.createTempDirectory("arno-store-bench");
         store = Store.open(dir);

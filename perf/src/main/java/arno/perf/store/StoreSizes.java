@@ -3,6 +3,7 @@ package arno.perf.store;
 import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -13,6 +14,7 @@ import arno.store.DocumentInfo;
 import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.WriteTransaction;
+import arno.testkit.Corpus;
 import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.XdmNode;
@@ -33,8 +35,8 @@ public final class StoreSizes {
     public static void main(String[] args) throws Exception {
         System.out.println("| document | XML | record stream | ratio | LMDB pages in use | ratio | TinyTree heap | stored heap |");
         System.out.println("| --- | --- | --- | --- | --- | --- | --- | --- |");
-        row("flat 20 MB (abstracts)", Docs.utf8(Docs.abstracts(20L << 20, 42)));
-        row("article 100 KB (JATS-like)", Docs.utf8(Docs.article(42)));
+        row("flat 20 MB (abstracts)", Corpus.abstracts(20L << 20, 42).getBytes(StandardCharsets.UTF_8));
+        row("article 100 KB (JATS-like)", Corpus.article(42).getBytes(StandardCharsets.UTF_8));
         articles(100);
     }
 
@@ -47,7 +49,7 @@ public final class StoreSizes {
             long empty = store.diskBytes();
             try (WriteTransaction w = store.write()) {
                 for (int i = 0; i < n; i++) {
-                    byte[] xml = Docs.utf8(Docs.article(i));
+                    byte[] xml = Corpus.article(i).getBytes(StandardCharsets.UTF_8);
                     xmlBytes += xml.length;
                     stored += w.put("/a/" + i + ".xml", xml).storedBytes();
                 }

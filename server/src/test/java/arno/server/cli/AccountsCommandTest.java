@@ -1,9 +1,9 @@
 package arno.server.cli;
 
 import static arno.server.cli.OperationsServeTest.accounts;
-import static arno.server.cli.OperationsServeTest.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Http;
 import arno.xml.Accounts;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,20 +52,20 @@ class AccountsCommandTest {
 
         // a login with the new hash, as a server checks it
         Accounts accounts = new Accounts(file);
-        assertThat(accounts.check(basic("editor:editor-password"), "127.0.0.1").roles())
+        assertThat(accounts.check(Http.basic("editor:editor-password"), "127.0.0.1").roles())
                 .containsExactlyInAnyOrder(Accounts.Role.READ, Accounts.Role.WRITE);
 
         Cli passwd = accounts("new-editor-password\n", with("passwd", "editor", "--password-stdin"));
         assertThat(passwd.status()).as(passwd.err()).isZero();
         assertThat(passwd.out()).isEqualTo("changed the password of editor in " + file + "\n");
-        assertThat(accounts.authenticate(basic("editor:editor-password"))).isNull();
-        assertThat(accounts.check(basic("editor:new-editor-password"), "127.0.0.1").roles())
+        assertThat(accounts.authenticate(Http.basic("editor:editor-password"))).isNull();
+        assertThat(accounts.check(Http.basic("editor:new-editor-password"), "127.0.0.1").roles())
                 .containsExactlyInAnyOrder(Accounts.Role.READ, Accounts.Role.WRITE);
 
         Cli remove = accounts("", with("remove", "editor"));
         assertThat(remove.status()).as(remove.err()).isZero();
         assertThat(remove.out()).isEqualTo("removed the account editor from " + file + "\n");
-        assertThat(accounts.authenticate(basic("editor:new-editor-password"))).isNull();
+        assertThat(accounts.authenticate(Http.basic("editor:new-editor-password"))).isNull();
         assertThat(accounts("", with("list")).out()).doesNotContain("editor").contains("ops").contains("reader");
     }
 

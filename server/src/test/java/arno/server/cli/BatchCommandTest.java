@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import arno.batch.BatchOptions;
 import arno.batch.BatchService;
 import arno.server.Main;
+import arno.testkit.EmbeddedTomcat;
 import arno.xml.Outbound;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -13,14 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.catalina.Context;
-import org.apache.catalina.startup.Tomcat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** ./arno batch ... through {@link Main#run} against a real batch service on embedded Tomcat: output and exit statuses. */
+/** ./arno batch ... through {@link Main#run} against a real batch service on the test kit's embedded Tomcat: output and exit statuses. */
 class BatchCommandTest {
     static final String ACCOUNT = "tester:secret-password";
     static final String STYLESHEET = """
@@ -33,7 +32,7 @@ class BatchCommandTest {
 
     @TempDir static Path tmp;
     static Path root;
-    static Tomcat tomcat;
+    static EmbeddedTomcat tomcat;
     static BatchService service;
     static String server;
 
@@ -43,15 +42,8 @@ class BatchCommandTest {
                 .outbound(Outbound.Policy.DEFAULT).build();
         BatchService.addAccount(options, "tester", "secret-password");
         service = BatchService.start(options);
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(tmp.resolve("tomcat").toString());
-        tomcat.setPort(0);
-        tomcat.getConnector();
-        Context context = tomcat.addContext("", null);
-        Tomcat.addServlet(context, "batch", service.servlet());
-        context.addServletMappingDecoded("/batch/*", "batch");
-        tomcat.start();
-        server = "http://127.0.0.1:" + tomcat.getConnector().getLocalPort();
+        tomcat = EmbeddedTomcat.builder().servlet("/batch/*", service.servlet()).start();
+        server = tomcat.url("");
 
         Files.writeString(root.resolve("entry.xsl"), STYLESHEET);
         Files.writeString(root.resolve("broken.xsl"), "<xsl:stylesheet version=\"3.0\" xmlns:xsl=\"http://www.w3.org/1999/XSL/Transform\">\n"
@@ -65,8 +57,7 @@ class BatchCommandTest {
     }
 
     @AfterAll static void stop() throws Exception {
-        tomcat.stop();
-        tomcat.destroy();
+        tomcat.close();
         service.close();
     }
 

@@ -3,6 +3,8 @@ package arno.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.server.Main;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import arno.xml.Accounts;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -17,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -263,7 +264,7 @@ class ConsoleBrowserTest {
 
     private HttpResponse<String> write(int port, String method, String path, String type, String body, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/store" + path))
-                .header("Authorization", basic(READER)).header("Content-Type", type)
+                .header("Authorization", Http.basic(READER)).header("Content-Type", type)
                 .method(method, HttpRequest.BodyPublishers.ofString(body));
         if (headers.length > 0) b.headers(headers);
         return send(b.build());
@@ -311,19 +312,11 @@ class ConsoleBrowserTest {
     }
 
     private static void awaitState(ChromeDriver browser, String base, String job, String state) {
-        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        String seen = null;
-        while (System.nanoTime() < end) {
-            browser.get(base + "batch");
-            seen = browser.findElement(By.cssSelector("tr[data-job='" + job + "'] td.state")).getText();
-            if (seen.equals(state)) return;
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-        }
-        throw new AssertionError("job " + job + " is " + seen + ", not " + state);
+        Wait.upTo(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).alias("job " + job + " shown as " + state)
+                .until(() -> {
+                    browser.get(base + "batch");
+                    return browser.findElement(By.cssSelector("tr[data-job='" + job + "'] td.state")).getText();
+                }, state::equals);
     }
 
     private static void assertNoConsoleErrors(ChromeDriver browser, String page) {
@@ -349,7 +342,7 @@ class ConsoleBrowserTest {
         ChromeDriver d = new ChromeDriver(service, o);
         d.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
         d.executeCdpCommand("Network.enable", Map.of());
-        d.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Authorization", basic(ADMIN))));
+        d.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Authorization", Http.basic(ADMIN))));
         return d;
     }
 
@@ -358,7 +351,7 @@ class ConsoleBrowserTest {
         for (int i = 0; i < 2000; i++) b.append("  <input href=\"in.xml\" output=\"out/").append(i).append(".xml\"/>\n");
         b.append("</batch>\n");
         HttpRequest r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/batch/jobs"))
-                .header("Authorization", basic(ADMIN)).header("Content-Type", "application/xml")
+                .header("Authorization", Http.basic(ADMIN)).header("Content-Type", "application/xml")
                 .header("Content-Location", batchRoot.toUri().resolve("jobs.xml").toString())
                 .POST(HttpRequest.BodyPublishers.ofString(b.toString())).build();
         HttpResponse<String> resp = send(r);
@@ -369,7 +362,7 @@ class ConsoleBrowserTest {
 
     private HttpResponse<String> send(int port, String method, String path, String credentials, String origin) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
-        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (credentials != null) b.header("Authorization", Http.basic(credentials));
         if (origin != null) b.header("Origin", origin);
         if (method.equals("POST")) {
             b.header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString("site=t"));
@@ -378,11 +371,7 @@ class ConsoleBrowserTest {
     }
 
     private HttpResponse<String> send(HttpRequest r) {
-        return arno.server.Http.send(client, r);
-    }
-
-    private static String basic(String credentials) {
-        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+        return Http.send(client, r);
     }
 
     private void serve(IntConsumer during) {

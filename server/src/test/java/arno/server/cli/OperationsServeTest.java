@@ -3,6 +3,8 @@ package arno.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.server.Main;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -124,12 +125,8 @@ class OperationsServeTest {
         client.setDaemon(true);
         client.start();
         assertThat(knocking.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        ServeCommand.whileServing = p -> {
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (paths.stream().anyMatch(path -> seen.getOrDefault(path, 0) < 3) && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-        };
+        ServeCommand.whileServing = p -> Wait.upTo(Duration.ofSeconds(30)).alias("every path answered three times")
+                .until(() -> paths.stream().allMatch(path -> seen.getOrDefault(path, 0) >= 3));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status;
         try {
@@ -388,7 +385,7 @@ class OperationsServeTest {
 
     private HttpResponse<String> get(int port, String path, String credentials, String forwardedFor) {
         HttpRequest.Builder b = HttpRequest.newBuilder(url(port, path));
-        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (credentials != null) b.header("Authorization", Http.basic(credentials));
         if (forwardedFor != null) b.header("X-Forwarded-For", forwardedFor);
         return send(b);
     }
@@ -396,16 +393,12 @@ class OperationsServeTest {
     private HttpResponse<String> post(int port, String path, String credentials) {
         HttpRequest.Builder b = HttpRequest.newBuilder(url(port, path)).header("Content-Type", "application/xml")
                 .POST(HttpRequest.BodyPublishers.ofString("<x/>"));
-        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (credentials != null) b.header("Authorization", Http.basic(credentials));
         return send(b);
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) {
-        return arno.server.Http.send(client, b.timeout(Duration.ofSeconds(30)).build());
-    }
-
-    static String basic(String credentials) {
-        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
+        return Http.send(client, b.timeout(Duration.ofSeconds(30)).build());
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import arno.server.Main;
 import arno.server.config.Config;
 import arno.store.Store;
+import arno.testkit.Http;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,8 +81,7 @@ class ServeCommandTest {
                         HttpResponse.BodyHandlers.ofString()));
                 HttpRequest.Builder batch = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/batch/"));
                 if (account.find()) {
-                    batch.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-                            account.group(1).getBytes(StandardCharsets.UTF_8)));
+                    batch.header("Authorization", Http.basic(account.group(1)));
                 }
                 responses.add(client.send(batch.build(), HttpResponse.BodyHandlers.ofString()));
                 responses.add(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/store/")).build(),

@@ -6,6 +6,8 @@ import arno.server.ArnoServer;
 import arno.server.config.Config;
 import arno.store.Store;
 import arno.store.WriteTransaction;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import arno.xml.Accounts;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -18,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -143,14 +144,7 @@ class ConsoleQueryTest {
         assertThat(get("/_arno/").statusCode()).isEqualTo(200);
         assertThat(get("/_arno/store").statusCode()).isEqualTo(200);
         // it ends by itself, and then the box runs queries again
-        long end = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        String answer = null;
-        while (System.nanoTime() < end) {
-            answer = result(query("1 + 1"));
-            if ("2".equals(answer)) break;
-            Thread.sleep(500);
-        }
-        assertThat(answer).isEqualTo("2");
+        Wait.upTo(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> result(query("1 + 1")), "2"::equals);
         assertThat(store.openSnapshots()).isZero();
     }
 
@@ -158,7 +152,7 @@ class ConsoleQueryTest {
 
     private Document query(String q) {
         HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/_arno/store/query"))
-                .header("Authorization", basic()).header("Origin", "http://127.0.0.1:" + server.port())
+                .header("Authorization", Http.basic(ADMIN)).header("Origin", "http://127.0.0.1:" + server.port())
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("query=" + URLEncoder.encode(q, StandardCharsets.UTF_8))).build());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -166,7 +160,7 @@ class ConsoleQueryTest {
     }
 
     private HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).header("Authorization", basic()).build());
+        return send(HttpRequest.newBuilder(uri(path)).header("Authorization", Http.basic(ADMIN)).build());
     }
 
     private static String error(Document page) {
@@ -184,10 +178,6 @@ class ConsoleQueryTest {
     }
 
     private HttpResponse<String> send(HttpRequest r) {
-        return arno.server.Http.send(client, r);
-    }
-
-    private static String basic() {
-        return "Basic " + Base64.getEncoder().encodeToString(ADMIN.getBytes(StandardCharsets.UTF_8));
+        return Http.send(client, r);
     }
 }

@@ -2,8 +2,10 @@ package arno.server.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Wait;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class HeapAfterGcTest {
@@ -54,11 +56,8 @@ class HeapAfterGcTest {
     private static double collect(SimpleMeterRegistry registry) throws InterruptedException {
         double seen = registry.get("arno.jvm.gc.collections").functionCounter().count();
         System.gc();
-        long end = System.nanoTime() + 10_000_000_000L;
-        while (registry.get("arno.jvm.gc.collections").functionCounter().count() == seen && System.nanoTime() < end) {
-            Thread.sleep(10);
-        }
-        assertThat(registry.get("arno.jvm.gc.collections").functionCounter().count()).as("collections seen").isGreaterThan(seen);
+        Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(registry.get("arno.jvm.gc.collections").functionCounter().count()).as("collections seen").isGreaterThan(seen));
         return registry.get("arno.jvm.heap.after.gc").gauge().value();
     }
 }

@@ -6,6 +6,7 @@ import static arno.store.atom.Fixtures.xpath;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.WriteTransaction;
+import arno.testkit.Wait;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 
@@ -84,8 +86,7 @@ class GroupCommitTest {
                 }));
             }
             // every thread's first operation waits in the queue (one is taken by the writer, which waits for the lock)
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (atom.queued() < threads - 1 && System.nanoTime() < deadline) Thread.sleep(5);
+            Wait.upTo(Duration.ofSeconds(30)).until(atom::queued, queued -> queued >= threads - 1);
             assertThat(atom.queued()).isEqualTo(threads - 1);
             hold.abort();
             for (Future<?> f : futures) f.get(60, TimeUnit.SECONDS);
@@ -148,8 +149,7 @@ class GroupCommitTest {
                 // the writer takes the first operation (which reads the model) and waits for the lock;
                 // the model write and the creation it allows queue behind it
                 volume = atom.createEntryAsync(ja, null, null, entry("volume", "V"), "ed");
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (atom.queued() > 0 && System.nanoTime() < deadline) Thread.sleep(5);
+                Wait.upTo(Duration.ofSeconds(30)).until(atom::queued, queued -> queued == 0);
                 model = atom.putModelAsync("journal", -1, journalModel.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 special = atom.createEntryAsync(ja, null, "s1", entry("issue", "Special"), "ed");
                 assertThat(atom.queued()).isEqualTo(2);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import arno.store.Snapshot;
 import arno.store.StoreOptions;
 import arno.store.atom.ResourcePath;
+import arno.testkit.Http;
 import java.io.ByteArrayOutputStream;
 import java.io.StringReader;
 import java.net.URI;
@@ -167,7 +168,7 @@ class AtomPubClientTest {
     @Test void aLocationIsAPathForAHostTheServerDoesNotAnswerAs() throws Exception {
         String top = get("/store/").one("/app:service/app:workspace[1]/app:collection/@href");
         HttpResponse<String> r = server.send(HttpRequest.newBuilder(URI.create("http://localhost:" + server.port + top))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", StoreServer.basic(StoreServer.EDITOR))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", Http.basic(StoreServer.EDITOR))
                 .header("Content-Type", ENTRY_TYPE).POST(HttpRequest.BodyPublishers.ofString(entry("journals", "J", "")))
                 .build());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
@@ -274,7 +275,7 @@ class AtomPubClientTest {
     /** A request with the editor's credentials to an href as a document gave it (a path, or an absolute URL). */
     private HttpResponse<String> send(String method, String href, String type, byte[] body, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(resolve(href)).timeout(Duration.ofSeconds(30))
-                .header("Authorization", StoreServer.basic(StoreServer.EDITOR))
+                .header("Authorization", Http.basic(StoreServer.EDITOR))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
         if (type != null) b.header("Content-Type", type);
         if (headers.length > 0) b.headers(headers);

@@ -2,6 +2,7 @@ package arno.store.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.testkit.Http;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -41,7 +42,7 @@ class SlowWriterTest {
                     trickles.add(s);
                     OutputStream out = s.getOutputStream();
                     out.write(("POST /store/journals/ HTTP/1.1\r\nHost: localhost\r\nAuthorization: "
-                            + StoreServer.basic(StoreServer.EDITOR) + "\r\nContent-Type: " + type + "\r\nSlug: slow" + i
+                            + Http.basic(StoreServer.EDITOR) + "\r\nContent-Type: " + type + "\r\nSlug: slow" + i
                             + "\r\nContent-Length: " + (entry.length() + 100_000) + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
                     Thread w = new Thread(() -> {

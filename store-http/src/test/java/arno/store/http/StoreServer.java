@@ -4,10 +4,10 @@ import arno.store.Store;
 import arno.store.StoreOptions;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
+import arno.testkit.EmbeddedTomcat;
+import arno.testkit.Http;
 import arno.xml.Accounts;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,16 +15,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
-import org.apache.catalina.Context;
-import org.apache.catalina.LifecycleException;
-import org.apache.catalina.startup.Tomcat;
 
 /**
- * A real store in a folder, the real service on it, and the API on embedded Tomcat on an
- * ephemeral port, as the server mounts it ({@code CONTEXT/store/*}). Accounts: an editor (read,
+ * A real store in a folder, the real service on it, and the API on the test kit's embedded Tomcat
+ * on an ephemeral port, as the server mounts it ({@code CONTEXT/store/*}). Accounts: an editor (read,
  * write), a reader (read), a writer without read and an administrator (every role).
  */
 final class StoreServer implements AutoCloseable {
@@ -37,9 +33,9 @@ final class StoreServer implements AutoCloseable {
     final AtomStore atoms;
     final Accounts accounts;
     final String context;
-    private final Tomcat tomcat;
+    private final EmbeddedTomcat tomcat;
     final int port;
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    final HttpClient http = Http.client();
 
     StoreServer(Path dir, StoreOptions options, StoreServlet.ReadPolicy reads, long maxBody, String context) {
         this(dir, options, reads, maxBody, context, DeleteGuard.DEFAULT, List.of());
@@ -63,19 +59,9 @@ final class StoreServer implements AutoCloseable {
             accounts.add("poster", "poster-password", EnumSet.of(Accounts.Role.WRITE));
             accounts.add("admin", "admin-password", Accounts.ALL_ROLES);
         }
-        tomcat = new Tomcat();
-        tomcat.setBaseDir(dir.resolve("tomcat").toString());
-        tomcat.setPort(0);
-        tomcat.getConnector();
-        Context ctx = tomcat.addContext(context, null);
-        Tomcat.addServlet(ctx, "store", new StoreServlet(atoms, accounts, reads, maxBody, deletes));
-        ctx.addServletMappingDecoded("/store/*", "store");
-        try {
-            tomcat.start();
-        } catch (LifecycleException e) {
-            throw new IllegalStateException(e);
-        }
-        port = tomcat.getConnector().getLocalPort();
+        tomcat = EmbeddedTomcat.builder().context(context)
+                .servlet("/store/*", new StoreServlet(atoms, accounts, reads, maxBody, deletes)).start();
+        port = tomcat.port();
     }
 
     StoreServer(Path dir) {
@@ -91,14 +77,10 @@ final class StoreServer implements AutoCloseable {
         return URI.create(path.startsWith("http") ? path : "http://127.0.0.1:" + port + context + "/store" + path);
     }
 
-    static String basic(String credentials) {
-        return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
-    }
-
     /** A request builder for {@code path}, with credentials unless null. */
     HttpRequest.Builder request(String path, String credentials) {
         HttpRequest.Builder b = HttpRequest.newBuilder(url(path)).timeout(Duration.ofSeconds(30));
-        if (credentials != null) b.header("Authorization", basic(credentials));
+        if (credentials != null) b.header("Authorization", Http.basic(credentials));
         return b;
     }
 
@@ -111,14 +93,7 @@ final class StoreServer implements AutoCloseable {
     HttpResponse<byte[]> getBytes(String path, String... headers) {
         HttpRequest.Builder b = request(path, null).GET();
         if (headers.length > 0) b.headers(headers);
-        try {
-            return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Http.send(http, b.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     HttpResponse<String> head(String path, String... headers) {
@@ -149,24 +124,12 @@ final class StoreServer implements AutoCloseable {
     }
 
     HttpResponse<String> send(HttpRequest r) {
-        try {
-            return http.send(r, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Http.send(http, r);
     }
 
     @Override
     public void close() {
-        try {
-            tomcat.stop();
-            tomcat.destroy();
-        } catch (LifecycleException e) {
-            throw new IllegalStateException(e);
-        }
+        tomcat.close();
         atoms.close();
         store.close();
     }

@@ -21,11 +21,11 @@ import arno.store.Store;
 import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
 import arno.server.store.IndexTasks;
+import arno.testkit.Http;
+import arno.testkit.Wait;
 import arno.xml.XmlPolicy;
 import arno.xml.Accounts;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -99,17 +99,16 @@ class StandaloneTomcatIT {
                 .redirectErrorStream(true)
                 .redirectOutput(home.resolve("logs/it-console.log").toFile())
                 .start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!tomcat.isAlive()) throw new AssertionError("Tomcat exited: " + console());
+        Wait.upTo(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            if (!tomcat.isAlive()) throw new IllegalStateException("Tomcat exited: " + console());
+            int status;
             try {
-                if (get("/arno/journal-a/").statusCode() == 200) return;
+                status = get("/arno/journal-a/").statusCode();
             } catch (IOException notYet) {
-                // not listening yet
+                status = -1; // not listening yet
             }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("Arno did not answer within 180 s: " + console());
+            assertThat(status).as(() -> "Arno's answer (-1: none yet); Tomcat's console:\n" + console()).isEqualTo(200);
+        });
     }
 
     @AfterAll
@@ -168,7 +167,7 @@ class StandaloneTomcatIT {
         Config.Builder b = Config.defaults(home).toBuilder();
         b.data = data;
         new Accounts(b.build().accounts()).create("it-writer", "it-writer-password", Set.of(Accounts.Role.READ, Accounts.Role.WRITE));
-        String auth = "Basic " + Base64.getEncoder().encodeToString("it-writer:it-writer-password".getBytes(StandardCharsets.UTF_8));
+        String auth = Http.basic("it-writer:it-writer-password");
         HttpResponse<String> put = send(HttpRequest.newBuilder(uri(article)).header("Authorization", auth)
                 .header("Content-Type", "application/atom+xml;type=entry")
                 .header("If-Match", read.headers().firstValue("ETag").orElseThrow())
@@ -245,8 +244,8 @@ class StandaloneTomcatIT {
     @Order(6)
     void undeployingClosesTheStore() throws Exception {
         Files.delete(home.resolve("webapps/arno.war"));
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline && !console().contains("Arno: stopped")) Thread.sleep(250);
+        Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> assertThat(console()).contains("Arno: stopped"));
         assertThat(console()).contains("Arno: stopped; the store is closed");
         Config.Builder b = Config.defaults(home).toBuilder();
         b.data = data;
@@ -274,10 +273,8 @@ class StandaloneTomcatIT {
     @Order(7)
     void redeployingServesAgain() throws Exception {
         Files.copy(Path.of(System.getProperty("arno.war")), home.resolve("webapps/arno.war"), StandardCopyOption.REPLACE_EXISTING);
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        int status = 0;
-        while (System.nanoTime() < deadline && (status = get("/arno/_arno/health").statusCode()) != 200) Thread.sleep(500);
-        assertThat(status).as(() -> console()).isEqualTo(200);
+        Wait.upTo(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(get("/arno/_arno/health").statusCode()).as(() -> console()).isEqualTo(200));
         assertThat(get("/arno/journal-a/v1/i1").statusCode()).isEqualTo(200);
     }
 
