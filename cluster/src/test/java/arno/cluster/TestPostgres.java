@@ -93,6 +93,13 @@ final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
         return name;
     }
 
+    /** A plain (unpooled) data source of {@code database}. */
+    javax.sql.DataSource dataSource(String database) {
+        org.postgresql.ds.PGSimpleDataSource d = new org.postgresql.ds.PGSimpleDataSource();
+        d.setURL(url(database));
+        return d;
+    }
+
     /** Runs {@code sql} in {@code database} (autocommit). */
     void execute(String database, String sql) {
         try (Connection c = DriverManager.getConnection(url(database)); Statement s = c.createStatement()) {
