@@ -124,9 +124,9 @@ public final class ChangeLog {
     }
 
     /**
-     * The commits after position {@code after}, at most {@code max} of them, oldest first, each
-     * whole. Fewer (or none) when no more have committed; a first position above {@code after + 1}
-     * means the log no longer holds the ones between (pruned).
+     * The next commits after position {@code after}, at most {@code max} of them, oldest first,
+     * each whole. Fewer (or none) when no more have committed; a first position above
+     * {@code after + 1} means the log no longer holds the ones between (pruned).
      */
     public List<Commit> read(long after, int max) throws SQLException {
         List<Commit> out = new ArrayList<>();
@@ -135,9 +135,10 @@ public final class ChangeLog {
                      "SELECT c.position, m.committed_at, m.node, c.seq, c.path, v.media_type, v.is_binary, v.content, v.refs"
                              + " FROM arno.changes c JOIN arno.commits m ON m.position = c.position"
                              + " LEFT JOIN arno.document_versions v ON v.id = c.version_id"
-                             + " WHERE c.position > ? AND c.position <= ? ORDER BY c.position, c.seq")) {
+                             + " WHERE c.position IN (SELECT position FROM arno.commits WHERE position > ?"
+                             + " ORDER BY position LIMIT ?) ORDER BY c.position, c.seq")) {
             p.setLong(1, after);
-            p.setLong(2, after + max);
+            p.setInt(2, max);
             try (ResultSet r = p.executeQuery()) {
                 List<Change> changes = null;
                 while (r.next()) {
