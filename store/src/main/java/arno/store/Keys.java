@@ -15,6 +15,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <pre>
  * meta     "magic" | "format" | "version" | "nextDoc" | "feedStart"
  *          | "indexMinDocumentBytes" (absent in stores created before it was recorded: 2048)  → value(8)
+ *          | "mark:" name (see {@link WriteTransaction#setMark})   → value(8)
  * names    code(4)                                         → prefix \0 uri \0 local (UTF-8)
  * paths    uri (UTF-8)                                     → docId(8) version(8)
  * docs     docId(8) HEADER                                 → document header, see {@link DocHeader}

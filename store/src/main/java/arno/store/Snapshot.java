@@ -442,6 +442,27 @@ public final class Snapshot implements DocumentStore.View {
         return out;
     }
 
+    /**
+     * The mark {@code name} as the last commit this snapshot sees set it ({@link WriteTransaction#setMark}),
+     * or empty when none ever did. On the view of a write transaction, that transaction's own value.
+     */
+    public synchronized java.util.OptionalLong mark(String name) {
+        checkOpen();
+        try {
+            DirectBuffer v = store.engine.meta.get(txn, keys.utf8(WriteTransaction.markKey(name)));
+            if (v == null) {
+                return java.util.OptionalLong.empty();
+            }
+            if (v.capacity() != 8) {
+                throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + store.directory() + ": mark '" + name
+                        + "' is malformed");
+            }
+            return java.util.OptionalLong.of(v.getLong(0, Keys.BE));
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + store.directory());
+        }
+    }
+
     /** The first version whose changes are all still in the feed (older ones were pruned). */
     public synchronized long oldestChange() {
         checkOpen();

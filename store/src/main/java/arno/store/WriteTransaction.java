@@ -66,6 +66,8 @@ public final class WriteTransaction implements AutoCloseable {
     private long feedStart;
     private int changes;
     private boolean dirty;
+    /** A mark was set ({@link #setMark}): commit even when no document changed, without a new version. */
+    private boolean marked;
     private boolean done;
     private RuntimeException broken;
     private Snapshot view;
@@ -294,6 +296,42 @@ public final class WriteTransaction implements AutoCloseable {
         }
     }
 
+    /**
+     * Sets the mark {@code name} to {@code value}: a named number kept with the documents, read
+     * back by {@link Snapshot#mark}. It commits with this transaction, so it always agrees with
+     * what the transaction wrote: a follower applying another store's log keeps the position it
+     * has applied in the same commit as what it applied, and a copy of the store carries it. A
+     * transaction that sets a mark and changes no document commits without a new version (the
+     * change feed has nothing to say about it).
+     *
+     * @param name a few printable ASCII characters (at most {@value #MAX_MARK_NAME})
+     */
+    public void setMark(String name, long value) {
+        checkActive();
+        try {
+            engine.putLong(txn, keys, markKey(name), value);
+        } catch (LmdbException e) {
+            throw Engine.translate(e, "store " + engine.dir);
+        }
+        marked = true;
+    }
+
+    /** The longest mark name. */
+    public static final int MAX_MARK_NAME = 100;
+
+    /** The meta key of mark {@code name}: apart from the engine's own entries, whatever the name. */
+    static String markKey(String name) {
+        boolean ok = name != null && !name.isEmpty() && name.length() <= MAX_MARK_NAME;
+        for (int i = 0; ok && i < name.length(); i++) {
+            ok = name.charAt(i) > 0x20 && name.charAt(i) < 0x7F;
+        }
+        if (!ok) {
+            throw new StoreException(ErrorCode.BAD_PARAMETER, "mark name '" + name + "' is not 1 to "
+                    + MAX_MARK_NAME + " printable ASCII characters without spaces");
+        }
+        return "mark:" + name;
+    }
+
     /** Whether a document is stored at {@code uri}, as this transaction sees it. */
     public boolean exists(String uri) {
         checkActive();
@@ -324,7 +362,12 @@ public final class WriteTransaction implements AutoCloseable {
         endView();
         try {
             if (!dirty) {
-                txn.abort();
+                if (marked) {
+                    // names a failed put allocated go with it, published, as in any commit
+                    names.commitAndPublish();
+                } else {
+                    txn.abort();
+                }
                 return store.version();
             }
             prune();
