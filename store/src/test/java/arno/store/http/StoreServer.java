@@ -68,8 +68,7 @@ final class StoreServer implements AutoCloseable {
         tomcat.setPort(0);
         tomcat.getConnector();
         Context ctx = tomcat.addContext(context, null);
-        Tomcat.addServlet(ctx, "store", new StoreServlet(atoms, accounts, reads, maxBody, deletes));
-        ctx.addServletMappingDecoded("/store/*", "store");
+        new StoreServlet(atoms, accounts, reads, maxBody, deletes).endpoint().mount(ctx, "store", "/store/*");
         try {
             tomcat.start();
         } catch (LifecycleException e) {
