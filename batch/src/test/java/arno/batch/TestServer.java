@@ -87,8 +87,7 @@ final class TestServer implements AutoCloseable {
         tomcat.setPort(port);
         tomcat.getConnector();
         Context context = tomcat.addContext("", null);
-        Tomcat.addServlet(context, "batch", service.servlet());
-        context.addServletMappingDecoded("/batch/*", "batch");
+        service.endpoint().mount(context, "batch", "/batch/*");
         Tomcat.addServlet(context, "files", new FileServlet());
         context.addServletMappingDecoded("/files/*", "files");
         try {
