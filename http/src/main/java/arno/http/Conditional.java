@@ -35,7 +35,11 @@ import org.apache.tomcat.util.http.FastHttpDateFormat;
  * GET is not refused.
  */
 public final class Conditional {
-    /** Appended to a strong ETag's opaque part for the gzip form of its representation. */
+    /**
+     * Appended to a strong ETag's opaque part for the gzip form of its representation (Jetty's
+     * choice, so proxies and tools recognise it): the two forms differ in bytes, so they must not
+     * share a strong tag.
+     */
     public static final String GZIP_SUFFIX = "--gzip";
 
     private Conditional() {}

@@ -37,10 +37,17 @@ public record Endpoint(HttpServlet servlet, List<Filter> filters) {
     }
 
     /**
-     * Mounts it on an embedded Tomcat's context that has not started (a filter added to a started
-     * context is never called) as {@code name} at {@code pattern} (e.g. {@code /store/*}).
+     * Mounts it on an embedded Tomcat's context as {@code name} at {@code pattern} (e.g.
+     * {@code /store/*}). With filters, before the context starts: Tomcat never calls a filter added
+     * to a started context, and the servlet would answer without it (ours then refuse everything).
+     *
+     * @throws IllegalStateException when there are filters and the context has started
      */
     public void mount(Context context, String name, String pattern) {
+        if (!filters.isEmpty() && context.getState().isAvailable()) {
+            throw new IllegalStateException(name + " has filters and must be mounted before the server serves"
+                    + " (ArnoServer.bind, mount, serve), not after");
+        }
         Tomcat.addServlet(context, name, servlet);
         context.addServletMappingDecoded(pattern, name);
         for (int i = 0; i < filters.size(); i++) {

@@ -39,6 +39,7 @@ class AuthFilterTest {
     @TempDir
     static Path tmp;
     static Tomcat tomcat;
+    static Context context;
     static int port;
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -57,6 +58,7 @@ class AuthFilterTest {
         tomcat.setPort(0);
         tomcat.getConnector().setProperty("address", "127.0.0.1");
         Context ctx = tomcat.addContext("", null);
+        context = ctx;
         Endpoint.of(new Echo(), filter).mount(ctx, "api", "/api/*");
         // The throttle counts failures per address too: its test has accounts (and a throttle) of its own.
         Accounts throttled = new Accounts(tmp.resolve("users"));
@@ -148,6 +150,16 @@ class AuthFilterTest {
         HttpResponse<String> r = send("GET", "/api/plain", null);
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.body()).isEqualTo("not filtered as nobody");
+    }
+
+    /** Tomcat never calls a filter added to a started context: mounting one there is refused, not left unguarded. */
+    @Test
+    void anEndpointWithFiltersIsNotMountedOnAStartedContext() {
+        AuthFilter filter = AuthFilter.builder(new Accounts(tmp.resolve("users")), "late", AuthFilterTest::answer)
+                .open(AuthFilter.any()).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Endpoint.of(new Echo(), filter).mount(context, "late", "/late/*"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("before the server serves");
+        assertThat(send("GET", "/late/x", null).statusCode()).isEqualTo(404);
     }
 
     /** LoginThrottle: the first ten failures are free, the eleventh closes the name for a second. */
