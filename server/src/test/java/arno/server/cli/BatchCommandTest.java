@@ -48,8 +48,7 @@ class BatchCommandTest {
         tomcat.setPort(0);
         tomcat.getConnector();
         Context context = tomcat.addContext("", null);
-        Tomcat.addServlet(context, "batch", service.servlet());
-        context.addServletMappingDecoded("/batch/*", "batch");
+        service.endpoint().mount(context, "batch", "/batch/*");
         tomcat.start();
         server = "http://127.0.0.1:" + tomcat.getConnector().getLocalPort();
 
