@@ -50,12 +50,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Security: every page, the style sheet and every action need an account with the admin role
  * (HTTP Basic, checked by the {@link AuthFilter} in front of it: throttled, hashed off the request
- * thread; 401 with a challenge, 403 for another account). Actions are POST only, and a POST must come from this
- * origin: its {@code Origin} (or, without one, its {@code Referer}) must be this server's scheme
- * and host, which a cross-site form cannot forge, so a logged-in browser cannot be made to act by
- * another site (the pages send {@code Referrer-Policy: same-origin} so that the Referer is there
- * for old browsers). Everything is escaped ({@link Html}); the pages carry no script, and a
- * Content-Security-Policy forbids any, with frames and foreign forms.
+ * thread; 401 with a challenge, 403 for another account). Actions are POST only, and a POST must
+ * come from this origin: its {@code Origin} (or, without one, its {@code Referer}) must be this
+ * server's scheme and host, which a cross-site form cannot forge, so a logged-in browser cannot be
+ * made to act by another site (the pages send {@code Referrer-Policy: same-origin} so that the
+ * Referer is there for old browsers). Everything is escaped ({@link Html}); the pages carry no
+ * script, and a Content-Security-Policy forbids any, with frames and foreign forms.
  *
  * <p>The query box runs XQuery over one snapshot of the store under the server's one access
  * policy ({@link Access}): no local file at all (not the accounts, not the run file, not
@@ -517,7 +517,6 @@ public final class Console implements AutoCloseable {
                 o.write(bytes);
             }
         }
-
     }
 
     /** The console's error page for {@code e}, with its status. */
