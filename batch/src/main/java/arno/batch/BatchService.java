@@ -1,5 +1,6 @@
 package arno.batch;
 
+import arno.http.Endpoint;
 import arno.xml.Accounts;
 import arno.xml.Access;
 import arno.xml.ArnoException;
@@ -8,7 +9,6 @@ import arno.xml.FileRoots;
 import arno.xml.Outbound;
 import arno.xml.OwnerOnly;
 import arno.xml.Where;
-import jakarta.servlet.http.HttpServlet;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -65,7 +65,7 @@ import org.apache.commons.io.FileUtils;
  * ({@link BatchOptions#store()}; refused when there is none): outputs need the
  * account's write role and are committed per input in one transaction.
  *
- * <p>Use: {@link #start}, mount {@link #servlet()} at {@code /batch/*},
+ * <p>Use: {@link #start}, mount {@link #endpoint()} at {@code /batch/*},
  * {@link #close} on shutdown. The HTTP API is described in batch/README.md.
  */
 public final class BatchService implements AutoCloseable {
@@ -149,9 +149,10 @@ public final class BatchService implements AutoCloseable {
         for (Job job : unfinished) scheduler.resume(job);
     }
 
-    /** The servlet to mount at {@code /batch/*}. */
-    public HttpServlet servlet() {
-        return new BatchServlet(this);
+    /** What to mount at {@code /batch/*}: the servlet behind the filter that checks its accounts. */
+    public Endpoint endpoint() {
+        BatchServlet servlet = new BatchServlet(this);
+        return Endpoint.of(servlet, servlet.filter());
     }
 
     /**

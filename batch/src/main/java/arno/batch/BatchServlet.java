@@ -1,5 +1,7 @@
 package arno.batch;
 
+import arno.http.AuthFilter;
+import arno.http.HeaderValues;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
@@ -20,10 +22,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The HTTP face of the batch service, mounted at {@code /batch/*}. Everything
- * but the schema needs an account (HTTP Basic): reports name server paths,
- * parameters and messages. Every error is an {@code err:error} document with
- * the status of its {@link ErrorCode}.
+ * The HTTP face of the batch service, mounted at {@code /batch/*} behind its
+ * {@link #filter()} ({@link BatchService#endpoint()}). Everything but the schema
+ * needs an account (HTTP Basic): reports name server paths, parameters and
+ * messages. Every error is an {@code err:error} document with the status of its
+ * {@link ErrorCode}.
  *
  * <p>URLs in answers ({@code Location}, links in status documents) are
  * relative ({@code /batch/jobs/ID}, as RFC 9110 allows) unless the request's
@@ -51,13 +54,33 @@ final class BatchServlet extends HttpServlet {
         this.service = service;
     }
 
+    /**
+     * The check in front of it: the schema open, reads with the read role, submitting and
+     * cancelling with the write role; refusals answered as every error here is.
+     */
+    AuthFilter filter() {
+        String unauthorized = "the batch service needs an account (HTTP Basic) for submitting, reading and cancelling jobs";
+        return AuthFilter.builder(service.accounts(), "arno-batch", (req, resp, e) -> {
+                    resp.setHeader("Cache-Control", "no-store");
+                    error(req, resp, e, null);
+                })
+                .open(AuthFilter.paths("/schema"))
+                .require(AuthFilter.methods("GET", "HEAD"), Accounts.Role.READ, unauthorized)
+                .require(AuthFilter.any(), Accounts.Role.WRITE, unauthorized)
+                .build();
+    }
+
     @Override protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String path = req.getPathInfo() == null ? "/" : req.getPathInfo();
         String method = req.getMethod();
         resp.setHeader("Cache-Control", "no-store");
         try {
-            // One check per request: the password hash is slow on purpose.
-            Accounts.Account user = path.equals("/schema") ? null : authenticate(req, resp, method);
+            if (!AuthFilter.admitted(req)) {
+                // Mounted alone, jobs would be open to anyone: refuse everything instead.
+                throw ErrorCode.INTERNAL.error("the batch service is mounted without its AuthFilter; mount BatchService.endpoint()");
+            }
+            // Checked once by the filter (the password hash is slow on purpose); null for the schema.
+            Accounts.Account user = AuthFilter.account(req);
             if (path.equals("/") || path.equals("/jobs") || path.equals("/jobs/")) {
                 switch (method) {
                     case "GET", "HEAD" -> list(req, resp);
@@ -109,36 +132,11 @@ final class BatchServlet extends HttpServlet {
         }
     }
 
-    /**
-     * The account of the request (HTTP Basic), else 401 with the challenge; 403 when the account
-     * lacks the role: {@code read} for GET and HEAD, {@code write} for submitting and cancelling.
-     */
-    private Accounts.Account authenticate(HttpServletRequest req, HttpServletResponse resp, String method) {
-        Accounts.Account user;
-        try {
-            // Throttled per account and address, hashed off this thread (Accounts.check).
-            user = service.accounts().check(req.getHeader("Authorization"), req.getRemoteAddr());
-        } catch (Accounts.Refusal e) {
-            if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
-            if (e.code() != ErrorCode.UNAUTHORIZED) throw e;
-            resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-batch\", charset=\"UTF-8\"");
-            throw req.getHeader("Authorization") == null
-                    ? ErrorCode.UNAUTHORIZED.error("the batch service needs an account (HTTP Basic) for submitting, reading and cancelling jobs")
-                    : e;
-        }
-        Accounts.Role needed = method.equals("GET") || method.equals("HEAD") ? Accounts.Role.READ : Accounts.Role.WRITE;
-        if (!user.has(needed)) {
-            throw ErrorCode.FORBIDDEN.error("the account " + user.name() + " lacks the " + needed.token()
-                    + " role that " + method + " needs here; an administrator can add it in the accounts file");
-        }
-        return user;
-    }
-
     private void submit(HttpServletRequest req, HttpServletResponse resp, Accounts.Account user) throws IOException {
         String type = req.getContentType();
         if (type != null) {
-            String media = type.split(";")[0].strip().toLowerCase(Locale.ROOT);
-            if (!media.equals("application/xml") && !media.equals("text/xml") && !media.endsWith("+xml")) {
+            String media = HeaderValues.mediaType(type);
+            if (media == null || !media.equals("application/xml") && !media.equals("text/xml") && !media.endsWith("+xml")) {
                 throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a batch is sent as application/xml, not " + type);
             }
         }
@@ -172,8 +170,7 @@ final class BatchServlet extends HttpServlet {
     private void report(HttpServletRequest req, HttpServletResponse resp, Job job) throws IOException {
         String format = req.getParameter("format");
         if (format == null) {
-            String accept = req.getHeader("Accept");
-            format = accept != null && accept.contains("text/html") ? "html" : "xml";
+            format = HeaderValues.names(HeaderValues.of(req, "Accept"), "text/html") ? "html" : "xml";
         }
         if (!format.equals("html") && !format.equals("xml")) {
             throw ErrorCode.BAD_PARAMETER.error("report format '" + format + "' does not exist; use xml or html");

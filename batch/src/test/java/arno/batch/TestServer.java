@@ -82,7 +82,7 @@ final class TestServer implements AutoCloseable {
     void start() {
         service = BatchService.start(options());
         // A restart listens where the first start did: accepted batches name this server's URLs.
-        tomcat = EmbeddedTomcat.builder().port(port).servlet("/batch/*", service.servlet())
+        tomcat = EmbeddedTomcat.builder().port(port).mount(ctx -> service.endpoint().mount(ctx, "batch", "/batch/*"))
                 .servlet("/files/*", new FileServlet()).start();
         port = tomcat.port();
     }

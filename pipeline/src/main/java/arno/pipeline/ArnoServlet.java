@@ -61,17 +61,6 @@ public final class ArnoServlet extends HttpServlet {
      * for the access log; also set on a page cache hit, which runs no pipeline but is a request.
      */
     public static final String REQUEST_ID = "arno.request-id";
-    /**
-     * Appended to a strong ETag when its response is sent gzipped (Jetty's choice, so proxies and
-     * tools recognise it): the two forms differ in bytes, so they must not share a strong tag.
-     */
-    public static final String GZIP_ETAG_SUFFIX = "--gzip";
-
-    /** {@code "x"} as the ETag of its gzipped form: {@code "x--gzip"}. */
-    public static String gzipEtag(String etag) {
-        String t = etag.trim();
-        return t.endsWith("\"") ? t.substring(0, t.length() - 1) + GZIP_ETAG_SUFFIX + "\"" : t + GZIP_ETAG_SUFFIX;
-    }
 
     private final transient SiteRegistry registry;
     private final transient Workers workers;
@@ -218,7 +207,8 @@ public final class ArnoServlet extends HttpServlet {
             response.setBufferSize(BUFFER);
             Sites sites = given != null ? given : registry.current();
             HttpRequest view = new View(request, body);
-            exchange = sites.exchange(view);
+            // A miss was routed by its lookup: the exchange runs that route (routing is not free).
+            exchange = miss == null ? sites.exchange(view) : Exchange.routed(sites, view, miss.match());
             request.setAttribute(REQUEST_ID, exchange.id());
             if (miss == null || !view.method().equals("GET")) {
                 exchange.respond(new Target(view, response, sites));

@@ -40,6 +40,8 @@ public final class Exchange {
     private ArnoException error;
     /** Where the request's reads are recorded for the page cache, or null. */
     private Reads reads;
+    /** Where the request was routed before (a page cache's lookup), or null: route it here. */
+    private final Router.Match routed;
 
     /** Writes req:request, with {@code extra} appended to it (the error page's msg:attribute) when not null. */
     interface RequestSource {
@@ -47,9 +49,19 @@ public final class Exchange {
     }
 
     Exchange(Sites sites, HttpRequest http, XdmNode document) {
+        this(sites, http, document, null);
+    }
+
+    /** For {@code http} routed already to {@code routed} by {@link Router#route} over {@code sites} (a page cache's lookup). */
+    static Exchange routed(Sites sites, HttpRequest http, Router.Match routed) {
+        return new Exchange(sites, http, null, routed);
+    }
+
+    private Exchange(Sites sites, HttpRequest http, XdmNode document, Router.Match routed) {
         this.sites = sites;
         this.http = http;
         this.document = document;
+        this.routed = routed;
         this.id = sites.engine.nextId();
     }
 
@@ -84,15 +96,18 @@ public final class Exchange {
                 return;
             }
             boolean development = engine.config.development();
-            String path = Router.decode(http.path());
-            Router.Match m = Router.route(sites.sites, http.host(), path);
+            Router.Match m = routed;
             if (m == null) {
-                source = reader(null, path, null, Map.of());
-                if (path.equals("/")) {
-                    IndexPage.write(sites, http, target.open(200));
-                    return;
+                String path = Router.decode(http.path());
+                m = Router.route(sites.sites, http.host(), path);
+                if (m == null) {
+                    source = reader(null, path, null, Map.of());
+                    if (path.equals("/")) {
+                        IndexPage.write(sites, http, target.open(200));
+                        return;
+                    }
+                    throw ErrorCode.NO_SITE.error(http.host(), path);
                 }
-                throw ErrorCode.NO_SITE.error(http.host(), path);
             }
             site = m.site();
             if (development && m.sitePath().equals(DebugRoutes.REQUEST)) {

@@ -1,6 +1,8 @@
 package arno.pipeline;
 
 import arno.cache.Codec;
+import arno.http.Conditional;
+import arno.http.HeaderValues;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -85,74 +87,35 @@ final class Page {
     }
 
     /**
-     * Writes the page as the answer to {@code request}: 304 when its If-None-Match matches the
-     * ETag (or, without If-None-Match, its If-Modified-Since is not before Last-Modified); the
-     * gzip form with Content-Encoding when the request accepts gzip; no body for HEAD.
+     * Writes the page as the answer to {@code request} (a GET or HEAD): 304 or 412 when its
+     * conditions say so ({@link Conditional}: every If-None-Match line, the gzip form's tag, dates);
+     * the gzip form with Content-Encoding (and its strong ETag suffixed) when the request accepts
+     * gzip; no body for HEAD.
      */
     void write(HttpRequest request, HttpServletResponse response) throws IOException {
-        boolean notModified = notModified(request);
-        response.setStatus(notModified ? 304 : status);
+        int answer = conditional(request);
+        response.setStatus(answer);
         for (String[] h : headers) response.addHeader(h[0], h[1]);
-        if (notModified) return;
+        if (answer != status) return;
         if (contentType != null) response.setContentType(contentType);
         byte[] bytes = body;
-        if (gzip != null && acceptsGzip(request.headers("Accept-Encoding"))) {
+        if (gzip != null && HeaderValues.acceptsGzip(request.headers("Accept-Encoding"))) {
             response.setHeader("Content-Encoding", "gzip");
-            if (etag != null && !etag.startsWith("W/")) response.setHeader("ETag", ArnoServlet.gzipEtag(etag));
+            if (etag != null && !etag.startsWith("W/")) response.setHeader("ETag", Conditional.gzipTag(etag));
             bytes = gzip;
         }
         response.setContentLength(bytes.length);
         if (!request.method().equals("HEAD")) response.getOutputStream().write(bytes);
     }
 
-    /** RFC 9110 13.1.2 and 13.1.3: If-None-Match first, else If-Modified-Since; GET and HEAD only. */
-    boolean notModified(HttpRequest request) {
-        if (status != 200) return false;
-        List<String> inm = request.headers("If-None-Match");
-        if (!inm.isEmpty()) {
-            if (etag == null) return false;
-            String mine = opaque(etag);
-            for (String line : inm) {
-                for (String tag : line.split(",")) {
-                    String t = tag.trim();
-                    if (t.equals("*") || opaque(t).equals(mine) || opaque(t).equals(ArnoServlet.gzipEtag(mine))) return true;
-                }
-            }
-            return false;
-        }
-        String ims = request.header("If-Modified-Since");
-        if (ims == null || lastModified < 0) return false;
-        long since = httpDate(ims);
-        return since >= 0 && lastModified <= since;
-    }
-
-    /** The tag without a weak prefix: If-None-Match uses the weak comparison. */
-    private static String opaque(String tag) {
-        return tag.startsWith("W/") ? tag.substring(2) : tag;
-    }
-
-    /** Whether Accept-Encoding accepts gzip (by name or *, with a quality above zero). */
-    static boolean acceptsGzip(List<String> acceptEncoding) {
-        for (String line : acceptEncoding) {
-            for (String part : line.split(",")) {
-                String[] p = part.trim().split(";");
-                String coding = p[0].trim().toLowerCase(Locale.ROOT);
-                if (!coding.equals("gzip") && !coding.equals("x-gzip") && !coding.equals("*")) continue;
-                double q = 1;
-                for (int i = 1; i < p.length; i++) {
-                    String param = p[i].trim();
-                    if (param.startsWith("q=") || param.startsWith("Q=")) {
-                        try {
-                            q = Double.parseDouble(param.substring(2).trim());
-                        } catch (NumberFormatException e) {
-                            q = 0;
-                        }
-                    }
-                }
-                if (q > 0) return true;
-            }
-        }
-        return false;
+    /** The status to answer {@code request} with: 304 or 412 when its conditions say so, for a page answered 200. */
+    int conditional(HttpRequest request) {
+        if (status != 200) return status;
+        return switch (Conditional.evaluate(request.method(), request::headers, etag, lastModified)) {
+            case NOT_MODIFIED -> 304;
+            case FAILED -> 412;
+            case PROCEED -> status;
+        };
     }
 
     /** An HTTP date (IMF-fixdate) for {@code millis}. */

@@ -2,6 +2,7 @@ package arno.pipeline;
 
 import arno.cache.Dependencies;
 import arno.cache.Ticker;
+import arno.http.HeaderValues;
 import arno.xml.ArnoException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -118,11 +119,16 @@ final class PageCaches implements AutoCloseable {
     }
 
     /**
-     * A request's place in the cache: where its page is kept, its key without the request parts
-     * ({@code base}) and with those the route has learned ({@code key}), and the page when there
-     * is a valid one.
+     * A request's place in the cache: where its page is kept, where the request was routed (the
+     * site, its path in it, the route and the variables: on a miss the {@link Exchange} runs this
+     * route, without routing again), its key without the request parts ({@code base}) and with
+     * those the route has learned ({@code key}), and the page when there is a valid one.
      */
-    record Lookup(PageCache cache, Route route, String base, String key, Page page) {}
+    record Lookup(PageCache cache, Router.Match match, String base, String key, Page page) {
+        Route route() {
+            return match.route();
+        }
+    }
 
     /**
      * Where {@code request}'s page is cached and, if there is a valid one, the page; null when
@@ -147,7 +153,7 @@ final class PageCaches implements AutoCloseable {
         if (base == null) return null;
         String key = withParts(base, cache.learned(m.route().name(), sites.code).get(), m.route(), request);
         if (key == null) return null;
-        return new Lookup(cache, m.route(), base, key, cache.get(key, sites.code, sites.engine.store));
+        return new Lookup(cache, m, base, key, cache.get(key, sites.code, sites.engine.store));
     }
 
     /**
@@ -295,8 +301,9 @@ final class PageCaches implements AutoCloseable {
         if (reads.uncacheable() != null) return reads.uncacheable();
         for (String[] h : capture.headers()) {
             if (h[0].equalsIgnoreCase("Cache-Control")) {
-                String v = h[1].toLowerCase(Locale.ROOT);
-                if (v.contains("no-store") || v.contains("private")) return "Cache-Control: " + h[1];
+                for (HeaderValues.Element d : HeaderValues.parse(h[1])) {
+                    if (d.is("no-store") || d.is("private")) return "Cache-Control: " + h[1];
+                }
             }
         }
         return null;

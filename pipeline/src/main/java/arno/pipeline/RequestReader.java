@@ -1,5 +1,6 @@
 package arno.pipeline;
 
+import arno.http.HeaderValues;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.XmlPolicy;
@@ -273,9 +274,8 @@ final class RequestReader implements Exchange.RequestSource {
     }
 
     private static Charset charset(String contentType) {
-        int at = contentType.toLowerCase(Locale.ROOT).indexOf("charset=");
-        if (at < 0) return StandardCharsets.UTF_8;
-        String name = contentType.substring(at + 8).split("[;\\s]")[0].replace("\"", "");
+        String name = HeaderValues.parameter(contentType, "charset");
+        if (name == null) return StandardCharsets.UTF_8;
         try {
             return Charset.forName(name);
         } catch (IllegalArgumentException e) {
@@ -306,8 +306,7 @@ final class RequestReader implements Exchange.RequestSource {
     }
 
     private static String mediaType(String contentType) {
-        int semi = contentType.indexOf(';');
-        return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
+        return java.util.Objects.requireNonNullElse(HeaderValues.mediaType(contentType), "");
     }
 
     /** Appends more children to req:request. */

@@ -1,5 +1,6 @@
 package arno.pipeline;
 
+import arno.http.Conditional;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -209,9 +210,9 @@ final class ResponseWriter extends AbstractDestination {
                 case "json" -> "application/json";
                 default -> throw bad("unknown serialization method '" + method + "' on rsp:body");
             });
-            boolean notModified = notModified();
-            commit(notModified ? 304 : status);
-            if (notModified || request.method().equals("HEAD") || status == 204) {
+            int answer = conditional();
+            commit(answer);
+            if (answer != status || request.method().equals("HEAD") || status == 204) {
                 body = new Discard(pipe);
                 return;
             }
@@ -280,7 +281,7 @@ final class ResponseWriter extends AbstractDestination {
                 lastModified = DateTimeFormatter.RFC_1123_DATE_TIME.format(
                         java.time.Instant.ofEpochMilli(found.modifiedMillis).atZone(ZoneOffset.UTC));
             }
-            boolean notModified = notModified();
+            int answer = conditional();
             body = new NoContent(pipe, src);
             if (response instanceof Capture capture) {
                 try {
@@ -289,9 +290,9 @@ final class ResponseWriter extends AbstractDestination {
                     throw new XPathException("cannot start the response: " + e.getMessage());
                 }
             }
-            commit(notModified ? 304 : status);
-            if (notModified || request.method().equals("HEAD") || status == 204) {
-                if (!notModified) {
+            commit(answer);
+            if (answer != status || request.method().equals("HEAD") || status == 204) {
+                if (answer == status) {
                     response.setContentType(valueOr(a, "media-type", found.mediaType));
                     response.setContentLengthLong(found.length);
                 }
@@ -324,31 +325,20 @@ final class ResponseWriter extends AbstractDestination {
             bodyDone = true;
         }
 
-        private boolean notModified() {
+        /**
+         * The status to answer with: 304 or 412 when the request's conditions say so
+         * ({@link Conditional}, with the page's validators), else the page's. Only for a GET or HEAD
+         * answered 200: the pipeline has run by now, which a read may do whatever its conditions say,
+         * but another method's conditions had to hold before it acted.
+         */
+        private int conditional() {
             String method = request.method();
-            if (!method.equals("GET") && !method.equals("HEAD") || status != 200) return false;
-            String inm = request.header("If-None-Match");
-            if (etag != null && inm != null) {
-                for (String tag : inm.split(",")) {
-                    String t = tag.trim();
-                    if (t.equals("*") || t.equals(quoted(etag)) || t.equals("W/" + quoted(etag))) return true;
-                }
-                return false;
-            }
-            if (lastModifiedMillis >= 0) {
-                long since = -1;
-                String ims = request.header("If-Modified-Since");
-                if (ims != null) {
-                    try {
-                        since = java.time.ZonedDateTime.parse(ims.trim(), DateTimeFormatter.RFC_1123_DATE_TIME)
-                                .toInstant().toEpochMilli();
-                    } catch (java.time.format.DateTimeParseException ignored) {
-                        // An unparseable date is treated as absent, as RFC 9110 says.
-                    }
-                }
-                return since >= 0 && lastModifiedMillis <= since;
-            }
-            return false;
+            if (!method.equals("GET") && !method.equals("HEAD") || status != 200) return status;
+            return switch (Conditional.evaluate(method, request::headers, etag == null ? null : quoted(etag), lastModifiedMillis)) {
+                case NOT_MODIFIED -> 304;
+                case FAILED -> 412;
+                case PROCEED -> status;
+            };
         }
 
         /** Sets status, headers and cookies; after this only the body remains. */

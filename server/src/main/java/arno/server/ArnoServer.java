@@ -1,5 +1,6 @@
 package arno.server;
 
+import arno.http.Endpoint;
 import arno.pipeline.ArnoServlet;
 import arno.pipeline.PipelineConfig;
 import arno.pipeline.SiteRegistry;
@@ -171,7 +172,6 @@ public final class ArnoServer implements AutoCloseable {
             connector.setProperty("compression", "on");
             connector.setProperty("compressibleMimeType", Compression.TYPES);
             connector.setProperty("compressionMinSize", Integer.toString(Compression.MIN_SIZE));
-            tomcat.getEngine().getPipeline().addValve(new Compression.Conditions());
         }
         tomcat.setConnector(connector);
         if (!config.trustedProxies().isEmpty()) tomcat.getEngine().getPipeline().addValve(proxies(config.trustedProxies()));
@@ -444,13 +444,16 @@ public final class ArnoServer implements AutoCloseable {
      * the servlet answers from the first request; mounted later, the path answers 404 until then.
      */
     public void mount(String name, String pattern, jakarta.servlet.http.HttpServlet servlet) {
-        if (hosted != null) {
-            hosted.addServlet(name, servlet).addMapping(pattern);
-            return;
-        }
-        Context context = (Context) tomcat.getHost().findChild("");
-        Tomcat.addServlet(context, name, servlet);
-        context.addServletMappingDecoded(pattern, name);
+        mount(name, pattern, Endpoint.of(servlet));
+    }
+
+    /**
+     * As {@link #mount(String, String, jakarta.servlet.http.HttpServlet)}, the servlet behind its
+     * filters (its {@link arno.http.AuthFilter}, the production write gate), which see only its requests.
+     */
+    public void mount(String name, String pattern, Endpoint endpoint) {
+        if (hosted != null) endpoint.mount(hosted, name, pattern);
+        else endpoint.mount((Context) tomcat.getHost().findChild(""), name, pattern);
     }
 
     /**

@@ -103,13 +103,13 @@ public final class Parts implements AutoCloseable {
         batch = BatchService.start((atom == null ? batchOptions : batchOptions.withStore(atom))
                 .withPagePressure(server::pagesWaiting));
         operations = Operations.mount(server, config, store, batch);
-        server.mount("batch", "/batch/*", Operations.gateWrites(batch.servlet(), config, batch.accounts(),
+        server.mount("batch", "/batch/*", Operations.gateWrites(batch.endpoint(), config, batch.accounts(),
                 "submitting and cancelling batch jobs"));
         if (atom != null) {
             // One accounts file for every service: writing to the store needs the write role.
             server.mount("store", STORE_MOUNT + "/*", Operations.gateWrites(new StoreServlet(atom, batch.accounts(),
                     config.storeReads() == Config.StoreReads.PUBLIC ? StoreServlet.ReadPolicy.PUBLIC : StoreServlet.ReadPolicy.ACCOUNTS,
-                    config.bodyLimit(), config.storeDeletes()), config, batch.accounts(), "writing to the store"));
+                    config.bodyLimit(), config.storeDeletes()).endpoint(), config, batch.accounts(), "writing to the store"));
         }
         Operations.warnIfWritesClosed(config, batch.accounts(), err);
         if (!config.production()) {

@@ -1,17 +1,24 @@
 package arno.server;
 
-import jakarta.servlet.FilterChain;
+import arno.http.Conditional;
 import arno.xml.ErrorCode;
+import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.catalina.Context;
 import org.apache.catalina.Globals;
+import org.apache.catalina.WebResource;
 import org.apache.catalina.WebResourceRoot;
 import org.apache.catalina.webresources.DirResourceSet;
 import org.apache.catalina.servlets.DefaultServlet;
@@ -37,6 +44,10 @@ import org.apache.tomcat.util.descriptor.web.FilterMap;
  * at least eight hex digits, before the extension) never changes, so browsers and proxies keep
  * it for a year without asking again ({@code immutable}); any other name may change under the
  * same URL, so it is revalidated on each use ({@code no-cache}: a 304 when unchanged).
+ *
+ * <p>Conditional requests are answered by {@link Conditional}, as pages and the store API answer
+ * theirs, with the validators the default servlet sends (its weak ETag, the file's time); the
+ * default servlet then sees no conditions, so they are evaluated once, one way, everywhere.
  */
 final class StaticFiles {
     static final String IMMUTABLE = "public, max-age=31536000, immutable";
@@ -93,7 +104,13 @@ final class StaticFiles {
         return false;
     }
 
-    /** Before the default servlet: dot-files refused as missing, the Cache-Control of the rest. */
+    /** The conditional headers {@link Conditional} answers; If-Range stays the default servlet's (it serves the ranges). */
+    private static final Set<String> CONDITIONS = Set.of("if-match", "if-none-match", "if-modified-since", "if-unmodified-since");
+
+    /**
+     * Before the default servlet: dot-files refused as missing, the Cache-Control of the rest, the
+     * conditions of a GET or HEAD of a file answered ({@link Conditional}) and hidden from the servlet.
+     */
     private static final class Guard extends HttpFilter {
         @Override
         protected void doFilter(HttpServletRequest req, HttpServletResponse resp, FilterChain chain)
@@ -106,7 +123,44 @@ final class StaticFiles {
             }
             String uri = req.getRequestURI();
             resp.setHeader("Cache-Control", cacheControl(uri.substring(uri.lastIndexOf('/') + 1)));
-            chain.doFilter(req, resp);
+            WebResource file = file(req, path);
+            if (file == null) {
+                chain.doFilter(req, resp);
+                return;
+            }
+            // The default servlet's validators: its ETag is the resource's (weak: length and time).
+            String etag = file.getETag();
+            switch (Conditional.evaluate(req, etag, file.getLastModified())) {
+                case NOT_MODIFIED -> {
+                    resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+                    resp.setHeader("ETag", etag);
+                }
+                case FAILED -> resp.sendError(HttpServletResponse.SC_PRECONDITION_FAILED);
+                default -> chain.doFilter(new HttpServletRequestWrapper(req) {
+                    @Override
+                    public String getHeader(String name) {
+                        return CONDITIONS.contains(name.toLowerCase(Locale.ROOT)) ? null : super.getHeader(name);
+                    }
+
+                    @Override
+                    public Enumeration<String> getHeaders(String name) {
+                        return CONDITIONS.contains(name.toLowerCase(Locale.ROOT)) ? Collections.emptyEnumeration() : super.getHeaders(name);
+                    }
+
+                    @Override
+                    public long getDateHeader(String name) {
+                        return CONDITIONS.contains(name.toLowerCase(Locale.ROOT)) ? -1 : super.getDateHeader(name);
+                    }
+                }, resp);
+            }
+        }
+
+        /** The file a GET or HEAD asks for, or null (another method, a folder, nothing there: no condition applies). */
+        private static WebResource file(HttpServletRequest req, String path) {
+            if (!req.getMethod().equals("GET") && !req.getMethod().equals("HEAD")) return null;
+            if (!(req.getServletContext().getAttribute(Globals.RESOURCES_ATTR) instanceof WebResourceRoot resources)) return null;
+            WebResource r = resources.getResource(path);
+            return r != null && r.isFile() ? r : null;
         }
     }
 }

@@ -149,6 +149,9 @@ class PageCacheHttpTest {
         String lastModified = first.headers().firstValue("Last-Modified").orElseThrow();
         assertThat(get("/c/stored/s", "If-Modified-Since", lastModified).statusCode()).isEqualTo(304);
         assertThat(get("/c/stored/s", "If-None-Match", "\"other\"").statusCode()).isEqualTo(200);
+        // a failing If-Match is 412 from the cache too (RFC 9110 13.1.1)
+        assertThat(get("/c/stored/s", "If-Match", "\"other\"").statusCode()).isEqualTo(412);
+        assertThat(get("/c/stored/s", "If-Match", etag).statusCode()).isEqualTo(200);
         assertThat(CountingStage.runs("stored")).isEqualTo(1);
         // A new version of the document makes a new page with a new tag: the old tag gets the page.
         put("/docs/s.xml", "<doc><title>two</title></doc>");

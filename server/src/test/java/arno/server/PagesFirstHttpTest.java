@@ -61,13 +61,14 @@ class PagesFirstHttpTest {
                 </xsl:stylesheet>""");
         Files.writeString(files.resolve("a.xml"), "<article id='a'><title>A</title></article>");
         GateFilter.close();
-        try (TestServer arno = TestServer.start(TestServer.copy("testroot"), false, 1 << 20, null, 1, 100)) {
+        try (TestServer arno = TestServer.bind(TestServer.copy("testroot"), false, 1 << 20, null, 1, 100)) {
             // A share so small that giving way is bounded by about 28 hours: only the page ending frees the batch.
             BatchOptions options = BatchOptions.builder(tmp.resolve("batch")).roots(List.of(files)).workers(1)
                     .minShare(1e-6).build().withPagePressure(arno.server::pagesWaiting);
             BatchService.addAccount(options, USER, PASSWORD);
             try (BatchService batch = BatchService.start(options)) {
-                arno.server.mount("batch", "/batch/*", batch.servlet());
+                arno.server.mount("batch", "/batch/*", batch.endpoint());
+                arno.server.serve();
                 CompletableFuture<HttpResponse<String>> page = gated(arno, "page");
                 await(arno.server::pagesWaiting);
 

@@ -88,6 +88,23 @@ class PipelineHttpTest {
         assertThat(arno.get("/alpha/cond", "If-Modified-Since", "Thu, 01 Jan 2026 00:00:00 GMT").statusCode()).isEqualTo(200);
     }
 
+    /** Issue 22: the one conditional helper (arno.http.Conditional) answers pages as it answers the store and the cache. */
+    @Test
+    void conditionsOnEveryLineInEveryFormAreAnswered() {
+        // every If-None-Match line counts (one was read before)
+        assertThat(arno.get("/alpha/cond", "If-None-Match", "\"v40\"", "If-None-Match", "\"v41\", \"v42\"").statusCode()).isEqualTo(304);
+        // the gzip form's tag revalidates the page (no connector rewrites it any more)
+        assertThat(arno.get("/alpha/cond", "If-None-Match", "\"v42--gzip\"").statusCode()).isEqualTo(304);
+        // the obsolete date forms a recipient must read (RFC 9110 5.6.7)
+        assertThat(arno.get("/alpha/cond", "If-Modified-Since", "Saturday, 03-Jan-26 00:00:00 GMT").statusCode()).isEqualTo(304);
+        // a failing If-Match or If-Unmodified-Since is 412 (RFC 9110 13.1.1, 13.1.4)
+        HttpResponse<String> failed = arno.get("/alpha/cond", "If-Match", "\"v41\"");
+        assertThat(failed.statusCode()).isEqualTo(412);
+        assertThat(failed.body()).isEmpty();
+        assertThat(arno.get("/alpha/cond", "If-Unmodified-Since", "Thu, 01 Jan 2026 00:00:00 GMT").statusCode()).isEqualTo(412);
+        assertThat(arno.get("/alpha/cond", "If-Match", "\"v42\"").statusCode()).isEqualTo(200);
+    }
+
     @Test
     void jsonBodiesComeFromTheXmlToJsonVocabulary() {
         HttpResponse<String> r = arno.get("/alpha/json");

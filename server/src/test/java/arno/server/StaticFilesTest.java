@@ -2,6 +2,7 @@ package arno.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.http.Conditional;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,34 @@ class StaticFilesTest {
                         .doesNotContain("WOFF-CACHED");
             }
             assertThat(s.get("/static/no-such.css").statusCode()).isEqualTo(404);
+        } finally {
+            FileUtils.deleteQuietly(root.toFile());
+        }
+    }
+
+    /** Conditional requests for static files are answered as pages and the store answer theirs (arno.http.Conditional). */
+    @Test
+    void conditionalRequestsAreAnsweredWithTheFilesValidators() throws Exception {
+        Path root = TestServer.copy("testroot");
+        Path shared = Files.createDirectories(root.resolve("sites/static"));
+        Files.writeString(shared.resolve("site.css"), "body{}");
+        try (TestServer s = TestServer.start(root, false, 1 << 20)) {
+            HttpResponse<String> full = s.get("/static/site.css");
+            String etag = full.headers().firstValue("ETag").orElseThrow();
+            String modified = full.headers().firstValue("Last-Modified").orElseThrow();
+            HttpResponse<String> same = s.get("/static/site.css", "If-None-Match", "\"x\"", "If-None-Match", etag);
+            assertThat(same.statusCode()).isEqualTo(304);
+            assertThat(same.body()).isEmpty();
+            assertThat(same.headers().firstValue("ETag")).hasValue(etag);
+            assertThat(same.headers().firstValue("Cache-Control")).hasValue(StaticFiles.REVALIDATE);
+            assertThat(s.get("/static/site.css", "If-Modified-Since", modified).statusCode()).isEqualTo(304);
+            assertThat(s.get("/static/site.css", "If-None-Match", "\"x\"", "If-Modified-Since", modified).statusCode()).isEqualTo(200);
+            assertThat(s.get("/static/site.css", "If-Match", "\"x\"").statusCode()).isEqualTo(412);
+            // a weak tag never matches If-Match (strong comparison); the default servlet's tags are weak
+            assertThat(s.get("/static/site.css", "If-Match", etag).statusCode()).isEqualTo(etag.startsWith("W/") ? 412 : 200);
+            assertThat(s.get("/static/site.css", "If-Match", "*").body()).isEqualTo("body{}");
+            // the gzip form of the file's tag (as Conditional knows it) revalidates it
+            assertThat(s.get("/static/site.css", "If-None-Match", Conditional.gzipTag(etag)).statusCode()).isEqualTo(304);
         } finally {
             FileUtils.deleteQuietly(root.toFile());
         }

@@ -52,8 +52,9 @@ class StoreApiHttpTest {
         Config c = b.build();
         new Accounts(c.accounts()).add("editor", "editor-password", EnumSet.of(Accounts.Role.READ, Accounts.Role.WRITE));
         parts = Parts.open(c, Parts.batchOptions(c));
-        server = ArnoServer.start(c, parts.store());
+        server = ArnoServer.bind(c, parts.store());
         parts.mount(server, new PrintWriter(new StringWriter()));
+        server.serve();
         for (String[] e : new String[][] {{"/", "journals", "journals"}, {"/journals/", "journal", "ja"},
                 {"/journals/ja/", "volume", "v1"}, {"/journals/ja/v1/", "issue", "i1"}, {ISSUE + "/", "article", "a1"}}) {
             HttpResponse<String> r = write("POST", e[0], ENTRY, entry(e[1], e[2]).getBytes(StandardCharsets.UTF_8), "Slug", e[2]);

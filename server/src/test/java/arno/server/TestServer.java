@@ -56,6 +56,11 @@ final class TestServer implements AutoCloseable {
                 store));
     }
 
+    /** As {@link #start(Path, boolean, long, arno.store.Store, int, int)}, bound but not serving: mount, then {@code server.serve()}. */
+    static TestServer bind(Path root, boolean development, long bodyLimit, arno.store.Store store, int workers, int queue) {
+        return new TestServer(root, ArnoServer.bind(config(root, development, bodyLimit, workers, queue), store));
+    }
+
     /** The configuration of an installation at {@code root} whose data folder is root itself (content in root/content). */
     static Config config(Path root, boolean development, long bodyLimit, int workers, int queue) {
         Config.Builder b = Config.defaults(root).toBuilder();

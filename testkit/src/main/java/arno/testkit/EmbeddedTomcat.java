@@ -91,6 +91,7 @@ public final class EmbeddedTomcat implements AutoCloseable {
         private int port;
         private final List<Mount<Servlet>> servlets = new ArrayList<>();
         private final List<Mount<Filter>> filters = new ArrayList<>();
+        private final List<java.util.function.Consumer<Context>> mounts = new ArrayList<>();
 
         private Builder() {
         }
@@ -119,6 +120,15 @@ public final class EmbeddedTomcat implements AutoCloseable {
         /** Puts {@code filter} in front of the requests {@code pattern} matches, in the order they are added. */
         public Builder filter(String pattern, Filter filter) {
             filters.add(new Mount<>(pattern, filter));
+            return this;
+        }
+
+        /**
+         * Mounts what {@code how} adds to the context before Tomcat starts: for a part that mounts
+         * itself with its filters (an {@code arno.http.Endpoint}).
+         */
+        public Builder mount(java.util.function.Consumer<Context> how) {
+            mounts.add(how);
             return this;
         }
 
@@ -152,6 +162,7 @@ public final class EmbeddedTomcat implements AutoCloseable {
                 map.addURLPatternDecoded(filters.get(i).pattern());
                 ctx.addFilterMap(map);
             }
+            mounts.forEach(m -> m.accept(ctx));
             try {
                 tomcat.start();
             } catch (LifecycleException e) {

@@ -171,7 +171,7 @@ public final class BatchBesidePages {
 
     private static BatchService start(BatchOptions options, Forward forward) {
         BatchService service = BatchService.start(options);
-        forward.to(service.servlet());
+        forward.to(service.endpoint());
         return service;
     }
 
@@ -200,20 +200,20 @@ public final class BatchBesidePages {
         return file;
     }
 
-    /** {@code /batch/*} on the server, forwarding to the batch service of the phase under way. */
+    /** {@code /batch/*} on the server, forwarding to the batch service of the phase under way, through its filters. */
     private static final class Forward extends HttpServlet {
-        private HttpServlet target;
+        private arno.http.Endpoint target;
         private boolean initialized;
 
-        synchronized void to(HttpServlet servlet) {
-            target = servlet;
+        synchronized void to(arno.http.Endpoint endpoint) {
+            target = endpoint;
             initialized = false;
         }
 
-        private synchronized HttpServlet target() throws ServletException {
+        private synchronized arno.http.Endpoint target() throws ServletException {
             // Initialized here, with this servlet's configuration, which Tomcat has given by the first request.
             if (target != null && !initialized) {
-                target.init(getServletConfig());
+                target.servlet().init(getServletConfig());
                 initialized = true;
             }
             return target;
@@ -221,12 +221,20 @@ public final class BatchBesidePages {
 
         @Override protected void service(HttpServletRequest request, HttpServletResponse response)
                 throws ServletException, IOException {
-            HttpServlet t = target();
+            arno.http.Endpoint t = target();
             if (t == null) {
                 response.sendError(503);
                 return;
             }
-            t.service(request, response);
+            new jakarta.servlet.FilterChain() {
+                private int next;
+
+                @Override public void doFilter(jakarta.servlet.ServletRequest rq, jakarta.servlet.ServletResponse rs)
+                        throws IOException, ServletException {
+                    if (next < t.filters().size()) t.filters().get(next++).doFilter(rq, rs, this);
+                    else t.servlet().service(rq, rs);
+                }
+            }.doFilter(request, response);
         }
     }
 }

@@ -41,7 +41,7 @@ public final class PerfServer {
             System.out.println("content served from the store");
         }
         Config config = config(root, data, port);
-        ArnoServer server = ArnoServer.start(config, store);
+        ArnoServer server = ArnoServer.bind(config, store);
         // Issue 14's cost of operating: /_arno/health and /_arno/metrics (every request timed) with -Darno.metrics=true.
         if (Boolean.getBoolean("arno.metrics")) {
             arno.server.ops.Operations.mount(server, config, store, null);
@@ -51,6 +51,7 @@ public final class PerfServer {
         // The static-file baseline of the page caches' figures: the same bytes from Tomcat's default servlet.
         String files = System.getProperty("arno.static");
         if (files != null) server.mountFiles("/_perf/static", Files.createDirectories(Path.of(files)));
+        server.serve();
         if (!urls.toString().equals("/dev/null")) Files.write(urls, fullTextPaths(content));
         System.out.println("READY " + server.port());
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));

@@ -138,9 +138,8 @@ public final class ResourceBench {
         tomcat.setPort(0);
         tomcat.getConnector().setProperty("maxKeepAliveRequests", "-1");
         Context ctx = tomcat.addContext("", null);
-        Tomcat.addServlet(ctx, "store", new StoreServlet(atom, new Accounts(base.resolve("users")),
-                StoreServlet.ReadPolicy.PUBLIC, 1 << 20));
-        ctx.addServletMappingDecoded("/store/*", "store");
+        new StoreServlet(atom, new Accounts(base.resolve("users")), StoreServlet.ReadPolicy.PUBLIC, 1 << 20).endpoint()
+                .mount(ctx, "store", "/store/*");
         tomcat.start();
         try {
             int port = tomcat.getConnector().getLocalPort();

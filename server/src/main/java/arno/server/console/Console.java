@@ -1,6 +1,8 @@
 package arno.server.console;
 
 import arno.batch.BatchService;
+import arno.http.AuthFilter;
+import arno.http.Endpoint;
 import arno.pipeline.ContextCacheStats;
 import arno.pipeline.PageCacheStats;
 import arno.pipeline.RecentErrors;
@@ -47,13 +49,13 @@ import java.util.concurrent.TimeUnit;
  * query on a snapshot, cancel a batch job).
  *
  * <p>Security: every page, the style sheet and every action need an account with the admin role
- * (HTTP Basic through {@link Accounts#check}: throttled, hashed off the request thread; 401 with a
- * challenge, 403 for another account). Actions are POST only, and a POST must come from this
- * origin: its {@code Origin} (or, without one, its {@code Referer}) must be this server's scheme
- * and host, which a cross-site form cannot forge, so a logged-in browser cannot be made to act by
- * another site (the pages send {@code Referrer-Policy: same-origin} so that the Referer is there
- * for old browsers). Everything is escaped ({@link Html}); the pages carry no script, and a
- * Content-Security-Policy forbids any, with frames and foreign forms.
+ * (HTTP Basic, checked by the {@link AuthFilter} in front of it: throttled, hashed off the request
+ * thread; 401 with a challenge, 403 for another account). Actions are POST only, and a POST must
+ * come from this origin: its {@code Origin} (or, without one, its {@code Referer}) must be this
+ * server's scheme and host, which a cross-site form cannot forge, so a logged-in browser cannot be
+ * made to act by another site (the pages send {@code Referrer-Policy: same-origin} so that the
+ * Referer is there for old browsers). Everything is escaped ({@link Html}); the pages carry no
+ * script, and a Content-Security-Policy forbids any, with frames and foreign forms.
  *
  * <p>The query box runs XQuery over one snapshot of the store under the server's one access
  * policy ({@link Access}): no local file at all (not the accounts, not the run file, not
@@ -124,9 +126,31 @@ public final class Console implements AutoCloseable {
         return samples;
     }
 
-    /** The servlet to mount at {@code /_arno/*}. */
-    public HttpServlet servlet() {
-        return new Servlet();
+    /**
+     * What to mount at {@code /_arno/*}: the servlet behind the filter that lets admins in; its
+     * refusals are the console's error page. {@code /metrics} and {@code /health} are open: when
+     * their own servlets are not mounted, the console answers them 404.
+     */
+    public Endpoint endpoint() {
+        AuthFilter filter = AuthFilter.builder(accounts, "arno-console", (req, resp, e) -> {
+                    headers(resp);
+                    failure(req, resp, e);
+                })
+                .open(AuthFilter.paths("/metrics", "/health"))
+                .require(AuthFilter.any(), Accounts.Role.ADMIN, null)
+                .hint("the console needs an account with the admin role (./arno accounts add NAME --roles admin)")
+                .build();
+        return Endpoint.of(new Servlet(), filter);
+    }
+
+    /** What every answer of the console carries, refusals included: no caching, no sniffing, no framing, no script. */
+    private static void headers(HttpServletResponse resp) {
+        resp.setHeader("Cache-Control", "no-store");
+        resp.setHeader("X-Content-Type-Options", "nosniff");
+        resp.setHeader("X-Frame-Options", "DENY");
+        resp.setHeader("Referrer-Policy", "same-origin");
+        resp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:;"
+                + " form-action 'self'; frame-ancestors 'none'; base-uri 'self'");
     }
 
     /**
@@ -145,12 +169,7 @@ public final class Console implements AutoCloseable {
     private final class Servlet extends HttpServlet {
         @Override
         protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-            resp.setHeader("Cache-Control", "no-store");
-            resp.setHeader("X-Content-Type-Options", "nosniff");
-            resp.setHeader("X-Frame-Options", "DENY");
-            resp.setHeader("Referrer-Policy", "same-origin");
-            resp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:;"
-                    + " form-action 'self'; frame-ancestors 'none'; base-uri 'self'");
+            headers(resp);
             String path = req.getPathInfo() == null ? "" : req.getPathInfo();
             String method = req.getMethod();
             if (path.equals("/metrics") || path.equals("/health")) {
@@ -158,7 +177,10 @@ public final class Console implements AutoCloseable {
                 resp.sendError(404);
                 return;
             }
-            if (!admin(req, resp)) return;
+            if (!AuthFilter.admitted(req)) {
+                failure(req, resp, ErrorCode.INTERNAL.error("the console is mounted without its AuthFilter; mount Console.endpoint()"));
+                return;
+            }
             if (path.isEmpty()) {
                 resp.sendRedirect(req.getContextPath() + PATH + "/");
                 return;
@@ -206,23 +228,6 @@ public final class Console implements AutoCloseable {
             } catch (ArnoException e) {
                 failure(req, resp, e);
             }
-        }
-
-        /** True for an admin; otherwise the refusal has been answered. */
-        private boolean admin(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-            String who = "the console needs an account with the admin role (./arno accounts add NAME --roles admin)";
-            try {
-                Accounts.Account a = accounts.check(req.getHeader("Authorization"), req.getRemoteAddr());
-                if (a.has(Accounts.Role.ADMIN)) return true;
-                failure(req, resp, ErrorCode.FORBIDDEN.error("the account " + a.name() + " lacks the admin role; " + who));
-            } catch (Accounts.Refusal e) {
-                if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
-                if (e.code() == ErrorCode.UNAUTHORIZED) resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-console\", charset=\"UTF-8\"");
-                failure(req, resp, e);
-            } catch (ArnoException e) {
-                failure(req, resp, e);
-            }
-            return false;
         }
 
         private void overview(Html h) {
@@ -512,20 +517,21 @@ public final class Console implements AutoCloseable {
                 o.write(bytes);
             }
         }
+    }
 
-        private void failure(HttpServletRequest req, HttpServletResponse resp, ArnoException e) throws IOException {
-            resp.setStatus(e.status());
-            Html h = new Html();
-            h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\">")
-                    .el("title", "Error " + e.status() + " · Arno console").raw("</head><body>")
-                    .el("h1", "Error " + e.status()).el("p", e.getMessage(), "class", "error", "id", "failure").raw("</body></html>\n");
-            byte[] bytes = h.toString().getBytes(StandardCharsets.UTF_8);
-            resp.setContentType("text/html; charset=utf-8");
-            resp.setContentLength(bytes.length);
-            if (req.getMethod().equals("HEAD")) return;
-            try (OutputStream o = resp.getOutputStream()) {
-                o.write(bytes);
-            }
+    /** The console's error page for {@code e}, with its status. */
+    private static void failure(HttpServletRequest req, HttpServletResponse resp, ArnoException e) throws IOException {
+        resp.setStatus(e.status());
+        Html h = new Html();
+        h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\">")
+                .el("title", "Error " + e.status() + " · Arno console").raw("</head><body>")
+                .el("h1", "Error " + e.status()).el("p", e.getMessage(), "class", "error", "id", "failure").raw("</body></html>\n");
+        byte[] bytes = h.toString().getBytes(StandardCharsets.UTF_8);
+        resp.setContentType("text/html; charset=utf-8");
+        resp.setContentLength(bytes.length);
+        if (req.getMethod().equals("HEAD")) return;
+        try (OutputStream o = resp.getOutputStream()) {
+            o.write(bytes);
         }
     }
 

@@ -1,5 +1,8 @@
 package arno.server.ops;
 
+import arno.http.AuthFilter;
+import arno.http.Endpoint;
+import arno.http.HeaderValues;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
@@ -19,18 +22,33 @@ import java.io.OutputStream;
  * answers, without credentials, this machine (loopback) and the configured addresses (by default
  * the trusted proxies' networks, where an operator's scraper usually sits; a client coming
  * through a trusted proxy is judged by its own address, which RemoteIpValve has put on the
- * request); anyone else needs an account with the admin role (HTTP Basic, checked as the store
- * and batch APIs check theirs: throttled, off the request thread).
+ * request); anyone else needs an account with the admin role (HTTP Basic, checked by the
+ * {@link AuthFilter} the store and batch APIs stand behind too: throttled, off the request thread).
  */
 final class MetricsServlet extends HttpServlet {
     private final transient Metrics metrics;
-    private final transient Addresses allowed;
-    private final transient Accounts accounts;
 
-    MetricsServlet(Metrics metrics, Addresses allowed, Accounts accounts) {
+    private MetricsServlet(Metrics metrics) {
         this.metrics = metrics;
-        this.allowed = allowed;
-        this.accounts = accounts;
+    }
+
+    /**
+     * The servlet behind its {@link AuthFilter}: open to {@code allowed} addresses (and to other
+     * methods than GET and HEAD, which the servlet answers 405), else the admin role.
+     */
+    static Endpoint endpoint(Metrics metrics, Addresses allowed, Accounts accounts) {
+        String who = Operations.METRICS + " answers this machine, the addresses of the configuration's metrics/@allow"
+                + " (by default the trusted proxies) and accounts with the admin role";
+        AuthFilter filter = AuthFilter.builder(accounts, "arno-metrics", (req, resp, e) -> {
+                    resp.setHeader("Cache-Control", "no-store");
+                    refuse(resp, e);
+                })
+                .open(AuthFilter.methods("GET", "HEAD").negate())
+                .open(req -> allowed.admits(req.getRemoteAddr()))
+                .require(AuthFilter.any(), Accounts.Role.ADMIN, who)
+                .hint(who)
+                .build();
+        return Endpoint.of(new MetricsServlet(metrics), filter);
     }
 
     @Override
@@ -41,9 +59,11 @@ final class MetricsServlet extends HttpServlet {
             refuse(resp, ErrorCode.METHOD_NOT_ALLOWED.error(Operations.METRICS, req.getMethod(), "GET, HEAD"));
             return;
         }
-        if (!allowed.admits(req.getRemoteAddr()) && !admin(req, resp)) return;
-        String accept = req.getHeader("Accept");
-        String type = accept != null && accept.contains("application/openmetrics-text")
+        if (!AuthFilter.admitted(req)) {
+            refuse(resp, ErrorCode.INTERNAL.error(Operations.METRICS + " is mounted without its AuthFilter"));
+            return;
+        }
+        String type = HeaderValues.names(HeaderValues.of(req, "Accept"), "application/openmetrics-text")
                 ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
                 : "text/plain; version=0.0.4; charset=utf-8";
         resp.setContentType(type);
@@ -51,27 +71,6 @@ final class MetricsServlet extends HttpServlet {
         try (OutputStream o = resp.getOutputStream()) {
             metrics.scrape(o, type);
         }
-    }
-
-    /** True for an account with the admin role; otherwise the refusal has been answered. */
-    private boolean admin(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        String header = req.getHeader("Authorization");
-        String who = Operations.METRICS + " answers this machine, the addresses of the configuration's metrics/@allow"
-                + " (by default the trusted proxies) and accounts with the admin role";
-        try {
-            if (header == null) throw ErrorCode.UNAUTHORIZED.error(who);
-            Accounts.Account account = accounts.check(header, req.getRemoteAddr());
-            if (account.has(Accounts.Role.ADMIN)) return true;
-            refuse(resp, ErrorCode.FORBIDDEN.error("the account " + account.name() + " lacks the admin role; " + who));
-        } catch (Accounts.Refusal e) {
-            if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
-            if (e.code() == ErrorCode.UNAUTHORIZED) resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-metrics\", charset=\"UTF-8\"");
-            refuse(resp, e);
-        } catch (ArnoException e) {
-            if (e.code() == ErrorCode.UNAUTHORIZED) resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-metrics\", charset=\"UTF-8\"");
-            refuse(resp, e);
-        }
-        return false;
     }
 
     /** Answers {@code e} as an {@code err:error} with its status. */

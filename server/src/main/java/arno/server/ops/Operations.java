@@ -1,13 +1,13 @@
 package arno.server.ops;
 
 import arno.batch.BatchService;
+import arno.http.Endpoint;
 import arno.server.ArnoServer;
 import arno.pipeline.RequestObserver;
 import arno.server.config.Config;
 import arno.server.console.Console;
 import arno.store.Store;
 import arno.xml.Accounts;
-import jakarta.servlet.http.HttpServlet;
 import java.io.PrintWriter;
 
 /**
@@ -32,13 +32,13 @@ public final class Operations {
         server.mount("health", HEALTH, new Health(server.sites(), store, batch));
         Accounts accounts = batch != null ? batch.accounts() : new Accounts(config.accounts());
         Console console = new Console(server, config, store, batch, accounts);
-        server.mount("console", Console.PATH + "/*", console.servlet());
+        server.mount("console", Console.PATH + "/*", console.endpoint());
         if (!config.metrics()) {
             server.observe(console.observer());
             return console;
         }
         Metrics metrics = new Metrics(server, store, batch);
-        server.mount("metrics", METRICS, new MetricsServlet(metrics, new Addresses(config.metricsAddresses()), accounts));
+        server.mount("metrics", METRICS, MetricsServlet.endpoint(metrics, new Addresses(config.metricsAddresses()), accounts));
         RequestObserver m = metrics.observer();
         RequestObserver c = console.observer();
         server.observe((site, route, status, nanos) -> {
@@ -52,12 +52,12 @@ public final class Operations {
     }
 
     /**
-     * {@code api} as it must be mounted: in production behind a {@link WriteGate} that keeps its
-     * writes closed while no account may write; as it is otherwise (development creates an account).
-     * {@code what} names the API in the refusal ("writing to the store").
+     * {@code api} as it must be mounted: in production behind a {@link WriteGate} (before its own
+     * filters) that keeps its writes closed while no account may write; as it is otherwise
+     * (development creates an account). {@code what} names the API in the refusal ("writing to the store").
      */
-    public static HttpServlet gateWrites(HttpServlet api, Config config, Accounts accounts, String what) {
-        return config.production() ? new WriteGate(api, accounts, what) : api;
+    public static Endpoint gateWrites(Endpoint api, Config config, Accounts accounts, String what) {
+        return config.production() ? api.behind(new WriteGate(accounts, what)) : api;
     }
 
     /**

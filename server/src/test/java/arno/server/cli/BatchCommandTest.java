@@ -42,7 +42,7 @@ class BatchCommandTest {
                 .outbound(Outbound.Policy.DEFAULT).build();
         BatchService.addAccount(options, "tester", "secret-password");
         service = BatchService.start(options);
-        tomcat = EmbeddedTomcat.builder().servlet("/batch/*", service.servlet()).start();
+        tomcat = EmbeddedTomcat.builder().mount(ctx -> service.endpoint().mount(ctx, "batch", "/batch/*")).start();
         server = tomcat.url("");
 
         Files.writeString(root.resolve("entry.xsl"), STYLESHEET);

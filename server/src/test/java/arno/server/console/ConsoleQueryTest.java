@@ -74,9 +74,10 @@ class ConsoleQueryTest {
         b.data = root;
         b.port = 0;
         Config config = b.build();
-        server = ArnoServer.start(config, store);
+        server = ArnoServer.bind(config, store);
         console = new Console(server, config, store, null, new Accounts(accountsFile), limits);
-        server.mount("console", Console.PATH + "/*", console.servlet());
+        server.mount("console", Console.PATH + "/*", console.endpoint());
+        server.serve();
     }
 
     @Test

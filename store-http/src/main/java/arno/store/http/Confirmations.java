@@ -1,5 +1,6 @@
 package arno.store.http;
 
+import arno.http.Conditional;
 import arno.store.Snapshot;
 import arno.store.atom.AtomStore;
 import arno.store.atom.ResourcePath;
@@ -59,8 +60,8 @@ final class Confirmations {
             }
         } else {
             admin.run();
-            String match = req.getHeader("If-Match");
-            if (match == null || match.strip().equals("*")) {
+            Conditional.Tags match = Conditional.tags(req, "If-Match");
+            if (match == null || match.any()) {
                 throw refused(ErrorCode.PRECONDITION_REQUIRED, entry, what(path, removed) + ": " + how(entry, removed)
                         + (match == null ? "" : " (If-Match: * confirms nothing)"));
             }
@@ -88,8 +89,8 @@ final class Confirmations {
      */
     void model(HttpServletRequest req, String path, Runnable admin) {
         admin.run();
-        String match = req.getHeader("If-Match");
-        if (match != null && match.strip().equals("*")) {
+        Conditional.Tags match = Conditional.tags(req, "If-Match");
+        if (match != null && match.any()) {
             throw refused(ErrorCode.PRECONDITION_REQUIRED, path, "changing the model (" + path + ") needs If-Match with"
                     + " its ETag (GET it), which If-Match: * does not confirm; If-None-Match: * adds a new kind");
         }

@@ -1,5 +1,9 @@
 package arno.store.http;
 
+import arno.http.AuthFilter;
+import arno.http.Conditional;
+import arno.http.Endpoint;
+import arno.http.HeaderValues;
 import arno.store.Binary;
 import arno.store.Change;
 import arno.store.DocumentInfo;
@@ -28,8 +32,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -62,7 +66,7 @@ import org.xml.sax.SAXException;
  * <h2>Reads</h2>
  * Every request reads one snapshot, opened at its start and closed at its end, so an expanded
  * entry or a feed page is one consistent version however many writers commit meanwhile. Every
- * GET answers HEAD and conditional requests: the validator of one stored document is its
+ * GET answers HEAD and conditional requests ({@link Conditional}): the validator of one stored document is its
  * version ({@code ETag: "V"}, {@code Last-Modified} the commit time of V); of anything computed
  * from several (an expansion, a feed, the service document), the snapshot's version, which changes
  * with every commit and so never validates a stale answer. Binary variants are streamed from
@@ -71,7 +75,9 @@ import org.xml.sax.SAXException;
  *
  * <h2>Writes</h2>
  * Writes need HTTP Basic credentials of an account with the write role (401 with a challenge,
- * 403 without the role); the password is checked once per request (PBKDF2 is slow on purpose).
+ * 403 without the role), checked once per request by the {@link AuthFilter} that
+ * {@link #endpoint()} mounts in front of the servlet (which also checks reads when they need the
+ * read role); the servlet takes the account from the request.
  * Deletes the {@link DeleteGuard} covers and changes to the model need the admin role and an
  * explicit confirmation ({@link Confirmations}). A POST or PUT body is read to its end before the
  * request takes a write slot ({@link SpooledRequest}), within the limit ({@code maxBodyBytes}: by
@@ -108,6 +114,8 @@ public final class StoreServlet extends HttpServlet {
     private final transient Processor processor;
 
     /**
+     * The API as it is mounted: {@link #endpoint()} (the servlet behind its {@link AuthFilter}).
+     *
      * @param atoms        the service: reads come from {@code atoms.store()}, writes go through it
      * @param accounts     the accounts (shared with the batch service: one file)
      * @param reads        whether reads are public or need the read role
@@ -140,19 +148,37 @@ public final class StoreServlet extends HttpServlet {
      */
     static final int WRITE_SLOTS = Math.max(2, Runtime.getRuntime().availableProcessors());
     private final java.util.concurrent.Semaphore writeSlots = new java.util.concurrent.Semaphore(WRITE_SLOTS, true);
+    /**
+     * This servlet behind the filter that checks its accounts: reads open (or with the read role,
+     * as {@link ReadPolicy} says), everything else with the write role; refusals answered as every
+     * error of the API is ({@code err:error}, sandboxed).
+     */
+    public Endpoint endpoint() {
+        AuthFilter.Builder b = AuthFilter.builder(accounts, "arno-store",
+                (req, resp, e) -> error(req, StoredContent.guard(req, resp), e));
+        if (reads == ReadPolicy.PUBLIC) {
+            b.open(AuthFilter.methods("GET", "HEAD"));
+        } else {
+            b.require(AuthFilter.methods("GET", "HEAD"), Accounts.Role.READ,
+                    "reading the store needs an account (HTTP Basic) with the read role");
+        }
+        b.require(AuthFilter.any(), Accounts.Role.WRITE, "writing to the store needs an account (HTTP Basic) with the write role");
+        return Endpoint.of(this, b.build());
+    }
+
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         resp = StoredContent.guard(req, resp); // a writer's bytes never act in this origin (CSP sandbox, nosniff)
         String path = req.getPathInfo() == null ? "/" : req.getPathInfo();
         String method = req.getMethod();
         try {
-            boolean read = method.equals("GET") || method.equals("HEAD");
-            String user = null;
-            if (!read) {
-                user = authenticate(req, resp, Accounts.Role.WRITE);
-            } else if (reads == ReadPolicy.ACCOUNTS) {
-                user = authenticate(req, resp, Accounts.Role.READ);
+            if (!AuthFilter.admitted(req)) {
+                // Mounted alone, writes would go unchecked: refuse everything instead.
+                throw ErrorCode.INTERNAL.error("the store API is mounted without its AuthFilter; mount StoreServlet.endpoint()");
             }
+            boolean read = method.equals("GET") || method.equals("HEAD");
+            Accounts.Account account = AuthFilter.account(req);
+            String user = account == null ? null : account.name();
             if (!read) resp.setHeader("Cache-Control", "no-store");
             else if (reads == ReadPolicy.ACCOUNTS) resp.setHeader("Cache-Control", "private, no-cache");
             else resp.setHeader("Cache-Control", "no-cache");
@@ -301,8 +327,7 @@ public final class StoreServlet extends HttpServlet {
         long count = length;
         resp.setHeader("Accept-Ranges", "bytes");
         String range = req.getHeader("Range");
-        String ifRange = req.getHeader("If-Range");
-        if (range != null && (ifRange == null || ifRange.strip().equals(etag))) {
+        if (range != null && Conditional.rangeApplies(req.getHeader("If-Range"), etag)) {
             Matcher m = RANGE.matcher(range.strip());
             // Anything but one byte range is ignored (RFC 9110 14.2 allows it): the whole body is sent.
             if (m.matches() && !(m.group(1).isEmpty() && m.group(2).isEmpty())) {
@@ -492,7 +517,7 @@ public final class StoreServlet extends HttpServlet {
             throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("an introspection document is sent as application/xml, not "
                     + (type == null ? "a body without Content-Type" : type));
         }
-        confirmations.model(req, path, () -> requireAdmin(req, resp, "changing the model (" + path + ")"));
+        confirmations.model(req, path, () -> requireAdmin(req, "changing the model (" + path + ")"));
         long ifMatch = ifMatch(req, path, true);
         AtomStore.Written w = atoms.putModel(kind, ifMatch, body(req), user);
         if (ifMatch == 0) resp.setStatus(HttpServletResponse.SC_CREATED);
@@ -505,7 +530,7 @@ public final class StoreServlet extends HttpServlet {
             java.util.function.LongConsumer confirmed;
             try (Snapshot s = atoms.store().read()) {
                 confirmed = confirmations.delete(req, s, doc.resource(),
-                        () -> requireAdmin(req, resp, "deleting " + doc.resource()));
+                        () -> requireAdmin(req, "deleting " + doc.resource()));
             }
             AtomStore.Deleted d = atoms.delete(doc.resource(), ifMatch, user, confirmed);
             resp.setHeader("Arno-Version", Long.toString(d.version()));
@@ -544,17 +569,16 @@ public final class StoreServlet extends HttpServlet {
      * {@code If-None-Match: *} (create only) is 0. Without either: 428 when {@code required}, else -1.
      */
     private long ifMatch(HttpServletRequest req, String storePath, boolean required) {
-        String match = req.getHeader("If-Match");
-        String noneMatch = req.getHeader("If-None-Match");
+        Conditional.Tags match = Conditional.tags(req, "If-Match");
+        Conditional.Tags noneMatch = Conditional.tags(req, "If-None-Match");
         if (match == null) {
-            if (noneMatch != null && noneMatch.strip().equals("*")) return 0;
+            if (noneMatch != null && noneMatch.any()) return 0;
             if (!required) return -1;
             throw ErrorCode.PRECONDITION_REQUIRED.error("replacing " + storePath + " needs If-Match with its ETag"
                     + " (GET it for the current one), or If-None-Match: * to create it")
                     .at(Where.at("store:" + storePath));
         }
-        String m = match.strip();
-        if (m.equals("*")) {
+        if (match.any()) {
             try (Snapshot s = atoms.store().read()) {
                 DocumentInfo info = s.info(storePath);
                 if (info == null) {
@@ -563,10 +587,12 @@ public final class StoreServlet extends HttpServlet {
                 return info.version();
             }
         }
-        if (m.length() > 2 && m.startsWith("\"") && m.endsWith("\"") && m.substring(1, m.length() - 1).matches("[0-9]{1,18}")) {
-            return Long.parseLong(m.substring(1, m.length() - 1));
+        // One strong tag, or its gzip form (the ETag of a gzipped GET names the same version).
+        if (match.tags().size() == 1 && !match.tags().get(0).weak() && match.tags().get(0).identity().matches("[0-9]{1,18}")) {
+            return Long.parseLong(match.tags().get(0).identity());
         }
-        throw ErrorCode.PRECONDITION_FAILED.error("If-Match " + match + " is not the ETag of " + storePath
+        throw ErrorCode.PRECONDITION_FAILED.error("If-Match " + String.join(", ", Collections.list(req.getHeaders("If-Match")))
+                + " is not the ETag of " + storePath
                 + " (its ETags are strong, one version in quotes: \"12\")").at(Where.at("store:" + storePath));
     }
 
@@ -595,72 +621,36 @@ public final class StoreServlet extends HttpServlet {
 
     // ---- Accounts, validators, errors -----------------------------------------------------
 
-    /** The account name, checked once: 401 with a challenge without valid credentials, 403 without the role. */
-    private String authenticate(HttpServletRequest req, HttpServletResponse resp, Accounts.Role role) {
-        return account(req, resp, role).name();
+    /**
+     * Refuses (403) unless the request's account also has the admin role; {@code what} says what
+     * needs it. The account is the one the {@link AuthFilter} admitted the write with: not checked again.
+     */
+    private static void requireAdmin(HttpServletRequest req, String what) {
+        Accounts.Account account = AuthFilter.account(req);
+        if (account == null || !account.has(Accounts.Role.ADMIN)) {
+            throw ErrorCode.FORBIDDEN.error(what + " needs an account with the admin role, which "
+                    + (account == null ? "this request does not carry" : account.name() + " lacks") + ": ask an administrator");
+        }
     }
 
     /**
-     * Refuses (403) unless the request's account also has the admin role; {@code what} says what
-     * needs it. The account was checked once already: its check is remembered, not hashed again.
+     * Sets the validators and answers 304 when the request's conditions say so ({@link Conditional});
+     * true if it did. Conditions that fail (If-Match, If-Unmodified-Since) are 412.
      */
-    private void requireAdmin(HttpServletRequest req, HttpServletResponse resp, String what) {
-        Accounts.Account account = account(req, resp, Accounts.Role.WRITE);
-        if (!account.has(Accounts.Role.ADMIN)) {
-            throw ErrorCode.FORBIDDEN.error(what + " needs an account with the admin role, which " + account.name()
-                    + " lacks: ask an administrator");
-        }
-    }
-
-    private Accounts.Account account(HttpServletRequest req, HttpServletResponse resp, Accounts.Role role) {
-        String header = req.getHeader("Authorization");
-        Accounts.Account account;
-        try {
-            // Throttled per account and address, hashed off this thread (Accounts.check).
-            account = accounts.check(header, req.getRemoteAddr());
-        } catch (Accounts.Refusal e) {
-            if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
-            if (e.code() != ErrorCode.UNAUTHORIZED) throw e;
-            resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-store\", charset=\"UTF-8\"");
-            throw header == null
-                    ? ErrorCode.UNAUTHORIZED.error((role == Accounts.Role.WRITE ? "writing to the store" : "reading the store")
-                            + " needs an account (HTTP Basic) with the " + role.token() + " role")
-                    : e;
-        }
-        if (!account.has(role)) {
-            throw ErrorCode.FORBIDDEN.error("the account " + account.name() + " lacks the " + role.token()
-                    + " role that " + req.getMethod() + " needs here; an administrator can add it in the accounts file");
-        }
-        return account;
-    }
-
-    /** Sets the validators and answers 304 when the request's conditions hold; true if it did. */
     private static boolean notModified(HttpServletRequest req, HttpServletResponse resp, String etag, Instant modified) {
         resp.setHeader("ETag", etag);
         if (modified != null) resp.setDateHeader("Last-Modified", modified.toEpochMilli());
-        String noneMatch = req.getHeader("If-None-Match");
-        boolean match;
-        if (noneMatch != null) {
-            match = false;
-            for (String tag : noneMatch.split(",")) {
-                String t = tag.strip();
-                if (t.equals("*") || weak(t).equals(weak(etag))) match = true;
+        switch (Conditional.evaluate(req, etag, modified == null ? -1 : modified.toEpochMilli())) {
+            case NOT_MODIFIED -> {
+                resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
+                return true;
             }
-        } else {
-            long since = -1;
-            try {
-                since = req.getDateHeader("If-Modified-Since");
-            } catch (IllegalArgumentException e) {
-                // an unparseable date is ignored (RFC 9110 13.1.3)
+            case FAILED -> throw ErrorCode.PRECONDITION_FAILED.error("the request's If-Match or If-Unmodified-Since does not"
+                    + " hold for " + req.getRequestURI() + ": its ETag is " + etag + " (GET it without conditions for the current one)");
+            default -> {
+                return false;
             }
-            match = since >= 0 && modified != null && !modified.truncatedTo(ChronoUnit.SECONDS).isAfter(Instant.ofEpochMilli(since));
         }
-        if (match) resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
-        return match;
-    }
-
-    private static String weak(String tag) {
-        return tag.startsWith("W/") ? tag.substring(2) : tag;
     }
 
     /** A stored document's ETag is its version; a computed answer's is the snapshot's version, weak. */
@@ -723,8 +713,8 @@ public final class StoreServlet extends HttpServlet {
 
     /** GET /store/ with {@code Accept: application/atom+xml} is the feed of the top-level entries. */
     private static boolean acceptsFeed(HttpServletRequest req) {
-        String accept = req.getHeader("Accept");
-        return accept != null && accept.contains("application/atom+xml") && !accept.contains(Atom.SERVICE_TYPE);
+        List<HeaderValues.Element> accept = HeaderValues.of(req, "Accept");
+        return HeaderValues.names(accept, "application/atom+xml") && !HeaderValues.names(accept, Atom.SERVICE_TYPE);
     }
 
     private static String queryString(HttpServletRequest req) {

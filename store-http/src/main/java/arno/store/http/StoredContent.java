@@ -1,9 +1,10 @@
 package arno.store.http;
 
+import arno.http.HeaderValues;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -44,7 +45,7 @@ final class StoredContent {
     }
 
     private static void headers(HttpServletRequest req, HttpServletResponse resp, String type) {
-        String media = type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+        String media = Objects.requireNonNullElse(HeaderValues.mediaType(type), "");
         resp.setHeader("X-Content-Type-Options", "nosniff");
         if (!media.equals("application/pdf")) resp.setHeader("Content-Security-Policy", POLICY);
         if (ACTIVE.contains(media)) {

@@ -60,7 +60,8 @@ final class StoreServer implements AutoCloseable {
             accounts.add("admin", "admin-password", Accounts.ALL_ROLES);
         }
         tomcat = EmbeddedTomcat.builder().context(context)
-                .servlet("/store/*", new StoreServlet(atoms, accounts, reads, maxBody, deletes)).start();
+                .mount(ctx -> new StoreServlet(atoms, accounts, reads, maxBody, deletes).endpoint().mount(ctx, "store", "/store/*"))
+                .start();
         port = tomcat.port();
     }
 
