@@ -82,7 +82,7 @@ public final class ContentFetch implements SaxStage {
                 };
                 if (view == null) return;
                 if (config == null) {
-                    throw ErrorCode.INTERNAL.error("ContentFetch runs only as a pipeline stage (no Saxon configuration reached it)");
+                    throw ErrorMessage.NOT_A_PIPELINE_STAGE.error();
                 }
                 AttributesImpl a = new AttributesImpl();
                 a.addAttribute("", "name", "name", "CDATA", "content");

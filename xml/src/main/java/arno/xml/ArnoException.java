@@ -35,6 +35,12 @@ public class ArnoException extends RuntimeException {
         this(code, null, args);
     }
 
+    /** An error of {@code message}'s code whose message is its template filled with {@code args}. */
+    public ArnoException(ErrorMessage message, Throwable cause, Object... args) {
+        super(message.format(args), cause);
+        this.code = message.code();
+    }
+
     /** For subclasses whose message is already composed. */
     protected ArnoException(ErrorCode code, String message, Throwable cause) {
         super(message, cause);

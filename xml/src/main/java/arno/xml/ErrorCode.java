@@ -1,5 +1,8 @@
 package arno.xml;
 
+import java.util.Arrays;
+import java.util.List;
+
 /**
  * The one catalogue of everything that can go wrong in Arno: pages, the store, batch jobs,
  * configuration and the command line. Each code has the HTTP status it becomes at an HTTP edge,
@@ -9,6 +12,21 @@ package arno.xml;
  *
  * <p>A name is stable once released; a message may improve. On the command line every code but
  * {@link #USAGE} exits with 1; {@link #USAGE} exits with 2.
+ *
+ * <p><b>Sentences live here, values at the call site.</b> A code's template is the sentence it
+ * says, with a {@code %s} (or {@code %d}) for each value: {@code throw NO_SITE.error(host, path)}.
+ * Most codes say several different things (not-found: no entry, no account, no index...); each of
+ * those sentences is an {@link ErrorMessage} constant that names this code, as BaseX's
+ * {@code QueryError} pairs a code with its description: {@code throw ErrorMessage.NO_ACCOUNT.error(name, file)}.
+ * Clients and tests see only the code's stable name and status, so a sentence can be added,
+ * split or reworded without changing them; {@link #messages()} lists a code's sentences (the
+ * error reference is generated from both). A second enum rather than more codes because the codes
+ * are the stable, client-visible vocabulary and the sentences are not.
+ *
+ * <p>The number of values is checked: each template's values are counted when the enum loads
+ * ({@link #arity()}); a call with another number fails an assertion, so any test that reaches it
+ * fails (surefire runs with {@code -ea}), while production still makes the message rather than
+ * lose the error; and {@code ErrorCatalogueTest} formats every template with dummy values.
  */
 public enum ErrorCode {
     // ---- Any request
@@ -25,13 +43,13 @@ public enum ErrorCode {
     /** A URI that cannot be used: syntax, unsupported scheme. */
     UNSUPPORTED_URI(400, "unsupported-uri", "%s"),
     /** A file path that leaves the folders it is confined to. */
-    OUTSIDE_ROOTS(403, "outside-roots", "%s is outside the allowed folders%s"),
+    OUTSIDE_ROOTS(403, "outside-roots", "%s %s is outside the allowed folders %s"),
     /** An outbound fetch the fetch policy refuses: scheme, host, or a private address. */
-    URI_REFUSED(403, "uri-refused", "%s is refused: %s"),
+    URI_REFUSED(403, "uri-refused", "%s %s is refused: %s"),
     /** No credentials, or wrong ones. */
     UNAUTHORIZED(401, "unauthorized", "%s"),
     /** Logins refused for a while after repeated failures (per account and per address); the answer carries {@code Retry-After}. */
-    TOO_MANY_ATTEMPTS(429, "too-many-attempts", "%s"),
+    TOO_MANY_ATTEMPTS(429, "too-many-attempts", "too many failed logins from this address; try again in %s s"),
     /** Credentials without the role the operation needs. */
     FORBIDDEN(403, "forbidden", "%s"),
     /** Nothing at that path. */
@@ -88,7 +106,7 @@ public enum ErrorCode {
     /** A required stylesheet parameter has no value. */
     MISSING_PARAMETER(422, "missing-parameter", "%s"),
     /** One input cannot be read or fetched. */
-    INPUT_UNREADABLE(500, "input-unreadable", "%s"),
+    INPUT_UNREADABLE(500, "input-unreadable", "%s %s cannot be read: %s"),
     /** One transformation failed. */
     TRANSFORMATION_ERROR(500, "transformation-error", "%s"),
     /** One transformation ran past its time limit and was stopped. */
@@ -122,18 +140,20 @@ public enum ErrorCode {
 
     // ---- Anything else
     /** Reading or writing a file or the network failed. */
-    IO(500, "io", "%s"),
+    IO(500, "io", "cannot read %s: %s"),
     /** A bug: the log has the stack trace under the error id. */
     INTERNAL(500, "internal", "%s");
 
     private final int status;
     private final String code;
     private final String template;
+    private final int arity;
 
     ErrorCode(int status, String code, String template) {
         this.status = status;
         this.code = code;
         this.template = template;
+        this.arity = Templates.arity(template);
     }
 
     /** The HTTP status this error becomes at an HTTP edge. */
@@ -151,9 +171,24 @@ public enum ErrorCode {
         return this == USAGE ? 2 : 1;
     }
 
+    /** The sentence this code says, with a {@code %s} (or {@code %d}) for each value a call site passes. */
+    public String template() {
+        return template;
+    }
+
+    /** How many values {@link #template()} takes. */
+    public int arity() {
+        return arity;
+    }
+
+    /** The further sentences this code says, each an {@link ErrorMessage} naming it; often none. */
+    public List<ErrorMessage> messages() {
+        return Arrays.stream(ErrorMessage.values()).filter(m -> m.code() == this).toList();
+    }
+
     /** The message with {@code args} put into the template. */
     public String format(Object... args) {
-        return String.format(template, args);
+        return Templates.format(this, template, arity, args);
     }
 
     /** A new exception of this code whose message is the template filled with {@code args}. */
