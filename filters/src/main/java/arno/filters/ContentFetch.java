@@ -5,7 +5,7 @@ import arno.pipeline.SaxStage;
 import arno.store.atom.Expansion;
 import arno.store.atom.ResourcePath;
 import arno.xml.DocumentStore;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

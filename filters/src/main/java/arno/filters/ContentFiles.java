@@ -2,7 +2,7 @@ package arno.filters;
 
 import arno.pipeline.RequestScope;
 import arno.xml.DocumentStore;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -78,6 +78,14 @@ public class ArnoException extends RuntimeException {
         return this;
     }
 
+    /**
+     * This failure reported under another code (a shared package's parse error as the site's
+     * error): the same message, place, processor code and reasons, caused by {@code cause}.
+     */
+    public ArnoException as(ErrorCode other, Throwable cause) {
+        return new ArnoException(other, getMessage(), cause).at(where).processorCode(processorCode).details(details);
+    }
+
     public ArnoException detail(Detail detail) {
         details.add(detail);
         return this;

@@ -63,20 +63,23 @@ public enum ErrorCode {
     /** The resource is in a state that does not allow the operation. */
     CONFLICT(409, "conflict", "%s"),
     /** What was asked for existed once and is gone for good: the change feed was pruned past the version asked for. */
-    GONE(410, "gone", "%s"),
+    GONE(410, "gone", "the changes after version %s are no longer in the change feed of store %s: it keeps the changes"
+            + " from version %s on (older ones are pruned after %s); a follower must resynchronise from a full copy of"
+            + " the store and then follow from its version"),
     /** A conditional request's validator no longer matches. */
     PRECONDITION_FAILED(412, "precondition-failed", "%s"),
     /**
      * A body that arrives slower than the configured least rate, or not within its time limit;
      * the connection is closed.
      */
-    BODY_TOO_SLOW(408, "body-too-slow", "%s"),
+    BODY_TOO_SLOW(408, "body-too-slow", "the request body arrives too slowly: %d bytes in %s, below the least rate of %d bytes/s"
+            + " that applies after %s"),
     /** A body over the configured limit. */
     BODY_TOO_LARGE(413, "body-too-large", "Request body of %s bytes exceeds the limit of %d bytes"),
     /** A body of a media type that is not accepted there. */
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "%s"),
     /** A Range that lies wholly outside the resource; the answer carries {@code Content-Range: bytes *}{@code /LENGTH}. */
-    RANGE_NOT_SATISFIABLE(416, "range-not-satisfiable", "%s"),
+    RANGE_NOT_SATISFIABLE(416, "range-not-satisfiable", "bytes %s to %s are not inside %s, which has %s bytes"),
     /** Well-formed and valid, but a rule of the model forbids it. */
     UNPROCESSABLE(422, "unprocessable", "%s"),
     /** A conditional header is required (If-Match on a write). */
@@ -116,17 +119,21 @@ public enum ErrorCode {
 
     // ---- The store
     /** Another process (or this one) holds the store. */
-    STORE_LOCKED(503, "store-locked", "%s"),
+    STORE_LOCKED(503, "store-locked", "store %s is in use by another process, probably a running './arno serve' or a"
+            + " Tomcat serving Arno's WAR; stop it (or undeploy the WAR) first, write through its store API (/store/), or"
+            + " give another --data folder"),
     /** There is no store where one was expected (a check or export never creates one). */
-    NO_STORE(404, "no-store", "%s"),
+    NO_STORE(404, "no-store", "no store in %s; load content with './arno store load PATH --data %s'"),
     /** The folder holds a store of an incompatible format, or data that is not a store. */
-    STORE_FORMAT(500, "store-format", "%s"),
+    STORE_FORMAT(500, "store-format", "store %s has format version %s; this Arno reads format version %s. Export its"
+            + " documents with the Arno that wrote them and load them into a new store, or give another --data directory"),
     /** The store's map is full: its map size must be raised. */
-    STORE_FULL(507, "store-full", "%s"),
+    STORE_FULL(507, "store-full", "%s: the store is full (its map size is reached); open it with a larger map size"
+            + " (--map-size, or storeMapSize in the configuration)"),
     /** A stored document or entry is inconsistent; {@code ./arno store check} lists them. */
     STORE_CORRUPT(500, "store-corrupt", "%s"),
     /** A transaction, snapshot or store used after it was closed. */
-    CLOSED(500, "closed", "%s"),
+    CLOSED(500, "closed", "%s is closed"),
 
     // ---- Configuration and the command line
     /** Wrong command-line usage: exit status 2. */
@@ -142,7 +149,7 @@ public enum ErrorCode {
     /** Reading or writing a file or the network failed. */
     IO(500, "io", "cannot read %s: %s"),
     /** A bug: the log has the stack trace under the error id. */
-    INTERNAL(500, "internal", "%s");
+    INTERNAL(500, "internal", "unexpected failure: %s");
 
     private final int status;
     private final String code;
