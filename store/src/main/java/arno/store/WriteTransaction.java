@@ -22,7 +22,7 @@ import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.Txn;
 
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -137,8 +137,7 @@ public final class WriteTransaction implements AutoCloseable {
             xml = XmlInput.send(source, w, store.ownConfiguration(), store.options().xmlPolicy(), what);
             w.xmlBytes(xml);
             if (!w.finished()) {
-                StoreException e = new StoreException(ErrorCode.MALFORMED_XML, what
-                        + " produced no complete document; nothing was stored");
+                StoreException e = new StoreException(ErrorMessage.INCOMPLETE_DOCUMENT, what);
                 e.at(Where.at(what));
                 throw e;
             }
@@ -202,8 +201,7 @@ public final class WriteTransaction implements AutoCloseable {
                 indexer().configuration(docId);
             }
         } catch (IOException e) {
-            StoreException x = new StoreException(ErrorCode.IO, "cannot read the bytes to store as " + what + ": "
-                    + e.getMessage() + "; nothing was stored", e);
+            StoreException x = new StoreException(ErrorMessage.BYTES_UNREADABLE, e, what, e.getMessage());
             x.at(Where.at(what));
             throw failed(x, docId, what);
         } catch (RuntimeException e) {
@@ -232,7 +230,7 @@ public final class WriteTransaction implements AutoCloseable {
             indexer().replaced(uri, before, -1);
             return true;
         } catch (LmdbException e) {
-            throw Engine.translate(e, Store.SCHEME + uri);
+            throw StoreFailures.of(e, Store.SCHEME + uri);
         }
     }
 
@@ -244,8 +242,7 @@ public final class WriteTransaction implements AutoCloseable {
     public List<String> deleteTree(String prefix) {
         checkActive();
         if (prefix == null || !prefix.startsWith("/")) {
-            StoreException e = new StoreException(ErrorCode.UNSUPPORTED_URI, "cannot delete the documents under '"
-                    + prefix + "': a store prefix starts with '/', like /journals/ja/");
+            StoreException e = new StoreException(ErrorMessage.DELETE_PREFIX, prefix);
             e.at(Where.at(Store.SCHEME + prefix));
             throw e;
         }
@@ -273,8 +270,7 @@ public final class WriteTransaction implements AutoCloseable {
         }
         try {
             if (!targets.isEmpty() && docIdOf(sourceUri) < 0) {
-                StoreException e = new StoreException(ErrorCode.NOT_FOUND, "cannot set the references of "
-                        + Store.SCHEME + sourceUri + ": no document is stored there; store it first");
+                StoreException e = new StoreException(ErrorMessage.REFERENCES_NO_SOURCE, Store.SCHEME + sourceUri);
                 e.at(Where.at(Store.SCHEME + sourceUri));
                 throw e;
             }
@@ -290,7 +286,7 @@ public final class WriteTransaction implements AutoCloseable {
             }
             dirty = true;
         } catch (LmdbException e) {
-            throw Engine.translate(e, Store.SCHEME + sourceUri);
+            throw StoreFailures.of(e, Store.SCHEME + sourceUri);
         }
     }
 
@@ -338,7 +334,7 @@ public final class WriteTransaction implements AutoCloseable {
             return version;
         } catch (LmdbException e) {
             txn.close();
-            throw Engine.translate(e, "commit to store " + engine.dir);
+            throw StoreFailures.of(e, "commit to store " + engine.dir);
         } finally {
             store.writeFinished();
         }
@@ -391,18 +387,16 @@ public final class WriteTransaction implements AutoCloseable {
 
     private void checkActive() {
         if (done) {
-            throw new StoreException(ErrorCode.CLOSED, "write transaction on " + engine.dir
-                    + " is already committed or aborted");
+            throw new StoreException(ErrorMessage.TRANSACTION_ENDED, engine.dir);
         }
         if (broken != null) {
-            throw new StoreException(ErrorCode.CLOSED, "write transaction on " + engine.dir
-                    + " failed and can only be aborted: " + broken.getMessage(), broken);
+            throw new StoreException(ErrorMessage.TRANSACTION_BROKEN, broken, engine.dir, broken.getMessage());
         }
     }
 
     /** A put failed: removes what it wrote; returns the failure to throw. */
     private RuntimeException failed(RuntimeException e, long docId, String what) {
-        RuntimeException failure = e instanceof LmdbException le ? Engine.translate(le, what) : e;
+        RuntimeException failure = e instanceof LmdbException le ? StoreFailures.of(le, what) : e;
         try {
             removeEntries(docId);
         } catch (RuntimeException cleanup) {
@@ -428,7 +422,7 @@ public final class WriteTransaction implements AutoCloseable {
             recordChange(Change.Kind.PUT, docId, uri, mediaType);
             indexer().replaced(uri, before, docId);
         } catch (LmdbException e) {
-            throw Engine.translate(e, what);
+            throw StoreFailures.of(e, what);
         }
     }
 
@@ -445,8 +439,7 @@ public final class WriteTransaction implements AutoCloseable {
     private String mediaTypeOf(long docId, String uri) {
         DirectBuffer h = engine.docs.get(txn, keys.doc(docId, Keys.HEADER));
         if (h == null) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, Store.SCHEME + uri + ": document " + docId
-                    + " has no header");
+            throw new StoreException(ErrorMessage.NO_HEADER_AT, Store.SCHEME + uri, docId);
         }
         return DocHeader.decode(docId, h).mediaType();
     }
