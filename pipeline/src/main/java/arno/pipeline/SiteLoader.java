@@ -288,9 +288,6 @@ final class SiteLoader {
     /** Throws {@code message}, whose first value is the place in site.xml, followed by {@code values}. */
     private static ArnoException fail(Path file, XdmNode e, ErrorMessage message, Object... values) {
         Where at = Where.at(file.toString(), e.getLineNumber(), e.getColumnNumber());
-        Object[] all = new Object[values.length + 1];
-        all[0] = at;
-        System.arraycopy(values, 0, all, 1, values.length);
-        throw message.error(all).at(at);
+        throw message.error(ErrorMessage.prepend(at, values)).at(at);
     }
 }

@@ -93,7 +93,9 @@ public enum ErrorCode {
     /** A route ran past its time limit. */
     TIMEOUT(503, "timeout", "Route '%s' exceeded its time limit of %d ms (stage %d, %s)"),
     /** A query or report ran past its time limit ({@code ./arno query --timeout}); the message says what it had done. */
-    QUERY_TIMEOUT(503, "query-timeout", "%s"),
+    QUERY_TIMEOUT(503, "query-timeout", "the query ran past its time limit of %s and was stopped: %,d documents examined,"
+            + " %,d characters of results written; raise --timeout or narrow the query (a store:search on indexed values"
+            + " reads fewer documents)"),
     /** A console query stopped because the server's heap was nearly full after a collection (or ran out). */
     QUERY_MEMORY(503, "query-memory", "%s"),
     /** Every worker is busy and the queue is full; the answer carries {@code Retry-After}. */

@@ -23,6 +23,13 @@ public enum ErrorMessage {
             + "variant"),
     BINARY_NOT_TEXT(BAD_REQUEST, "%s is binary (%s, %s bytes), not XML, so it cannot be written as text; export it to "
             + "a file (./arno store export %s --out FILE)"),
+    SLUG_CHARACTER(BAD_REQUEST, "the Slug '%s' holds %s, a character XML 1.0 cannot carry, so it cannot name or title "
+            + "an entry; send the Slug without it"),
+    NOT_MEDIA_TYPE(BAD_REQUEST, "the Content-Type '%s' is not a media type: it must be type/subtype, such as "
+            + "application/atom+xml;type=entry or image/png"),
+    BODY_BROKE_OFF(BAD_REQUEST, "the request body broke off after %s: the connection closed before its end"),
+    BODY_FAILED_AFTER(BAD_REQUEST, "the request body could not be read after %s: %s"),
+    SLUG_ENCODING(BAD_REQUEST, "the Slug header '%s' has a bad percent-encoding"),
     // ---- malformed-xml (400)
     ENCODING_UNREADABLE(MALFORMED_XML, "%s is not well-formed XML: its encoding cannot be read: %s"),
     INCOMPLETE_DOCUMENT(MALFORMED_XML, "%s produced no complete document; nothing was stored"),
@@ -36,6 +43,28 @@ public enum ErrorMessage {
     // ---- invalid-xml (400)
     REQUEST_ROOT(INVALID_XML, "the request document is not valid: its root is not req:request"),
     INDEX_CONFIG_INVALID(INVALID_XML, "%s is not valid: %s (the index configuration's schema is %s)"),
+    NOT_ATOM_ENTRY(INVALID_XML, "%s is not valid: the document element is {%s}%s; an Atom entry is <entry "
+            + "xmlns=\"%s\">"),
+    ENTRY_TEXT(INVALID_XML, "%s is not valid: atom:entry has text of its own (\"%s\"); text belongs in its child "
+            + "elements"),
+    KIND_WITHOUT_TERM(INVALID_XML, "%s is not valid: the kind category (scheme=\"%s\") has no term"),
+    TWO_KINDS(INVALID_XML, "%s is not valid: the entry has two kinds, '%s' and '%s'; give one category scheme=\"%s\""),
+    LINK_WITHOUT_HREF(INVALID_XML, "%s is not valid: the link with role '%s' has no href"),
+    INTROSPECTION_INVALID(INVALID_XML, "%s is not valid: %s (schema arno/schema/introspection.xsd)"),
+    KIND_NAME_MISMATCH(INVALID_XML, "%s is not valid: the document of kind '%s' declares name=\"%s\"; the name must "
+            + "be the document's (%s)"),
+    VARIANT_ATOM_EXTENSION(INVALID_XML, "%s is not valid: a variant may not have the extension '%s': PATH.atom is the "
+            + "entry itself"),
+    COLLECTION_ACCEPTS_NOTHING(INVALID_XML, "%s is not valid: collection '%s' accepts nothing: give it kinds=\"...\" "
+            + "(entries) or media-types=\"...\" (media resources), or both"),
+    PATTERN_MISSING(INVALID_XML, "%s is not valid: collection '%s' has naming=\"pattern\" but no pattern=\"...\" "
+            + "(e.g. pattern=\"t{n}\")"),
+    PATTERN_NAMES_ONE(INVALID_XML, "%s is not valid: the pattern \"%s\" of collection '%s' names only one child: put "
+            + "{n} (the next free number) or {slug} in it"),
+    PATTERN_NOT_NAMES(INVALID_XML, "%s is not valid: the pattern \"%s\" of collection '%s' does not make names (a "
+            + "letter or digit first, at most 100 characters)"),
+    PATTERN_UNUSED(INVALID_XML, "%s is not valid: collection '%s' has a pattern but naming=\"%s\"; use "
+            + "naming=\"pattern\""),
     // ---- bad-parameter (400)
     BAD_ACCOUNT_NAME(BAD_PARAMETER, "account name '%s' must be non-empty, without ':' or spaces"),
     SHORT_PASSWORD(BAD_PARAMETER, "the password for %s must have at least 8 characters"),
@@ -59,6 +88,20 @@ public enum ErrorMessage {
     NOT_INDEX_DATE(BAD_PARAMETER, "'%s' is not a date (index '%s', %s value); give an xs:date or xs:dateTime like "
             + "2024-03-01"),
     SOURCE_EMPTY(BAD_PARAMETER, "%s: the source has neither bytes nor a file to read"),
+    WITH_ANCESTORS(BAD_PARAMETER, "with-ancestors=%s is neither yes nor no"),
+    WITH_DESCENDANTS(BAD_PARAMETER, "with-descendants=%s is neither a depth (0, 1, 2…) nor all"),
+    WITH_VARIANTS(BAD_PARAMETER, "with-variants=%s is not a role name (or all)"),
+    NOT_LOADABLE_FILE(BAD_PARAMETER, "cannot load %s: a file is an entry (NAME.atom) or a variant (NAME.EXT)"),
+    NOT_RESOURCE_NAME(BAD_PARAMETER, "cannot load %s: '%s' is not a resource name (a letter or digit, then at most 99 "
+            + "letters, digits, '-' or '_')"),
+    RECURSIVE_NOT_NUMBER(BAD_PARAMETER, "recursive=%s states no number: deleting %s removes %s (its entry, its "
+            + "variants and everything below it) (?recursive=%s)"),
+    NOT_FEED_POSITION(BAD_PARAMETER, "after=%s is not a position in the feed; follow the feed's next link (its after= "
+            + "is VERSION.NAME of the last member shown)"),
+    WHOLE_NUMBER(BAD_PARAMETER, "%s=%s must be a whole number of at least %s"),
+    VERSION_NUMBER(BAD_PARAMETER, "%s=%s must be a version: a whole number of at least 0"),
+    PREFIX_NOT_ROOTED(BAD_PARAMETER, "--prefix must start with '/', was '%s'"),
+    BATCH_TOO_SMALL(BAD_PARAMETER, "--batch must be at least 1, was %s"),
     // ---- unsupported-uri (400)
     JAR_URI_NOT_OWN(UNSUPPORTED_URI, "%s %s: jar: URIs name Arno's own stylesheets only"),
     SCHEME_NOT_READ(UNSUPPORTED_URI, "%s %s: scheme '%s' cannot be read (file under the allowed folders, http and "
@@ -78,6 +121,8 @@ public enum ErrorMessage {
     SYSTEM_ID_NOT_URI(UNSUPPORTED_URI, "'%s' is not a URI: %s"),
     STORE_FETCHES_NOTHING(UNSUPPORTED_URI, "the store reads files and the bytes it is given and fetches nothing, so "
             + "it cannot read %s; fetch it first and store the bytes"),
+    NOT_RESOURCE_DOCUMENT(UNSUPPORTED_URI, "store:%s is not a resource document: one is PATH.atom (an entry) or "
+            + "PATH.EXT (a variant), e.g. store:/journals/ja/v1/i1/a0001.xhtml"),
     // ---- outside-roots (403)
     OUTSIDE_NO_ROOTS(OUTSIDE_ROOTS, "%s %s is outside the allowed folders (none are configured)"),
     // ---- uri-refused (403)
@@ -90,6 +135,14 @@ public enum ErrorMessage {
     NO_CREDENTIALS(UNAUTHORIZED, "no credentials (HTTP Basic) were given"),
     CREDENTIALS_NOT_BASIC(UNAUTHORIZED, "the credentials are not HTTP Basic with a name and a password"),
     WRONG_CREDENTIALS(UNAUTHORIZED, "the account name or password is wrong"),
+    STORE_WRITE_NEEDS_ACCOUNT(UNAUTHORIZED, "writing to the store needs an account (HTTP Basic) with the %s role"),
+    STORE_READ_NEEDS_ACCOUNT(UNAUTHORIZED, "reading the store needs an account (HTTP Basic) with the %s role"),
+    // ---- forbidden (403)
+    CONFIGURATION_NOT_OVER_HTTP(FORBIDDEN, "the store's configuration (%s) is not changed over HTTP, so %s %s is "
+            + "refused; an administrator changes it on the server with ./arno store index add FILE"),
+    NEEDS_ADMIN(FORBIDDEN, "%s needs an account with the admin role, which %s lacks: ask an administrator"),
+    ROLE_FOR_METHOD(FORBIDDEN, "the account %s lacks the %s role that %s needs here; an administrator can add it in "
+            + "the accounts file"),
     // ---- not-found (404)
     NO_ACCOUNT(NOT_FOUND, "there is no account %s in %s ('./arno accounts list' shows them)"),
     NO_COLLECTION_FOLDER(NOT_FOUND, "collection %s: no such folder"),
@@ -107,22 +160,140 @@ public enum ErrorMessage {
     NO_INDEXES(NOT_FOUND, "there is no index named '%s'; the store has no indexes"),
     NO_DOCUMENT(NOT_FOUND, "no document %s in store %s (version %s)"),
     REFERENCES_NO_SOURCE(NOT_FOUND, "cannot set the references of %s: no document is stored there; store it first"),
+    NO_VARIANT(NOT_FOUND, "there is no variant %s"),
+    NO_SUCH_KIND_NAME(NOT_FOUND, "there is no kind '%s': a kind is a letter followed by at most 63 letters, digits, "
+            + "'-' or '_'"),
+    ROOT_HAS_NO_ENTRY(NOT_FOUND, "the root / has no entry; its children are the feed /"),
+    NO_ENTRY_IN_VERSION(NOT_FOUND, "there is no entry %s (no document %s in version %s)"),
+    NO_ENTRY(NOT_FOUND, "there is no entry %s (no document %s)"),
+    PATH_NOT_ROOTED(NOT_FOUND, "no resource '%s': the path must start with '/' and not end with one"),
+    PATH_BAD_SEGMENT(NOT_FOUND, "no resource '%s': the path has the segment '%s'; a name is a letter or digit "
+            + "followed by at most 99 letters, digits, '-' or '_'"),
+    BAD_EXTENSION(NOT_FOUND, "no resource '%s': the path is not an extension: 1 to 10 lower-case letters or digits"),
+    NO_FOLDER_TO_LOAD(NOT_FOUND, "there is no folder %s to load"),
+    NO_COLLECTION_WITHOUT_KIND(NOT_FOUND, "there is no collection '%s' of %s (it has no kind)"),
+    NO_COLLECTION_OF(NOT_FOUND, "there is no collection '%s' of %s (kind %s): its collections are %s"),
+    NO_INDEX_CONFIGURATION(NOT_FOUND, "index configuration %s does not exist"),
+    NO_SUCH_FILE_OR_FOLDER(NOT_FOUND, "cannot read %s: no such file or folder"),
     // ---- no-route (404)
     NO_ROUTE_NAMED(NO_ROUTE, "No route of site '%s' matches route name %s"),
     // ---- method-not-allowed (405)
     ROUTE_METHOD_NOT_ALLOWED(METHOD_NOT_ALLOWED, "route '%s' does not accept %s (allowed: %s)"),
+    ROOT_NOT_DELETED(METHOD_NOT_ALLOWED, "the root does not accept DELETE (allowed: GET)"),
     // ---- conflict (409)
     ACCOUNT_EXISTS(CONFLICT, "the account %s exists already in %s; change its password with 'passwd', or remove it "
             + "first"),
+    CHILD_EXISTS(CONFLICT, "%s exists; choose another Slug, or replace it with PUT %s"),
+    DELETE_COUNT_WRONG(CONFLICT, "deleting %s removes %s (its entry, its variants and everything below it), not %s: "
+            + "see what lies below it, then confirm with ?recursive=%s"),
+    DELETE_COUNT_CHANGED(CONFLICT, "deleting %s removes %s (its entry, its variants and everything below it) now, not "
+            + "the %s confirmed: something was written meanwhile; confirm again with ?recursive=%s"),
+    // ---- precondition-failed (412)
+    EXISTS_ALREADY(PRECONDITION_FAILED, "%s exists already (version %s); replace it with If-Match: \"%s\""),
+    NOT_AT_VERSION_ABSENT(PRECONDITION_FAILED, "%s does not exist, so it is not at version %s (If-Match)"),
+    NOT_AT_VERSION(PRECONDITION_FAILED, "%s is at version %s, not %s (If-Match): someone changed it since you read "
+            + "it; read it again and reapply your change"),
+    IF_MATCH_ANY_NOTHING(PRECONDITION_FAILED, "If-Match: * but nothing is stored at %s"),
+    IF_MATCH_NOT_ETAG(PRECONDITION_FAILED, "If-Match %s is not the ETag of %s (its ETags are strong, one version in "
+            + "quotes: \"12\")"),
     // ---- body-too-slow (408)
     BODY_NOT_IN_TIME(BODY_TOO_SLOW, "the request body was not complete within the time limit of %s (%s bytes arrived)"),
+    BODY_STALLED(BODY_TOO_SLOW, "the request body stopped arriving after %s: nothing more came within the server's "
+            + "upload time-out"),
     // ---- body-too-large (413)
     BODY_OVER_LIMIT(BODY_TOO_LARGE, "Request body exceeds the limit of %d bytes"),
+    // ---- unsupported-media-type (415)
+    WRONG_MEDIA_TYPE(UNSUPPORTED_MEDIA_TYPE, "%s is %s, not %s"),
+    WRONG_VARIANT_MEDIA_TYPE(UNSUPPORTED_MEDIA_TYPE, "%s is %s, not %s (variant %s of kind %s; see %s)"),
+    POST_WITHOUT_TYPE(UNSUPPORTED_MEDIA_TYPE, "a POST to %s needs a Content-Type: application/atom+xml for an entry, "
+            + "or the media type of a media resource"),
+    FEED_POSTED(UNSUPPORTED_MEDIA_TYPE, "a feed cannot be posted; post one atom:entry "
+            + "(application/atom+xml;type=entry)"),
+    POST_TYPE_REFUSED(UNSUPPORTED_MEDIA_TYPE, "a POST to %s (kind %s) is an Atom entry "
+            + "(application/atom+xml;type=entry), not %s; see %s"),
+    POST_TYPE_OR_MEDIA(UNSUPPORTED_MEDIA_TYPE, "a POST to %s (kind %s) is an Atom entry "
+            + "(application/atom+xml;type=entry) or media of type %s, not %s; see %s"),
+    ENTRY_TYPE(UNSUPPORTED_MEDIA_TYPE, "an entry is replaced with application/atom+xml;type=entry, not %s"),
+    ENTRY_WITHOUT_TYPE(UNSUPPORTED_MEDIA_TYPE, "an entry is replaced with application/atom+xml;type=entry, not a body "
+            + "without Content-Type"),
+    VARIANT_WITHOUT_TYPE(UNSUPPORTED_MEDIA_TYPE, "a variant is sent with its media type as Content-Type"),
+    INTROSPECTION_TYPE(UNSUPPORTED_MEDIA_TYPE, "an introspection document is sent as application/xml, not %s"),
+    INTROSPECTION_WITHOUT_TYPE(UNSUPPORTED_MEDIA_TYPE, "an introspection document is sent as application/xml, not a "
+            + "body without Content-Type"),
+    // ---- range-not-satisfiable (416)
+    RANGE_OUTSIDE(RANGE_NOT_SATISFIABLE, "the range '%s' lies outside the %s bytes of %s"),
+    // ---- unprocessable (422)
+    NO_COLLECTION_IN(UNPROCESSABLE, "there is no collection '%s' in %s: its collections are %s; see %s"),
+    COLLECTION_OF_MEDIA(UNPROCESSABLE, "collection '%s' of %s holds media resources (%s), not entries; see %s"),
+    ENTRY_KIND_AMBIGUOUS(UNPROCESSABLE, "the entry has no kind (category scheme=\"%s\") and collection '%s' of %s "
+            + "accepts several: %s; see %s"),
+    KIND_NOT_IN_COLLECTION(UNPROCESSABLE, "kind '%s' may not be in collection '%s' of %s: it accepts %s; see %s"),
+    ENTRY_WITHOUT_KIND(UNPROCESSABLE, "the entry has no kind (category scheme=\"%s\" term=\"...\"), and %s accepts "
+            + "entries of %s; see %s"),
+    ENTRY_WITHOUT_KIND_NONE(UNPROCESSABLE, "the entry has no kind (category scheme=\"%s\" term=\"...\"), and %s "
+            + "accepts no entries; see %s"),
+    KIND_NOT_TOP_LEVEL(UNPROCESSABLE, "kind '%s' may not be a top-level entry: the root's collections accept %s; see "
+            + "%s"),
+    KIND_NOT_CHILD(UNPROCESSABLE, "kind '%s' may not be a child of %s: its collections accept %s; see %s"),
+    MEDIA_NOT_IN_ENTRY_COLLECTION(UNPROCESSABLE, "collection '%s' of %s does not accept media type %s (it holds "
+            + "entries); see %s"),
+    MEDIA_NOT_IN_COLLECTION(UNPROCESSABLE, "collection '%s' of %s does not accept media type %s: it accepts %s; see %s"),
+    MEDIA_NOWHERE(UNPROCESSABLE, "no collection of %s accepts media type %s: it accepts no media resources; see %s"),
+    MEDIA_ELSEWHERE(UNPROCESSABLE, "no collection of %s accepts media type %s: they accept %s; see %s"),
+    KIND_CHANGED(UNPROCESSABLE, "the entry %s is of kind '%s' and cannot become '%s'; delete it and create a new one"),
+    ENTRY_NOT_VARIANT(UNPROCESSABLE, "%s is the entry, not a variant; replace it as an entry"),
+    VARIANTS_WITHOUT_KIND(UNPROCESSABLE, "cannot store %s: the entry %s has no kind, so it has no variants but its "
+            + "media"),
+    NO_VARIANT_EXTENSION(UNPROCESSABLE, "cannot store %s: kind '%s' has no variant with the extension '%s': its "
+            + "variants are %s; see %s"),
+    MEDIA_OF_ENTRY(UNPROCESSABLE, "%s is the media of the media-link entry %s; delete the entry, or replace the media"),
+    NO_TITLE(UNPROCESSABLE, "%s has no atom:title; every Atom entry needs one (RFC 4287 4.1.2)"),
+    LINK_NOT_TO_ENTRY(UNPROCESSABLE, "the link with role '%s' points to '%s', which is not the path of an entry; "
+            + "typed links point to entries, e.g. href=\"/journals/ja/v1/i1/a0001/f1.atom\""),
+    KIND_UNREADABLE(UNPROCESSABLE, "the introspection document of kind '%s' (%s), which %s needs, cannot be read: %s; "
+            + "replace it with a valid one"),
+    NO_KIND(UNPROCESSABLE, "there is no kind '%s' (no %s), which %s needs; write the introspection document first"),
+    NOT_A_NAME(UNPROCESSABLE, "the name '%s' %s is not a name (a letter or digit, then at most 99 letters, digits, "
+            + "'-' or '_')"),
+    WRITTEN_TWICE(UNPROCESSABLE, "store:%s is written twice in one transaction; each document may be written once"),
+    NO_KIND_NO_CHILDREN(UNPROCESSABLE, "%s has no kind (category scheme=\"%s\"), so it has no collections and takes "
+            + "no children"),
+    LACKS_REQUIRED(UNPROCESSABLE, "%s lacks the element %s {%s}, which every entry of kind '%s' must have; see %s"),
+    LINK_TARGET_MISSING(UNPROCESSABLE, "the link with role '%s' of %s points to %s, which does not exist; typed links "
+            + "point to existing entries"),
+    LINK_WITHOUT_KIND(UNPROCESSABLE, "%s has no kind, so it may carry no typed links (it has one with role '%s')"),
+    LINK_ROLE_UNDECLARED(UNPROCESSABLE, "kind '%s' declares no link role '%s' (%s): its link roles are %s; see %s"),
+    LINK_TARGET_KIND(UNPROCESSABLE, "a link with role '%s' of kind '%s' points to entries of kind %s, and %s is of "
+            + "kind '%s' (%s); see %s"),
+    // ---- precondition-required (428)
+    DELETE_GROWN(PRECONDITION_REQUIRED, "deleting %s removes %s (its entry, its variants and everything below it) "
+            + "now: an account with the admin role confirms it with If-Match: its ETag (GET %s) and ?recursive=%s"),
+    DELETE_UNCONFIRMED(PRECONDITION_REQUIRED, "deleting %s removes %s (its entry, its variants and everything below "
+            + "it): an account with the admin role confirms it with If-Match: its ETag (GET %s) and ?recursive=%s"),
+    DELETE_STAR_CONFIRMS_NOTHING(PRECONDITION_REQUIRED, "deleting %s removes %s (its entry, its variants and "
+            + "everything below it): an account with the admin role confirms it with If-Match: its ETag (GET %s) and "
+            + "?recursive=%s (If-Match: * confirms nothing)"),
+    DELETE_COUNT_MISSING(PRECONDITION_REQUIRED, "deleting %s removes %s (its entry, its variants and everything below "
+            + "it): an account with the admin role confirms it with If-Match: its ETag (GET %s) and ?recursive=%s "
+            + "(recursive=%s states no number)"),
+    MODEL_NEEDS_ETAG(PRECONDITION_REQUIRED, "changing the model (%s) needs If-Match with its ETag (GET it), which "
+            + "If-Match: * does not confirm; If-None-Match: * adds a new kind"),
+    ENTRY_BY_POST(PRECONDITION_REQUIRED, "an entry is created by a POST to its parent's folder (%s); a PUT to %s "
+            + "replaces it and needs If-Match with its ETag"),
+    REPLACE_NEEDS_ETAG(PRECONDITION_REQUIRED, "replacing %s needs If-Match with its ETag (GET it for the current "
+            + "one), or If-None-Match: * to create it"),
     // ---- compile-error (500)
     SOURCE_NOT_COMPILED(COMPILE_ERROR, "%s cannot be read: %s"),
+    QUERY_NOT_COMPILED_CODE(COMPILE_ERROR, "Stylesheet or query does not compile: %s %s"),
+    // ---- query-timeout (503)
+    QUERY_STOPPED_SEARCHES(QUERY_TIMEOUT, "the query ran past its time limit of %s and was stopped: %,d documents "
+            + "examined, %,d characters of results written (%d searches); raise --timeout or narrow the query (a "
+            + "store:search on indexed values reads fewer documents)"),
     // ---- busy (503)
     LOGINS_BUSY(BUSY, "too many logins are being checked; try again in a moment"),
     LOGIN_INTERRUPTED(BUSY, "the login check was interrupted"),
+    // ---- shutting-down (503)
+    STORE_CLOSING(SHUTTING_DOWN, "the store %s is closing and takes no more writes"),
     // ---- input-unreadable (500)
     UNKNOWN_HOST(INPUT_UNREADABLE, "%s %s: host %s is unknown"),
     TOO_MANY_REDIRECTS(INPUT_UNREADABLE, "%s %s redirects more than %s times"),
@@ -133,6 +304,8 @@ public enum ErrorMessage {
     // ---- transformation-error (500)
     SEARCH_FAILED(TRANSFORMATION_ERROR, "the search condition failed on %s: %s"),
     SEARCH_FAILED_CODE(TRANSFORMATION_ERROR, "the search condition failed on %s: %s %s"),
+    QUERY_FAILED(TRANSFORMATION_ERROR, "the query failed: %s"),
+    QUERY_FAILED_CODE(TRANSFORMATION_ERROR, "the query failed: %s %s"),
     // ---- output-failed (500)
     PUT_BODY_GONE(OUTPUT_FAILED, "%s %s: %s is gone"),
     PUT_REFUSED(OUTPUT_FAILED, "%s %s refused the PUT: HTTP %s"),
@@ -173,6 +346,7 @@ public enum ErrorMessage {
     VALUE_ENTRY_UNTERMINATED(STORE_CORRUPT, "a value index entry has no string terminator; run 'arno store check'"),
     LMDB_DAMAGED(STORE_CORRUPT, "%s: the store's data file is damaged (%s); run './arno store check', or restore the "
             + "store from a copy"),
+    STORED_NOT_ENTRY(STORE_CORRUPT, "%s is not an atom:entry"),
     // ---- closed (500)
     READ_AFTER_WRITE(CLOSED, "%s was read inside a write transaction that has written since; read it again from the "
             + "transaction's view"),
@@ -237,6 +411,14 @@ public enum ErrorMessage {
     INDEX_MIN_RANGE(BAD_CONFIGURATION, "store index minimum range bytes must be 0 or more, not %s"),
     INDEX_SPILL(BAD_CONFIGURATION, "store index spill bytes must be at least 1, not %s"),
     COLUMN_BUDGET(BAD_CONFIGURATION, "store column budget must be 0 or more bytes, not %s"),
+    STORE_BODY_LIMIT(BAD_CONFIGURATION, "store body limit must be at least 1 byte, not %s"),
+    STORE_ENTRY_LIMIT(BAD_CONFIGURATION, "store entry limit must be between 1K and 16M, not %s bytes"),
+    STORE_GROUP_COMMIT(BAD_CONFIGURATION, "store group commit must be at least 1 operation, not %s"),
+    STORE_PAGE_SIZES(BAD_CONFIGURATION, "store page sizes must satisfy 1 <= size <= max, not %s and %s"),
+    STORE_HREF_PREFIX(BAD_CONFIGURATION, "the store's href prefix must be a path like /store, not '%s'"),
+    STORE_HOST(BAD_CONFIGURATION, "a host the store answers as must be a host name, not '%s'"),
+    GUARD_DEPTH(BAD_CONFIGURATION, "the depth of guarded deletes must not be negative, not %s"),
+    GUARD_DOCUMENTS(BAD_CONFIGURATION, "the documents of an unguarded delete must not be negative, not %s"),
     // ---- site-error (500)
     CODE_NOT_COMPILED(SITE_ERROR, "%s does not compile: %s"),
     PACKAGE_TWICE(SITE_ERROR, "%s: package %s is also declared by %s"),
@@ -303,11 +485,19 @@ public enum ErrorMessage {
     LMDB_NO_MEMORY(IO, "%s: there is not enough memory to map the store (%s); give a smaller map size (--map-size, or "
             + "storeMapSize in the configuration)"),
     LMDB_FAILED(IO, "%s: LMDB failed: %s"),
+    SPOOLED_BODY_UNREADABLE(IO, "the spooled request body %s cannot be read: %s"),
+    BODY_NOT_READ(IO, "the request body could not be read: %s"),
+    PUT_BODY_UNREADABLE(IO, "the body of store:%s cannot be read from %s: %s"),
+    PUT_ENTRY_UNREADABLE(IO, "the entry store:%s cannot be read from %s: %s"),
+    CANNOT_WRITE(IO, "cannot write %s: %s"),
+    ANSWER_NOT_WRITTEN(IO, "cannot write the answer: %s"),
+    RESULT_NOT_WRITTEN(IO, "cannot write the query's result: %s"),
     // ---- internal (500)
     NOT_A_PIPELINE_STAGE(INTERNAL, "ContentFetch runs only as a pipeline stage (no Saxon configuration reached it)"),
     RESPONSE_NOT_WRITTEN(INTERNAL, "cannot write a response: %s"),
     PLAN_NOT_XML(INTERNAL, "the plan is not XML: %s"),
-    LMDB_MISUSE(INTERNAL, "%s: LMDB refused how Arno used it (%s); this is a bug, please report it with the log");
+    LMDB_MISUSE(INTERNAL, "%s: LMDB refused how Arno used it (%s); this is a bug, please report it with the log"),
+    UNEXPECTED_ON(INTERNAL, "unexpected failure on %s %s: %s");
 
     private final ErrorCode code;
     private final String template;
@@ -337,6 +527,14 @@ public enum ErrorMessage {
     /** The sentence with {@code args} put into the template. */
     public String format(Object... args) {
         return Templates.format(this, template, arity, args);
+    }
+
+    /** {@code first} and then {@code rest}: for helpers whose messages all begin with the same value (a place, a name). */
+    public static Object[] prepend(Object first, Object... rest) {
+        Object[] all = new Object[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
     }
 
     /** A new exception of this message's code, its message the template filled with {@code args}. */

@@ -1,5 +1,6 @@
 package arno.store.atom;
 
+import arno.xml.ErrorMessage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,6 @@ import java.util.concurrent.LinkedBlockingDeque;
 import arno.store.Store;
 import arno.store.WriteTransaction;
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
 
 /**
  * The one writer of the service: a thread that takes queued operations and applies them in one
@@ -77,7 +77,7 @@ final class Writer implements AutoCloseable {
     /** Queues {@code op}; its future completes after the commit that holds it, or with its error. */
     CompletableFuture<Done> submit(Op op) {
         if (closing) {
-            throw ErrorCode.SHUTTING_DOWN.error("the store " + store.directory() + " is closing and takes no more writes");
+            throw ErrorMessage.STORE_CLOSING.error(store.directory());
         }
         Task t = new Task(op);
         queue.add(t);
