@@ -39,21 +39,21 @@ public enum ErrorCode {
     /** Well-formed XML that its schema or vocabulary does not allow. */
     INVALID_XML(400, "invalid-xml", "%s is not valid: %s"),
     /** A parameter (query, form, batch or command-line) has a wrong value. */
-    BAD_PARAMETER(400, "bad-parameter", "%s"),
+    BAD_PARAMETER(400, "bad-parameter", "the parameter %s has a value that cannot be used: %s"),
     /** A URI that cannot be used: syntax, unsupported scheme. */
-    UNSUPPORTED_URI(400, "unsupported-uri", "%s"),
+    UNSUPPORTED_URI(400, "unsupported-uri", "%s %s is not a URI that can be used here: %s"),
     /** A file path that leaves the folders it is confined to. */
     OUTSIDE_ROOTS(403, "outside-roots", "%s %s is outside the allowed folders %s"),
     /** An outbound fetch the fetch policy refuses: scheme, host, or a private address. */
     URI_REFUSED(403, "uri-refused", "%s %s is refused: %s"),
     /** No credentials, or wrong ones. */
-    UNAUTHORIZED(401, "unauthorized", "%s"),
+    UNAUTHORIZED(401, "unauthorized", "%s needs an account (HTTP Basic)"),
     /** Logins refused for a while after repeated failures (per account and per address); the answer carries {@code Retry-After}. */
     TOO_MANY_ATTEMPTS(429, "too-many-attempts", "too many failed logins from this address; try again in %s s"),
     /** Credentials without the role the operation needs. */
-    FORBIDDEN(403, "forbidden", "%s"),
+    FORBIDDEN(403, "forbidden", "the account %s lacks the %s role that %s needs"),
     /** Nothing at that path. */
-    NOT_FOUND(404, "not-found", "%s"),
+    NOT_FOUND(404, "not-found", "there is no %s %s"),
     /** No site answers for the host and path. */
     NO_SITE(404, "no-site", "No site answers for host '%s' and path '%s'"),
     /** A site has no route for the path. */
@@ -61,13 +61,13 @@ public enum ErrorCode {
     /** The method is not accepted there; the answer carries {@code Allow}. */
     METHOD_NOT_ALLOWED(405, "method-not-allowed", "%s does not accept %s (allowed: %s)"),
     /** The resource is in a state that does not allow the operation. */
-    CONFLICT(409, "conflict", "%s"),
+    CONFLICT(409, "conflict", "%s conflicts with what is there: %s"),
     /** What was asked for existed once and is gone for good: the change feed was pruned past the version asked for. */
     GONE(410, "gone", "the changes after version %s are no longer in the change feed of store %s: it keeps the changes"
             + " from version %s on (older ones are pruned after %s); a follower must resynchronise from a full copy of"
             + " the store and then follow from its version"),
     /** A conditional request's validator no longer matches. */
-    PRECONDITION_FAILED(412, "precondition-failed", "%s"),
+    PRECONDITION_FAILED(412, "precondition-failed", "%s is not at the version the request names: %s"),
     /**
      * A body that arrives slower than the configured least rate, or not within its time limit;
      * the connection is closed.
@@ -77,13 +77,13 @@ public enum ErrorCode {
     /** A body over the configured limit. */
     BODY_TOO_LARGE(413, "body-too-large", "Request body of %s bytes exceeds the limit of %d bytes"),
     /** A body of a media type that is not accepted there. */
-    UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "%s"),
+    UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "%s is not accepted here as %s"),
     /** A Range that lies wholly outside the resource; the answer carries {@code Content-Range: bytes *}{@code /LENGTH}. */
     RANGE_NOT_SATISFIABLE(416, "range-not-satisfiable", "bytes %s to %s are not inside %s, which has %s bytes"),
     /** Well-formed and valid, but a rule of the model forbids it. */
-    UNPROCESSABLE(422, "unprocessable", "%s"),
+    UNPROCESSABLE(422, "unprocessable", "%s breaks a rule of the model: %s"),
     /** A conditional header is required (If-Match on a write). */
-    PRECONDITION_REQUIRED(428, "precondition-required", "%s"),
+    PRECONDITION_REQUIRED(428, "precondition-required", "%s needs If-Match with its ETag"),
 
     // ---- Pages
     /** A site's stylesheet or query does not compile. */
@@ -97,27 +97,31 @@ public enum ErrorCode {
             + " %,d characters of results written; raise --timeout or narrow the query (a store:search on indexed values"
             + " reads fewer documents)"),
     /** A console query stopped because the server's heap was nearly full after a collection (or ran out). */
-    QUERY_MEMORY(503, "query-memory", "%s"),
+    QUERY_MEMORY(503, "query-memory", "the query was stopped to keep the server's memory: after a garbage collection the"
+            + " heap held %,d MB, over the console's limit of %.0f%% of %,d MB; narrow the query (fewer items to sort, group"
+            + " or keep; a store:search on indexed values)"),
     /** Every worker is busy and the queue is full; the answer carries {@code Retry-After}. */
-    BUSY(503, "busy", "%s"),
+    BUSY(503, "busy", "the server is busy (%s); try again after the Retry-After seconds"),
     /** The service is stopping and takes no new work. */
-    SHUTTING_DOWN(503, "shutting-down", "%s"),
+    SHUTTING_DOWN(503, "shutting-down", "%s is stopping and takes no new work"),
 
     // ---- Batch jobs
     /** The stylesheet or schema a batch names cannot be read. */
-    STYLESHEET_NOT_FOUND(422, "stylesheet-not-found", "%s"),
+    STYLESHEET_NOT_FOUND(422, "stylesheet-not-found", "%s %s cannot be found"),
     /** The stylesheet or Schematron schema of a batch does not compile; the reasons are details. */
-    STYLESHEET_ERROR(422, "stylesheet-error", "%s"),
+    STYLESHEET_ERROR(422, "stylesheet-error", "%s %s does not compile: 1 error; first: %s"),
     /** A required stylesheet parameter has no value. */
-    MISSING_PARAMETER(422, "missing-parameter", "%s"),
+    MISSING_PARAMETER(422, "missing-parameter", "the stylesheet %s requires parameter %s, which the batch does not set"),
     /** One input cannot be read or fetched. */
     INPUT_UNREADABLE(500, "input-unreadable", "%s %s cannot be read: %s"),
     /** One transformation failed. */
-    TRANSFORMATION_ERROR(500, "transformation-error", "%s"),
+    TRANSFORMATION_ERROR(500, "transformation-error", "the transformation failed: %s"),
     /** One transformation ran past its time limit and was stopped. */
-    TRANSFORMATION_TIMEOUT(500, "transformation-timeout", "%s"),
+    TRANSFORMATION_TIMEOUT(500, "transformation-timeout", "the transformation of %s ran past its time limit of %s and was"
+            + " stopped; if it is not looping, give the batch a longer time-limit (<batch time-limit=\"PT30M\">) or the"
+            + " service one (batch/@time-limit in the configuration)"),
     /** One output cannot be written. */
-    OUTPUT_FAILED(500, "output-failed", "%s"),
+    OUTPUT_FAILED(500, "output-failed", "%s %s cannot be written: %s"),
 
     // ---- The store
     /** Another process (or this one) holds the store. */
@@ -133,19 +137,20 @@ public enum ErrorCode {
     STORE_FULL(507, "store-full", "%s: the store is full (its map size is reached); open it with a larger map size"
             + " (--map-size, or storeMapSize in the configuration)"),
     /** A stored document or entry is inconsistent; {@code ./arno store check} lists them. */
-    STORE_CORRUPT(500, "store-corrupt", "%s"),
+    STORE_CORRUPT(500, "store-corrupt", "%s is inconsistent: %s; run 'arno store check'"),
     /** A transaction, snapshot or store used after it was closed. */
     CLOSED(500, "closed", "%s is closed"),
 
     // ---- Configuration and the command line
     /** Wrong command-line usage: exit status 2. */
-    USAGE(400, "usage", "%s"),
+    USAGE(400, "usage", "wrong usage: %s"),
     /** A setting (file, flag or default) that cannot be used: exit status 1 before anything starts. */
-    BAD_CONFIGURATION(500, "bad-configuration", "%s"),
+    BAD_CONFIGURATION(500, "bad-configuration", "the setting %s cannot be used: %s"),
     /** A site.xml or shared package that cannot be loaded. */
-    SITE_ERROR(500, "site-error", "%s"),
+    SITE_ERROR(500, "site-error", "site %s cannot be loaded: %s"),
     /** The port cannot be listened on. */
-    PORT_UNAVAILABLE(500, "port-unavailable", "%s"),
+    PORT_UNAVAILABLE(500, "port-unavailable", "cannot listen on %s:%s: the port is in use or not allowed (ports below 1024"
+            + " need privileges); choose another with --port, or stop what listens there"),
 
     // ---- Anything else
     /** Reading or writing a file or the network failed. */

@@ -33,6 +33,7 @@ public enum ErrorMessage {
     // ---- malformed-xml (400)
     ENCODING_UNREADABLE(MALFORMED_XML, "%s is not well-formed XML: its encoding cannot be read: %s"),
     INCOMPLETE_DOCUMENT(MALFORMED_XML, "%s produced no complete document; nothing was stored"),
+    CONFIG_ENCODING(MALFORMED_XML, "configuration file %s is not well-formed XML: %s"),
     // ---- refused-xml (400)
     UNWRITABLE_CHARACTER(REFUSED_XML, "%s was refused: its %s holds %s, a character XML 1.0 cannot carry, so the "
             + "document could not be written out again; nothing was stored"),
@@ -65,6 +66,28 @@ public enum ErrorMessage {
             + "letter or digit first, at most 100 characters)"),
     PATTERN_UNUSED(INVALID_XML, "%s is not valid: collection '%s' has a pattern but naming=\"%s\"; use "
             + "naming=\"pattern\""),
+    BATCH_INVALID(INVALID_XML, "batch document is not valid: %s (the batch schema: GET /batch/schema)"),
+    BATCH_UNEXPECTED_ELEMENT(INVALID_XML, "batch document is not valid: unexpected element %s"),
+    BATCH_NO_INPUT(INVALID_XML, "batch document is not valid: batch has no input"),
+    BATCH_ROOT(INVALID_XML, "batch document is not valid: the root element must be batch in namespace %s, not {%s}%s"),
+    BATCH_TIME_LIMIT(INVALID_XML, "batch document is not valid: @time-limit must be a positive duration in days, "
+            + "hours, minutes and seconds (PT30S, PT10M), not '%s'"),
+    BATCH_INTEGER(INVALID_XML, "batch document is not valid: @%s must be an integer, not '%s'"),
+    BATCH_INTEGER_AT_LEAST(INVALID_XML, "batch document is not valid: @%s must be an integer of at least %s, not '%s'"),
+    BATCH_BEFORE_INPUT(INVALID_XML, "batch document is not valid: %s must come before the first input"),
+    BATCH_SECOND_CODE(INVALID_XML, "batch document is not valid: a batch has one stylesheet or schematron, this is a "
+            + "second"),
+    BATCH_PARAM_ORDER(INVALID_XML, "batch document is not valid: param must follow the stylesheet or schematron"),
+    BATCH_INPUT_ORDER(INVALID_XML, "batch document is not valid: input must follow the stylesheet or schematron"),
+    BATCH_INPUT_HREF(INVALID_XML, "batch document is not valid: input needs an href"),
+    BATCH_TWO_ELEMENTS(INVALID_XML, "batch document is not valid: %s holds more than one element"),
+    BATCH_TEXT(INVALID_XML, "batch document is not valid: %s holds text; it takes href or one element"),
+    BATCH_STYLESHEET_ONCE(INVALID_XML, "batch document is not valid: %s needs either an href or the stylesheet "
+            + "inline, exactly one of the two"),
+    BATCH_SCHEMA_ONCE(INVALID_XML, "batch document is not valid: %s needs either an href or the schema inline, "
+            + "exactly one of the two"),
+    BATCH_NOT_SCHEMATRON(INVALID_XML, "batch document is not valid: schematron holds %s; expected an ISO Schematron "
+            + "schema (namespace http://purl.oclc.org/dsdl/schematron)"),
     // ---- bad-parameter (400)
     BAD_ACCOUNT_NAME(BAD_PARAMETER, "account name '%s' must be non-empty, without ':' or spaces"),
     SHORT_PASSWORD(BAD_PARAMETER, "the password for %s must have at least 8 characters"),
@@ -102,6 +125,20 @@ public enum ErrorMessage {
     VERSION_NUMBER(BAD_PARAMETER, "%s=%s must be a version: a whole number of at least 0"),
     PREFIX_NOT_ROOTED(BAD_PARAMETER, "--prefix must start with '/', was '%s'"),
     BATCH_TOO_SMALL(BAD_PARAMETER, "--batch must be at least 1, was %s"),
+    PARAM_NOT_QNAME(BAD_PARAMETER, "param name '%s' is not a QName: %s"),
+    PARAM_SELECT_FAILS(BAD_PARAMETER, "param %s: select=\"%s\" fails: %s"),
+    NO_REPORT_FORMAT(BAD_PARAMETER, "report format '%s' does not exist; use xml or html"),
+    BATCH_NOT_NUMBER(BAD_PARAMETER, "batch must be a number, not '%s'"),
+    NO_SUCH_TASK(BAD_PARAMETER, "task must be one of %s, not '%s'"),
+    INDEX_ADD_ONE_FILE(BAD_PARAMETER, "index-add takes one file"),
+    RESOURCES_AT_ROOT(BAD_PARAMETER, "--resources loads one folder laid out as the store, at the root (no --prefix)"),
+    PASSWORD_STDIN_EMPTY(BAD_PARAMETER, "--password-stdin read no password: give it as the first line of standard "
+            + "input"),
+    NO_PASSWORD_TYPED(BAD_PARAMETER, "no password was typed"),
+    PASSWORDS_DIFFER(BAD_PARAMETER, "the two passwords differ; nothing was changed"),
+    ARTICLES_RANGE(BAD_PARAMETER, "--articles must be between 1 and %s, not %s"),
+    CLEARING_NEEDS_SITE(BAD_PARAMETER, "clearing caches needs a site (the form's site field)"),
+    CANCEL_NEEDS_ID(BAD_PARAMETER, "cancelling needs a job id (the form's id field)"),
     // ---- unsupported-uri (400)
     JAR_URI_NOT_OWN(UNSUPPORTED_URI, "%s %s: jar: URIs name Arno's own stylesheets only"),
     SCHEME_NOT_READ(UNSUPPORTED_URI, "%s %s: scheme '%s' cannot be read (file under the allowed folders, http and "
@@ -123,8 +160,23 @@ public enum ErrorMessage {
             + "it cannot read %s; fetch it first and store the bytes"),
     NOT_RESOURCE_DOCUMENT(UNSUPPORTED_URI, "store:%s is not a resource document: one is PATH.atom (an entry) or "
             + "PATH.EXT (a variant), e.g. store:/journals/ja/v1/i1/a0001.xhtml"),
+    CONTENT_LOCATION_RELATIVE(UNSUPPORTED_URI, "Content-Location %s must be an absolute URI (the batch's own location)"),
+    CONTENT_LOCATION_NOT_URI(UNSUPPORTED_URI, "Content-Location %s is not a URI: %s"),
+    STORE_READ_TOO_EARLY(UNSUPPORTED_URI, "%s: store: documents are read while a transformation runs, not when a "
+            + "batch is read or a stylesheet compiled"),
+    CODE_NOT_FROM_STORE(UNSUPPORTED_URI, "stylesheet or module %s: code is read from files or URLs, not from the store"),
+    URL_WITHOUT_HOST(UNSUPPORTED_URI, "%s URL %s names no host"),
+    URI_SCHEME_UNSUPPORTED(UNSUPPORTED_URI, "%s %s: only file (under the allowed folders), http, https and store URIs "
+            + "are supported"),
+    CODE_NOT_IN_STORE(UNSUPPORTED_URI, "%s %s: stylesheets and schemas are read from files or URLs, not from the store"),
+    NO_STORE_DOCUMENT_NAMED(UNSUPPORTED_URI, "%s %s names no store document: write store:/PATH, e.g. "
+            + "store:/journals/ja/v1/i1/a0001.xml"),
+    OUTPUT_NOT_RESOURCE(UNSUPPORTED_URI, "%s %s is not a resource document of the store: an output is an entry "
+            + "PATH.atom or a variant PATH.EXT of one, e.g. store:/journals/ja/v1/i1/a0001.xhtml"),
     // ---- outside-roots (403)
     OUTSIDE_NO_ROOTS(OUTSIDE_ROOTS, "%s %s is outside the allowed folders (none are configured)"),
+    NO_BATCH_ROOTS(OUTSIDE_ROOTS, "%s %s is outside the allowed folders: the server allows batches no folder at all; "
+            + "name the folders batches may read and write in the server's batch roots (see batch/README.md)"),
     // ---- uri-refused (403)
     SCHEME_REFUSED(URI_REFUSED, "%s %s is refused: scheme '%s' is not allowed (allowed: %s)"),
     NO_HOST_REFUSED(URI_REFUSED, "%s %s is refused: it names no host"),
@@ -137,12 +189,32 @@ public enum ErrorMessage {
     WRONG_CREDENTIALS(UNAUTHORIZED, "the account name or password is wrong"),
     STORE_WRITE_NEEDS_ACCOUNT(UNAUTHORIZED, "writing to the store needs an account (HTTP Basic) with the %s role"),
     STORE_READ_NEEDS_ACCOUNT(UNAUTHORIZED, "reading the store needs an account (HTTP Basic) with the %s role"),
+    BATCH_NEEDS_ACCOUNT(UNAUTHORIZED, "the batch service needs an account (HTTP Basic) for submitting, reading and "
+            + "cancelling jobs"),
+    NEEDS_RUN_TOKEN(UNAUTHORIZED, "%s needs this run's token from the data folder's %s file"),
+    SERVER_UNAUTHORIZED(UNAUTHORIZED, "the server at %s refused %s: %s"),
+    METRICS_WHO(UNAUTHORIZED, "%s answers this machine, the addresses of the configuration's metrics/@allow (by "
+            + "default the trusted proxies) and accounts with the admin role"),
+    ANSWERED_UNAUTHORIZED(UNAUTHORIZED, "%s answered HTTP %s"),
+    ANSWERED_UNAUTHORIZED_SAYING(UNAUTHORIZED, "%s answered HTTP %s: %s"),
     // ---- forbidden (403)
     CONFIGURATION_NOT_OVER_HTTP(FORBIDDEN, "the store's configuration (%s) is not changed over HTTP, so %s %s is "
             + "refused; an administrator changes it on the server with ./arno store index add FILE"),
     NEEDS_ADMIN(FORBIDDEN, "%s needs an account with the admin role, which %s lacks: ask an administrator"),
     ROLE_FOR_METHOD(FORBIDDEN, "the account %s lacks the %s role that %s needs here; an administrator can add it in "
             + "the accounts file"),
+    OUTPUT_NEEDS_WRITE_ROLE(FORBIDDEN, "the account %s lacks the write role that writing to the store needs (output "
+            + "%s); an administrator can add it in the accounts file"),
+    LOCAL_ONLY(FORBIDDEN, "%s is answered on this machine's own addresses only"),
+    SERVER_FORBIDDEN(FORBIDDEN, "the server at %s refused %s: %s"),
+    METRICS_NEEDS_ADMIN(FORBIDDEN, "the account %s lacks the admin role; %s answers this machine, the addresses of "
+            + "the configuration's metrics/@allow (by default the trusted proxies) and accounts with the admin role"),
+    WRITING_CLOSED(FORBIDDEN, "%s is closed: this server runs in production mode and no account has the write role; "
+            + "an administrator creates one with '%s' (with the server's --data or --config), and writing opens at once"),
+    FOREIGN_CONSOLE_ACTION(FORBIDDEN, "a console action must come from the console's own pages (its Origin or Referer "
+            + "must be %s); reload the page and try again"),
+    CONSOLE_NEEDS_ADMIN(FORBIDDEN, "the account %s lacks the admin role; the console needs an account with the admin "
+            + "role (./arno accounts add NAME --roles admin)"),
     // ---- not-found (404)
     NO_ACCOUNT(NOT_FOUND, "there is no account %s in %s ('./arno accounts list' shows them)"),
     NO_COLLECTION_FOLDER(NOT_FOUND, "collection %s: no such folder"),
@@ -175,6 +247,24 @@ public enum ErrorMessage {
     NO_COLLECTION_OF(NOT_FOUND, "there is no collection '%s' of %s (kind %s): its collections are %s"),
     NO_INDEX_CONFIGURATION(NOT_FOUND, "index configuration %s does not exist"),
     NO_SUCH_FILE_OR_FOLDER(NOT_FOUND, "cannot read %s: no such file or folder"),
+    NO_JOB(NOT_FOUND, "there is no batch job %s"),
+    NO_BATCH_RESOURCE(NOT_FOUND, "there is no batch resource at %s"),
+    JOB_HAS_NO_FILE(NOT_FOUND, "this job has no %s %s"),
+    NOT_IN_STORE(NOT_FOUND, "%s %s does not exist in the store (version %s)"),
+    SERVER_FOUND_NOTHING(NOT_FOUND, "the server at %s refused %s: %s"),
+    NO_CACHES_FOR_SITE(NOT_FOUND, "no site '%s' has caches on this server (its sites: %s)"),
+    NO_ACCOUNT_NAMED(NOT_FOUND, "there is no account '%s' in %s (./arno accounts list shows them)"),
+    NO_SERVER_RUNNING(NOT_FOUND, "no Arno server is running on the data folder %s (no live %s file there; a server "
+            + "writes it when it serves from the store): start one with ./arno serve --data %s"),
+    NO_DEMO(NOT_FOUND, "cannot generate: %s"),
+    NO_QUERY_FILE(NOT_FOUND, "query file %s does not exist"),
+    NO_CONSOLE_ACTION(NOT_FOUND, "there is no console action %s"),
+    ERROR_FORGOTTEN(NOT_FOUND, "the error %s is not among the last %s (the log has every error by its id)"),
+    NO_CONSOLE_PAGE(NOT_FOUND, "there is no console page %s"),
+    NO_CACHING_SITE(NOT_FOUND, "there is no caching site %s"),
+    NO_BATCH_SERVICE(NOT_FOUND, "this server runs no batch service"),
+    ANSWERED_NOT_FOUND(NOT_FOUND, "%s answered HTTP %s"),
+    ANSWERED_NOT_FOUND_SAYING(NOT_FOUND, "%s answered HTTP %s: %s"),
     // ---- no-route (404)
     NO_ROUTE_NAMED(NO_ROUTE, "No route of site '%s' matches route name %s"),
     // ---- method-not-allowed (405)
@@ -188,6 +278,10 @@ public enum ErrorMessage {
             + "see what lies below it, then confirm with ?recursive=%s"),
     DELETE_COUNT_CHANGED(CONFLICT, "deleting %s removes %s (its entry, its variants and everything below it) now, not "
             + "the %s confirmed: something was written meanwhile; confirm again with ?recursive=%s"),
+    JOB_FINISHED(CONFLICT, "job %s has already finished (%s); only a queued or running job can be cancelled"),
+    ACCOUNT_NAME_EXISTS(CONFLICT, "the account '%s' exists already in %s; change its password with ./arno accounts "
+            + "passwd %s, or remove it first"),
+    DEMO_EXISTS(CONFLICT, "%s already holds demo content; give an empty folder with --out"),
     // ---- precondition-failed (412)
     EXISTS_ALREADY(PRECONDITION_FAILED, "%s exists already (version %s); replace it with If-Match: \"%s\""),
     NOT_AT_VERSION_ABSENT(PRECONDITION_FAILED, "%s does not exist, so it is not at version %s (If-Match)"),
@@ -220,6 +314,7 @@ public enum ErrorMessage {
     INTROSPECTION_TYPE(UNSUPPORTED_MEDIA_TYPE, "an introspection document is sent as application/xml, not %s"),
     INTROSPECTION_WITHOUT_TYPE(UNSUPPORTED_MEDIA_TYPE, "an introspection document is sent as application/xml, not a "
             + "body without Content-Type"),
+    BATCH_TYPE(UNSUPPORTED_MEDIA_TYPE, "a batch is sent as application/xml, not %s"),
     // ---- range-not-satisfiable (416)
     RANGE_OUTSIDE(RANGE_NOT_SATISFIABLE, "the range '%s' lies outside the %s bytes of %s"),
     // ---- unprocessable (422)
@@ -289,11 +384,25 @@ public enum ErrorMessage {
     QUERY_STOPPED_SEARCHES(QUERY_TIMEOUT, "the query ran past its time limit of %s and was stopped: %,d documents "
             + "examined, %,d characters of results written (%d searches); raise --timeout or narrow the query (a "
             + "store:search on indexed values reads fewer documents)"),
+    QUERY_ABANDONED(QUERY_TIMEOUT, "the query ran past its time limit of %s s and was abandoned"),
+    // ---- query-memory (503)
+    QUERY_OUT_OF_MEMORY(QUERY_MEMORY, "the query ran out of memory (the heap holds at most %s MB) and was stopped; "
+            + "narrow it"),
     // ---- busy (503)
     LOGINS_BUSY(BUSY, "too many logins are being checked; try again in a moment"),
     LOGIN_INTERRUPTED(BUSY, "the login check was interrupted"),
+    BATCH_QUEUE_FULL(BUSY, "the batch queue is full (%s jobs waiting); try again after the Retry-After seconds"),
     // ---- shutting-down (503)
     STORE_CLOSING(SHUTTING_DOWN, "the store %s is closing and takes no more writes"),
+    BATCH_STOPPING(SHUTTING_DOWN, "the batch service is shutting down; submit again when it is back"),
+    QUERY_SERVER_STOPPING(SHUTTING_DOWN, "the server is stopping; the query was stopped"),
+    // ---- stylesheet-not-found (422)
+    STYLESHEET_FILE_MISSING(STYLESHEET_NOT_FOUND, "%s %s does not exist"),
+    STYLESHEET_CODE_UNREADABLE(STYLESHEET_NOT_FOUND, "%s %s cannot be read: %s"),
+    // ---- stylesheet-error (422)
+    CODE_ERRORS(STYLESHEET_ERROR, "%s %s does not compile: %s errors; first: %s"),
+    // ---- missing-parameter (422)
+    MISSING_PARAMETERS(MISSING_PARAMETER, "the stylesheet %s requires parameters %s, which the batch does not set"),
     // ---- input-unreadable (500)
     UNKNOWN_HOST(INPUT_UNREADABLE, "%s %s: host %s is unknown"),
     TOO_MANY_REDIRECTS(INPUT_UNREADABLE, "%s %s redirects more than %s times"),
@@ -301,23 +410,32 @@ public enum ErrorMessage {
     FETCH_STATUS(INPUT_UNREADABLE, "%s %s answered HTTP %s"),
     FETCH_UNREACHABLE(INPUT_UNREADABLE, "%s %s cannot be reached: %s"),
     FETCH_INTERRUPTED(INPUT_UNREADABLE, "%s %s: interrupted"),
+    INPUT_MISSING(INPUT_UNREADABLE, "input %s does not exist"),
     // ---- transformation-error (500)
     SEARCH_FAILED(TRANSFORMATION_ERROR, "the search condition failed on %s: %s"),
     SEARCH_FAILED_CODE(TRANSFORMATION_ERROR, "the search condition failed on %s: %s %s"),
     QUERY_FAILED(TRANSFORMATION_ERROR, "the query failed: %s"),
     QUERY_FAILED_CODE(TRANSFORMATION_ERROR, "the query failed: %s %s"),
+    STACK_OVERFLOW(TRANSFORMATION_ERROR, "the stylesheet's templates or functions call each other too deeply (a call "
+            + "with no parameters that recurses never ends); it stopped with a stack overflow"),
+    QUERY_RECURSED(TRANSFORMATION_ERROR, "the query recursed too deeply and was stopped"),
     // ---- output-failed (500)
     PUT_BODY_GONE(OUTPUT_FAILED, "%s %s: %s is gone"),
     PUT_REFUSED(OUTPUT_FAILED, "%s %s refused the PUT: HTTP %s"),
     PUT_REFUSED_SAYING(OUTPUT_FAILED, "%s %s refused the PUT: HTTP %s: %s"),
     PUT_UNREACHABLE(OUTPUT_FAILED, "%s %s cannot be reached: %s"),
     PUT_INTERRUPTED(OUTPUT_FAILED, "%s %s: interrupted"),
+    RESULT_DOCUMENT_NOT_WRITTEN(OUTPUT_FAILED, "result document %s cannot be written: %s"),
     // ---- store-locked (503)
     STORE_OPEN_TWICE(STORE_LOCKED, "store %s is already open in this process; share the open Store instead of opening "
             + "it twice"),
     STORE_IN_USE_BY(STORE_LOCKED, "store %s is in use by another process (pid %s), probably a running './arno serve' "
             + "or a Tomcat serving Arno's WAR; stop it (or undeploy the WAR) first, write through its store API "
             + "(/store/), or give another --data folder"),
+    // ---- no-store (404)
+    NO_STORE_TO_READ(NO_STORE, "%s cannot be read: this server has no store"),
+    NO_STORE_FOR_URI(NO_STORE, "%s %s: this server has no store, so no store: URI can be read or written; name files "
+            + "or URLs, or submit to a server that serves from its store"),
     // ---- store-format (500)
     NOT_ARNO_ENVIRONMENT(STORE_FORMAT, "store %s holds an LMDB environment that is not an Arno store (no meta "
             + "database)"),
@@ -357,6 +475,13 @@ public enum ErrorMessage {
     TRANSACTION_ENDED(CLOSED, "write transaction on %s is already committed or aborted"),
     TRANSACTION_BROKEN(CLOSED, "write transaction on %s failed and can only be aborted: %s"),
     LMDB_CLOSED(CLOSED, "%s: the store is closed"),
+    // ---- usage (400)
+    NO_CONSOLE(USAGE, "there is no console to read the password from; give it as the first line of standard input "
+            + "with --password-stdin"),
+    SERVER_NOT_URL(USAGE, "--server must be an http or https URL, not %s"),
+    NO_SUCH_FILE(USAGE, "no such file %s"),
+    CONTENT_FROM_OPTION(USAGE, "--content-from is store or files, not '%s'"),
+    PAGE_CACHES_OPTION(USAGE, "--page-caches is on or off, not '%s'"),
     // ---- bad-configuration (500)
     ACCOUNTS_LINE_SHAPE(BAD_CONFIGURATION, "accounts file %s line %s: expected name:%s:iterations:salt:hash[:roles]"),
     ACCOUNTS_LINE_ENCODING(BAD_CONFIGURATION, "accounts file %s line %s: the iterations must be a number and the salt "
@@ -419,6 +544,59 @@ public enum ErrorMessage {
     STORE_HOST(BAD_CONFIGURATION, "a host the store answers as must be a host name, not '%s'"),
     GUARD_DEPTH(BAD_CONFIGURATION, "the depth of guarded deletes must not be negative, not %s"),
     GUARD_DOCUMENTS(BAD_CONFIGURATION, "the documents of an unguarded delete must not be negative, not %s"),
+    BATCH_OPTION(BAD_CONFIGURATION, "batch option %s must be %s, not %s"),
+    BATCH_SERVICE_NOT_STARTED(BAD_CONFIGURATION, "the batch service cannot start in %s: %s"),
+    ACCESS_LOG_UNWRITABLE(BAD_CONFIGURATION, "access log %s cannot be written: %s; name a file in a folder Arno may "
+            + "write (log/@access in the configuration)"),
+    ACCESS_LOG_NOT_WRITABLE(BAD_CONFIGURATION, "access log %s cannot be written; name a file Arno may write "
+            + "(log/@access in the configuration)"),
+    STATIC_NEEDS_TOMCAT(BAD_CONFIGURATION, "the static folder %s cannot be served at %s: the servlet container is not "
+            + "Tomcat (no %s); serve it from the container or a proxy instead"),
+    NOT_AN_ADDRESS(BAD_CONFIGURATION, "%s '%s' is not an IP address or a CIDR block such as 10.0.0.0/8, 192.168.1.5 "
+            + "or fd00::/8"),
+    PREFIX_LENGTH(BAD_CONFIGURATION, "%s '%s': the prefix length must be between 0 and %s"),
+    HOST_BITS_SET(BAD_CONFIGURATION, "%s '%s' has bits set after its prefix of %s; did you mean %s?"),
+    SETTING_NOT_FOLDER(BAD_CONFIGURATION, "%s %s does not exist or is not a folder"),
+    SETTING_UNREADABLE(BAD_CONFIGURATION, "%s %s cannot be read"),
+    NOT_A_DURATION_SETTING(BAD_CONFIGURATION, "%s needs a duration such as 10s, 500ms or PT1M30S, not '%s'"),
+    NOT_A_SHARE(BAD_CONFIGURATION, "%s needs a share above 0 and at most 1, such as 0.1 or 10%% (1: never give way), "
+            + "not '%s'"),
+    NOT_A_SIZE_SETTING(BAD_CONFIGURATION, "%s needs a size such as 512M or 16G, not '%s'"),
+    PORT_RANGE(BAD_CONFIGURATION, "port must be between 0 and 65535, not %s"),
+    BIND_EMPTY(BAD_CONFIGURATION, "bind address must not be empty"),
+    BIND_UNRESOLVED(BAD_CONFIGURATION, "bind address '%s' is neither an IP address nor a host name this machine "
+            + "resolves"),
+    HOST_NOT_NAME(BAD_CONFIGURATION, "host '%s' is not a host name (such as journals.example.org or "
+            + "journals.example.org:8443)"),
+    MAP_SIZE_SETTING(BAD_CONFIGURATION, "store map size must be at least 1M, not %s"),
+    CONTENT_FROM(BAD_CONFIGURATION, "content must come from the store or from files"),
+    CHANGE_RETENTION_NEGATIVE(BAD_CONFIGURATION, "change retention must not be negative, not %s"),
+    STORE_READS(BAD_CONFIGURATION, "store reads must be public or need accounts"),
+    BATCH_WORKERS(BAD_CONFIGURATION, "batch workers must be at least 1, not %s"),
+    BATCH_QUEUE(BAD_CONFIGURATION, "batch queue must hold at least 1 job, not %s"),
+    BODY_GRACE_SETTING(BAD_CONFIGURATION, "the body grace must not be negative, not %s"),
+    BATCH_TIME_LIMIT_SETTING(BAD_CONFIGURATION, "the batch time limit must be positive, not %s"),
+    BATCH_SHARE(BAD_CONFIGURATION, "the batch's least share must be above 0 and at most 1 (0.1: a tenth of a batch "
+            + "worker's time while pages wait; 1: batches never give way), not %s"),
+    CONFIRM_DEPTH(BAD_CONFIGURATION, "the depth of the store's confirmed deletes must not be negative, not %s"),
+    CONFIRM_DOCUMENTS(BAD_CONFIGURATION, "the documents a store delete removes without confirmation must not be "
+            + "negative, not %s"),
+    LOG_LEVEL(BAD_CONFIGURATION, "log level must be one of error, warning, info, debug, trace"),
+    LOG_FILE_FOLDER(BAD_CONFIGURATION, "log file %s is a folder; name a file in it"),
+    ACCESS_LOG_FOLDER(BAD_CONFIGURATION, "access log %s is a folder; name a file in it"),
+    LOGS_SAME_FILE(BAD_CONFIGURATION, "the log file and the access log must be different files, not both %s"),
+    BATCH_ROOT_EXPOSES_DATA(BAD_CONFIGURATION, "batch root %s would expose the data folder %s (its store, accounts "
+            + "and content) to batch jobs; give a folder outside it"),
+    CONFIG_FILE_MISSING(BAD_CONFIGURATION, "configuration file %s does not exist"),
+    CONFIG_FILE_UNREADABLE(BAD_CONFIGURATION, "configuration file %s cannot be read: %s"),
+    CONFIG_SCHEMA(BAD_CONFIGURATION, "%s: the configuration does not follow its schema: %s (%s)"),
+    CONFIG_SETTING_REFUSED(BAD_CONFIGURATION, "%s: the setting is refused: %s"),
+    ATTRIBUTE_CHARACTERS(BAD_CONFIGURATION, "%s: xml/@attribute-characters must be at most %s, not %s"),
+    LOG_FILE_UNWRITABLE(BAD_CONFIGURATION, "log file %s cannot be written: %s; name a file in a folder Arno may write "
+            + "(log/@file in the configuration)"),
+    DEMO_ARTICLES(BAD_CONFIGURATION, "--articles must be between 1 and 1000000, not %s"),
+    DATA_NOT_FOLDER(BAD_CONFIGURATION, "data folder (--data) %s is not a folder"),
+    STORE_NOT_FOLDER(BAD_CONFIGURATION, "store %s is not a folder; move it away or give another --data"),
     // ---- site-error (500)
     CODE_NOT_COMPILED(SITE_ERROR, "%s does not compile: %s"),
     PACKAGE_TWICE(SITE_ERROR, "%s: package %s is also declared by %s"),
@@ -463,6 +641,9 @@ public enum ErrorMessage {
     STAGE_CLASS_MISSING(SITE_ERROR, "%s: Java stage class %s is not on the class path"),
     STAGE_NOT_CREATED(SITE_ERROR, "%s: cannot create Java stage %s: %s"),
     NOT_A_DURATION(SITE_ERROR, "%s: timeout '%s' is not a duration such as PT5S"),
+    // ---- port-unavailable (500)
+    PORT_TAKEN(PORT_UNAVAILABLE, "cannot listen on %s:%s (%s): another program uses the port, or it needs privileges; "
+            + "choose another --port"),
     // ---- io (500)
     ACCOUNTS_NOT_WRITTEN(IO, "cannot write the accounts file %s: %s"),
     ACCOUNTS_NOT_READ(IO, "cannot read the accounts file %s: %s"),
@@ -492,12 +673,33 @@ public enum ErrorMessage {
     CANNOT_WRITE(IO, "cannot write %s: %s"),
     ANSWER_NOT_WRITTEN(IO, "cannot write the answer: %s"),
     RESULT_NOT_WRITTEN(IO, "cannot write the query's result: %s"),
+    BATCH_FILE_UNREADABLE(IO, "the accepted batch %s cannot be read: %s"),
+    WORK_FOLDER_NOT_CREATED(IO, "cannot create Tomcat's work folder: %s"),
+    SERVER_REFUSED(IO, "the server at %s refused %s: %s"),
+    SERVER_UNREACHABLE(IO, "the server (pid %s) cannot be reached at %s: %s"),
+    SERVER_INTERRUPTED(IO, "interrupted while asking the server at %s"),
+    STORE_HOLDER_UNREACHABLE(IO, "the server (pid %s) holds the store but cannot be reached at %s: %s"),
+    CONNECT_INTERRUPTED(IO, "interrupted while connecting to the server at %s"),
+    LOAD_CUT_SHORT(IO, "the server at %s stopped before the load ended; what it had committed is stored (./arno store "
+            + "check tells)"),
+    LOAD_CONNECTION_BROKE(IO, "the connection to the server at %s broke during the load (%s); what it had committed "
+            + "is stored"),
+    RUN_FILE_NOT_WRITTEN(IO, "cannot write %s: %s; './arno store load' could not find this server"),
+    PASSWORD_UNREAD(IO, "cannot read the password from standard input: %s"),
+    DEMO_NOT_WRITTEN(IO, "cannot write demo content into %s: %s"),
+    QUERY_FILE_UNREADABLE(IO, "cannot read query file %s: %s"),
+    EXPORT_NOT_WRITTEN(IO, "cannot write %s: %s; check that its folder exists and can be written"),
+    ANSWERED_HTTP(IO, "%s answered HTTP %s"),
+    ANSWERED_HTTP_SAYING(IO, "%s answered HTTP %s: %s"),
     // ---- internal (500)
     NOT_A_PIPELINE_STAGE(INTERNAL, "ContentFetch runs only as a pipeline stage (no Saxon configuration reached it)"),
     RESPONSE_NOT_WRITTEN(INTERNAL, "cannot write a response: %s"),
     PLAN_NOT_XML(INTERNAL, "the plan is not XML: %s"),
     LMDB_MISUSE(INTERNAL, "%s: LMDB refused how Arno used it (%s); this is a bug, please report it with the log"),
-    UNEXPECTED_ON(INTERNAL, "unexpected failure on %s %s: %s");
+    UNEXPECTED_ON(INTERNAL, "unexpected failure on %s %s: %s"),
+    TOMCAT_NOT_SERVING(INTERNAL, "Tomcat did not start serving on %s:%s: %s"),
+    TOMCAT_NOT_SERVING_LOG(INTERNAL, "Tomcat did not start serving on %s:%s (the log says why)"),
+    CONSOLE_QUERY_FAILED(INTERNAL, "the query failed: %s");
 
     private final ErrorCode code;
     private final String template;

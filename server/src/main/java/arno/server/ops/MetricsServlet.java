@@ -3,6 +3,7 @@ package arno.server.ops;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.ErrorXml;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -56,13 +57,11 @@ final class MetricsServlet extends HttpServlet {
     /** True for an account with the admin role; otherwise the refusal has been answered. */
     private boolean admin(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String header = req.getHeader("Authorization");
-        String who = Operations.METRICS + " answers this machine, the addresses of the configuration's metrics/@allow"
-                + " (by default the trusted proxies) and accounts with the admin role";
         try {
-            if (header == null) throw ErrorCode.UNAUTHORIZED.error(who);
+            if (header == null) throw ErrorMessage.METRICS_WHO.error(Operations.METRICS);
             Accounts.Account account = accounts.check(header, req.getRemoteAddr());
             if (account.has(Accounts.Role.ADMIN)) return true;
-            refuse(resp, ErrorCode.FORBIDDEN.error("the account " + account.name() + " lacks the admin role; " + who));
+            refuse(resp, ErrorMessage.METRICS_NEEDS_ADMIN.error(account.name(), Operations.METRICS));
         } catch (Accounts.Refusal e) {
             if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
             if (e.code() == ErrorCode.UNAUTHORIZED) resp.setHeader("WWW-Authenticate", "Basic realm=\"arno-metrics\", charset=\"UTF-8\"");

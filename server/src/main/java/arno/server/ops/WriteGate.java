@@ -1,7 +1,7 @@
 package arno.server.ops;
 
 import arno.xml.Accounts;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
@@ -51,9 +51,7 @@ final class WriteGate extends HttpServlet {
         if (!m.equals("GET") && !m.equals("HEAD") && !m.equals("OPTIONS") && !accounts.anyWith(Accounts.Role.WRITE)) {
             HttpServletResponse resp = (HttpServletResponse) response;
             resp.setHeader("Cache-Control", "no-store");
-            MetricsServlet.refuse(resp, ErrorCode.FORBIDDEN.error(what + " is closed: this server runs in production mode and no"
-                    + " account has the write role; an administrator creates one with '" + Operations.ADD_WRITER
-                    + "' (with the server's --data or --config), and writing opens at once"));
+            MetricsServlet.refuse(resp, ErrorMessage.WRITING_CLOSED.error(what, Operations.ADD_WRITER));
             return;
         }
         inner.service(request, response);
