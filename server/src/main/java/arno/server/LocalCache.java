@@ -58,7 +58,7 @@ public final class LocalCache extends HttpServlet {
             String site = req.getParameter("site");
             Map<String, Integer> dropped = sites.clearCaches(site == null || site.isBlank() ? null : site);
             if (site != null && !site.isBlank() && dropped.isEmpty()) {
-                ErrorMessage.NO_CACHES_FOR_SITE.error(site, sites.contextStats().keySet());
+                LocalAccess.refuse(resp, ErrorMessage.NO_CACHES_FOR_SITE.error(site, sites.contextStats().keySet()));
                 return;
             }
             dropped.forEach((name, n) -> out.append(name).append('\t').append(n).append('\n'));

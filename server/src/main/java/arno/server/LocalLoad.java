@@ -89,14 +89,14 @@ public final class LocalLoad extends HttpServlet {
         try {
             batch = Integer.parseInt(req.getParameter("batch") == null ? "" + StoreTasks.DEFAULT_BATCH : req.getParameter("batch"));
         } catch (NumberFormatException e) {
-            ErrorMessage.BATCH_NOT_NUMBER.error(req.getParameter("batch"));
+            LocalAccess.refuse(resp, ErrorMessage.BATCH_NOT_NUMBER.error(req.getParameter("batch")));
             return;
         }
 
         String task = req.getParameter("task") == null ? "load" : req.getParameter("task");
         String[] names = req.getParameterValues("name");
         if (!TASKS.contains(task)) {
-            ErrorMessage.NO_SUCH_TASK.error(TASKS, task);
+            LocalAccess.refuse(resp, ErrorMessage.NO_SUCH_TASK.error(TASKS, task));
             return;
         }
 

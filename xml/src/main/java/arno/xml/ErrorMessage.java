@@ -7,8 +7,15 @@ import static arno.xml.ErrorCode.*;
  * {@link ErrorCode} a client sees (its stable {@code code} and HTTP status) and the sentence with a
  * {@code %s} for each value the call site passes, as BaseX's {@code QueryError} pairs an error code
  * with its description: {@code throw ErrorMessage.NO_ENTRY.error(path, document)}. A code that
- * says one thing only says it in its own {@link ErrorCode#template()}. Grouped by code, in the
- * order of {@link ErrorCode}.
+ * says one thing only says it in its own {@link ErrorCode#template()}; {@link ErrorCode#messages()}
+ * lists a code's constants here. Grouped by code, in the order of {@link ErrorCode}.
+ *
+ * <p>Values are names, paths, numbers and the words of other processors: a parser's or Saxon's
+ * message, the search parser's diagnosis ("an unclosed string"), a checker's finding about a
+ * stored record. The sentence around them is here. Several constants may share a sentence under
+ * different codes (a refusal read back from the server keeps the server's code), never under one.
+ * A helper whose messages all begin (or end) with the same value, such as the place in site.xml,
+ * passes it with {@link #prepend}.
  */
 public enum ErrorMessage {
     // ---- bad-request (400)
