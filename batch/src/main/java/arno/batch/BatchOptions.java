@@ -2,6 +2,7 @@ package arno.batch;
 
 import arno.store.atom.AtomStore;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Outbound;
 import arno.xml.XmlPolicy;
 import java.nio.file.Path;
@@ -73,7 +74,7 @@ public record BatchOptions(Path workDirectory, List<Path> roots, int workers, in
     }
 
     private static void require(boolean ok, String name, Object value, String what) {
-        if (!ok) throw ErrorCode.BAD_CONFIGURATION.error("batch option " + name + " must be " + what + ", not " + value);
+        if (!ok) throw ErrorMessage.BATCH_OPTION.error(name, what, value);
     }
 
     public static Builder builder(Path workDirectory) {

@@ -2,6 +2,7 @@ package arno.batch;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.FileRoots;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
@@ -148,7 +149,7 @@ final class BatchParser {
             String message = e.getMessage() == null ? "error" : e.getMessage();
             // Xerces prefixes schema errors with the rule's number ("cvc-complex-type.2.4.a: ..."), noise to a reader.
             message = message.replaceFirst("^cvc-[\\w.-]+: ", "");
-            return ErrorCode.INVALID_XML.error("batch document", message + " (the batch schema: GET /batch/schema)")
+            return ErrorMessage.BATCH_INVALID.error(message)
                     .at(Where.of(e, null));
         }
     }
@@ -234,10 +235,10 @@ final class BatchParser {
                 switch (local) {
                     case "stylesheet", "schematron", "param" -> startCapture(local, atts);
                     case "input" -> input(atts);
-                    default -> throw invalid("unexpected element " + local);
+                    default -> throw invalid(ErrorMessage.BATCH_UNEXPECTED_ELEMENT, local);
                 }
             } else {
-                throw invalid("unexpected element {" + uri + "}" + local);
+                throw invalid(ErrorMessage.BATCH_UNEXPECTED_ELEMENT, "{" + uri + "}" + local);
             }
         }
 
@@ -251,7 +252,7 @@ final class BatchParser {
                         endCapture();
                     }
                 } else if (depth == 1 && !headerSent) {
-                    throw invalid("batch has no input");
+                    throw invalid(ErrorMessage.BATCH_NO_INPUT);
                 }
             } finally {
                 namespaces.popContext();
@@ -279,8 +280,7 @@ final class BatchParser {
 
         private void root(String uri, String local, Attributes atts) {
             if (!Batch.NS.equals(uri) || !"batch".equals(local)) {
-                throw invalid("the root element must be batch in namespace " + Batch.NS
-                        + ", not {" + uri + "}" + local);
+                throw invalid(ErrorMessage.BATCH_ROOT, Batch.NS, uri, local);
             }
             String xmlBase = atts.getValue(XMLConstants.XML_NS_URI, "base");
             if (xmlBase != null) {
@@ -302,8 +302,7 @@ final class BatchParser {
                     timeLimit = null;
                 }
                 if (timeLimit == null || timeLimit.isNegative() || timeLimit.isZero()) {
-                    throw invalid("@time-limit must be a positive duration in days, hours, minutes and seconds"
-                            + " (PT30S, PT10M), not '" + t + "'");
+                    throw invalid(ErrorMessage.BATCH_TIME_LIMIT, t);
                 }
             }
         }
@@ -316,20 +315,20 @@ final class BatchParser {
                 if (i < min) throw new NumberFormatException();
                 return i;
             } catch (NumberFormatException e) {
-                throw invalid("@" + attribute + " must be an integer"
-                        + (min > Integer.MIN_VALUE ? " of at least " + min : "") + ", not '" + value + "'");
+                throw min > Integer.MIN_VALUE ? invalid(ErrorMessage.BATCH_INTEGER_AT_LEAST, attribute, min, value)
+                        : invalid(ErrorMessage.BATCH_INTEGER, attribute, value);
             }
         }
 
         private void startCapture(String local, Attributes atts) throws SAXException {
             if (headerSent) {
-                throw invalid(local + " must come before the first input");
+                throw invalid(ErrorMessage.BATCH_BEFORE_INPUT, local);
             }
             if (!"param".equals(local) && code != null) {
-                throw invalid("a batch has one stylesheet or schematron, this is a second");
+                throw invalid(ErrorMessage.BATCH_SECOND_CODE);
             }
             if ("param".equals(local) && code == null) {
-                throw invalid("param must follow the stylesheet or schematron");
+                throw invalid(ErrorMessage.BATCH_PARAM_ORDER);
             }
             try {
                 DocumentBuilder builder = processor.newDocumentBuilder();
@@ -381,22 +380,20 @@ final class BatchParser {
             for (XdmNode child : document.children()) {
                 if (child.getNodeKind() == XdmNodeKind.ELEMENT) {
                     if (element != null) {
-                        throw invalidAtCapture(captureElement + " holds more than one element");
+                        throw invalidAtCapture(ErrorMessage.BATCH_TWO_ELEMENTS, captureElement);
                     }
                     element = child;
                 } else if (child.getNodeKind() == XdmNodeKind.TEXT && !child.getStringValue().isBlank()) {
-                    throw invalidAtCapture(captureElement + " holds text; it takes href or one element");
+                    throw invalidAtCapture(ErrorMessage.BATCH_TEXT, captureElement);
                 }
             }
             if ((href == null) == (element == null)) {
-                throw invalidAtCapture(captureElement
-                        + " needs either an href or the " + (kind == Batch.Kind.XSLT ? "stylesheet" : "schema")
-                        + " inline, exactly one of the two");
+                throw invalidAtCapture(kind == Batch.Kind.XSLT ? ErrorMessage.BATCH_STYLESHEET_ONCE : ErrorMessage.BATCH_SCHEMA_ONCE,
+                        captureElement);
             }
             if (element != null && kind == Batch.Kind.SCHEMATRON
                     && !"http://purl.oclc.org/dsdl/schematron".equals(element.getNodeName().getNamespace())) {
- throw invalidAtCapture("schematron holds " + element.getNodeName().getEQName()
-                        + "; expected an ISO Schematron schema (namespace http://purl.oclc.org/dsdl/schematron)");
+ throw invalidAtCapture(ErrorMessage.BATCH_NOT_SCHEMATRON, element.getNodeName().getEQName());
             }
             Batch.Target target = null;
             if (href != null) {
@@ -417,7 +414,7 @@ final class BatchParser {
             try {
                 qname = nameAttr.startsWith("Q{") ? QName.fromEQName(nameAttr) : qname(nameAttr.strip());
             } catch (IllegalArgumentException e) {
-                throw ErrorCode.BAD_PARAMETER.error("param name '" + nameAttr + "' is not a QName: " + e.getMessage())
+                throw ErrorMessage.PARAM_NOT_QNAME.error(nameAttr, e.getMessage())
                         .at(captureWhere());
             }
             String select = captureAttributes.getValue("", "select");
@@ -435,8 +432,7 @@ final class BatchParser {
                     // A read the roots or the outbound policy refused keeps its own code.
                     ArnoException refused = ArnoException.find(e);
                     ArnoException error = refused != null ? refused
-                            : ErrorCode.BAD_PARAMETER.error(e, "param " + nameAttr + ": select=\"" + select + "\" fails: "
-                                    + e.getMessage()).processorCode(arno.xml.ErrorXml.processorCode(e.getErrorCode()));
+                            : ErrorMessage.PARAM_SELECT_FAILS.error(e, nameAttr, select, e.getMessage()).processorCode(arno.xml.ErrorXml.processorCode(e.getErrorCode()));
                     throw error.at(captureWhere());
                 }
             }
@@ -462,7 +458,7 @@ final class BatchParser {
 
         private void input(Attributes atts) {
             if (code == null) {
-                throw invalid("input must follow the stylesheet or schematron");
+                throw invalid(ErrorMessage.BATCH_INPUT_ORDER);
             }
             if (!headerSent) {
                 headerSent = true;
@@ -470,7 +466,7 @@ final class BatchParser {
             }
             String href = atts.getValue("", "href");
             String output = atts.getValue("", "output");
-            if (href == null) throw invalid("input needs an href");
+            if (href == null) throw invalid(ErrorMessage.BATCH_INPUT_HREF);
             Batch.Target source;
             Batch.Target target = null;
             try {
@@ -491,12 +487,12 @@ final class BatchParser {
             return Where.at(documentUri.toString(), captureLine, captureColumn);
         }
 
-        private ArnoException invalid(String message) {
-            return ErrorCode.INVALID_XML.error("batch document", message).at(here());
+        private ArnoException invalid(ErrorMessage message, Object... values) {
+            return message.error(values).at(here());
         }
 
-        private ArnoException invalidAtCapture(String message) {
-            return ErrorCode.INVALID_XML.error("batch document", message).at(captureWhere());
+        private ArnoException invalidAtCapture(ErrorMessage message, Object... values) {
+            return message.error(values).at(captureWhere());
         }
     }
 }

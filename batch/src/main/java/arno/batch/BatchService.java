@@ -5,6 +5,7 @@ import arno.xml.Accounts;
 import arno.xml.Access;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.FileRoots;
 import arno.xml.Outbound;
 import arno.xml.OwnerOnly;
@@ -123,8 +124,7 @@ public final class BatchService implements AutoCloseable {
             service.load();
             return service;
         } catch (IOException | UncheckedIOException e) {
-            throw ErrorCode.BAD_CONFIGURATION.error(e, "the batch service cannot start in " + options.workDirectory()
-                    + ": " + e.getMessage());
+            throw ErrorMessage.BATCH_SERVICE_NOT_STARTED.error(e, options.workDirectory(), e.getMessage());
         }
     }
 
@@ -294,7 +294,7 @@ public final class BatchService implements AutoCloseable {
      * @throws FailedAtOnce when the stylesheet does not compile (the failed job is kept)
      */
     Job submit(InputStream body, String contentLocation, Accounts.Account user) {
-        if (scheduler.isClosed()) throw ErrorCode.SHUTTING_DOWN.error("the batch service is shutting down; submit again when it is back");
+        if (scheduler.isClosed()) throw ErrorMessage.BATCH_STOPPING.error();
         if (scheduler.isFull()) throw queueFull();
         URI base = base(contentLocation);
         Instant now = options.clock().instant();
@@ -315,9 +315,7 @@ public final class BatchService implements AutoCloseable {
                     @Override public void input(Batch.Input input) {
                         count[0]++;
                         if (input.output() != null && input.output().isStore() && !user.has(Accounts.Role.WRITE)) {
-                            throw ErrorCode.FORBIDDEN.error("the account " + user.name() + " lacks the write role that"
-                                    + " writing to the store needs (output " + input.output().uri() + "); an administrator"
-                                    + " can add it in the accounts file").at(Where.at(base.toString(), input.line(), -1));
+                            throw ErrorMessage.OUTPUT_NEEDS_WRITE_ROLE.error(user.name(), input.output().uri()).at(Where.at(base.toString(), input.line(), -1));
                         }
                     }
                 });
@@ -355,8 +353,7 @@ public final class BatchService implements AutoCloseable {
     }
 
     private ArnoException queueFull() {
-        return ErrorCode.BUSY.error("the batch queue is full (" + options.queueBound()
-                + " jobs waiting); try again after the Retry-After seconds");
+        return ErrorMessage.BATCH_QUEUE_FULL.error(options.queueBound());
     }
 
     private URI base(String contentLocation) {
@@ -364,12 +361,11 @@ public final class BatchService implements AutoCloseable {
         try {
             URI uri = new URI(contentLocation.strip());
             if (!uri.isAbsolute()) {
-                throw ErrorCode.UNSUPPORTED_URI.error("Content-Location " + contentLocation
-                        + " must be an absolute URI (the batch's own location)");
+                throw ErrorMessage.CONTENT_LOCATION_RELATIVE.error(contentLocation);
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw ErrorCode.UNSUPPORTED_URI.error("Content-Location " + contentLocation + " is not a URI: " + e.getMessage());
+            throw ErrorMessage.CONTENT_LOCATION_NOT_URI.error(contentLocation, e.getMessage());
         }
     }
 
@@ -382,7 +378,7 @@ public final class BatchService implements AutoCloseable {
             while ((n = body.read(buffer)) > 0) {
                 total += n;
                 if (total > limit) {
-                    throw ErrorCode.BODY_TOO_LARGE.error("more than " + limit, limit);
+                    throw ErrorMessage.BODY_OVER_LIMIT.error(limit);
                 }
                 out.write(buffer, 0, n);
             }
@@ -407,7 +403,7 @@ public final class BatchService implements AutoCloseable {
 
     Job job(String id) {
         Job job = id == null ? null : jobs.get(id);
-        if (job == null) throw ErrorCode.NOT_FOUND.error("there is no batch job " + id);
+        if (job == null) throw ErrorMessage.NO_JOB.error(id);
         return job;
     }
 
@@ -423,8 +419,7 @@ public final class BatchService implements AutoCloseable {
         Job job = job(id);
         synchronized (scheduler) {
             if (job.status.finished()) {
-                throw ErrorCode.CONFLICT.error("job " + id + " has already finished (" + job.status.lower()
-                        + "); only a queued or running job can be cancelled");
+                throw ErrorMessage.JOB_FINISHED.error(id, job.status.lower());
             }
             if (job.cancelRequested) return job;
             job.cancelledAt = options.clock().instant();

@@ -5,6 +5,7 @@ import arno.http.HeaderValues;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Hosts;
 import arno.xml.XmlWriter;
 import jakarta.servlet.http.HttpServlet;
@@ -98,7 +99,7 @@ final class BatchServlet extends HttpServlet {
                 }
             } else {
                 Matcher m = JOB.matcher(path);
-                if (!m.matches()) throw ErrorCode.NOT_FOUND.error("there is no batch resource at " + req.getRequestURI());
+                if (!m.matches()) throw ErrorMessage.NO_BATCH_RESOURCE.error(req.getRequestURI());
                 Job job = service.job(m.group(1));
                 String sub = m.group(2);
                 if (sub == null) {
@@ -127,7 +128,7 @@ final class BatchServlet extends HttpServlet {
         } catch (java.io.UncheckedIOException e) {
             // Reading the request failed (a client gone mid-upload, broken chunking): nothing was queued.
             if (!resp.isCommitted()) {
-                error(req, resp, ErrorCode.BAD_REQUEST.error(e, "the request body could not be read: " + e.getCause().getMessage()), null);
+                error(req, resp, ErrorMessage.BODY_UNREADABLE.error(e, e.getCause().getMessage()), null);
             }
         }
     }
@@ -137,7 +138,7 @@ final class BatchServlet extends HttpServlet {
         if (type != null) {
             String media = HeaderValues.mediaType(type);
             if (media == null || !media.equals("application/xml") && !media.equals("text/xml") && !media.endsWith("+xml")) {
-                throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a batch is sent as application/xml, not " + type);
+                throw ErrorMessage.BATCH_TYPE.error(type);
             }
         }
         Job job = service.submit(req.getInputStream(), req.getHeader("Content-Location"), user);
@@ -173,7 +174,7 @@ final class BatchServlet extends HttpServlet {
             format = HeaderValues.names(HeaderValues.of(req, "Accept"), "text/html") ? "html" : "xml";
         }
         if (!format.equals("html") && !format.equals("xml")) {
-            throw ErrorCode.BAD_PARAMETER.error("report format '" + format + "' does not exist; use xml or html");
+            throw ErrorMessage.NO_REPORT_FORMAT.error(format);
         }
         ReportWriter.Mark mark = service.reportMark(job);
         Path file = job.reportFile();
@@ -220,7 +221,7 @@ final class BatchServlet extends HttpServlet {
     }
 
     private static void file(HttpServletResponse resp, Path file, String what) throws IOException {
-        if (!Files.exists(file)) throw ErrorCode.NOT_FOUND.error("this job has no " + what + " " + file.getFileName());
+        if (!Files.exists(file)) throw ErrorMessage.JOB_HAS_NO_FILE.error(what, file.getFileName());
         resp.setContentType(XML);
         resp.setContentLengthLong(Files.size(file));
         try (OutputStream out = resp.getOutputStream()) {

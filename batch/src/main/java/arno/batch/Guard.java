@@ -133,9 +133,7 @@ final class Guard implements TraceListener {
     }
 
     static ArnoException timeout(Duration limit, String input) {
-        return ErrorCode.TRANSFORMATION_TIMEOUT.error("the transformation of " + input + " ran past its time limit of "
-                + describe(limit) + " and was stopped; if it is not looping, give the batch a longer time-limit"
-                + " (<batch time-limit=\"PT30M\">) or the service one (batch/@time-limit in the configuration)")
+        return ErrorCode.TRANSFORMATION_TIMEOUT.error(input, describe(limit))
                 .at(Where.at(input));
     }
 

@@ -2,6 +2,7 @@ package arno.batch;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.ErrorXml;
 import arno.xml.XmlWriter;
 import java.io.ByteArrayOutputStream;
@@ -167,7 +168,7 @@ final class JobRun implements Runnable {
             job.failure = e.describe();
             report.append(element(x -> problem(x, e)));
         } catch (IOException e) {
-            ArnoException error = ErrorCode.IO.error(e, "the accepted batch " + job.batchFile() + " cannot be read: " + e);
+            ArnoException error = ErrorMessage.BATCH_FILE_UNREADABLE.error(e, job.batchFile(), e);
             job.failure = error.getMessage();
             report.append(element(x -> problem(x, error)));
         }
@@ -198,9 +199,9 @@ final class JobRun implements Runnable {
             }
         });
         if (!missing.isEmpty()) {
-            throw ErrorCode.MISSING_PARAMETER.error("the stylesheet " + code.label()
-                    + " requires parameter" + (missing.size() > 1 ? "s " : " ") + String.join(", ", missing)
-                    + ", which the batch does not set").at(code.where());
+            String names = String.join(", ", missing);
+            throw (missing.size() > 1 ? ErrorMessage.MISSING_PARAMETERS.error(code.label(), names)
+                    : ErrorCode.MISSING_PARAMETER.error(code.label(), names)).at(code.where());
         }
     }
 

@@ -6,7 +6,7 @@ import arno.store.atom.AtomStore;
 import arno.xml.Access;
 import arno.xml.ArnoException;
 import arno.xml.DocumentStore;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import java.io.Reader;
 import java.net.URI;
@@ -75,7 +75,7 @@ final class StoreReads implements ResourceResolver, CollectionFinder, UnparsedTe
         /** The view, opened now if it was not; NO_STORE when the server has no store. */
         Snapshot view(String uri) {
             if (store == null) {
-                throw ErrorCode.NO_STORE.error(uri + " cannot be read: this server has no store").at(Where.at(uri));
+                throw ErrorMessage.NO_STORE_TO_READ.error(uri).at(Where.at(uri));
             }
             if (closed) throw new IllegalStateException("the store scope of this transformation has ended");
             if (view == null) view = store.store().read();
@@ -94,8 +94,7 @@ final class StoreReads implements ResourceResolver, CollectionFinder, UnparsedTe
         TreeInfo document(String path, String uri, Configuration config, String what) {
             Snapshot v = view(uri);
             if (!v.exists(path)) {
-                throw ErrorCode.NOT_FOUND.error(what + " " + uri + " does not exist in the store (version " + v.version()
-                        + ")").at(Where.at(uri));
+                throw ErrorMessage.NOT_IN_STORE.error(what, uri, v.version()).at(Where.at(uri));
             }
             return v.document(path, config);
         }
@@ -120,8 +119,7 @@ final class StoreReads implements ResourceResolver, CollectionFinder, UnparsedTe
     private static Scope scope(String uri) throws XPathException {
         Scope s = CURRENT.get();
         if (s == null) {
-            throw Access.refusal(ErrorCode.UNSUPPORTED_URI.error(uri + ": store: documents are read while a"
-                    + " transformation runs, not when a batch is read or a stylesheet compiled"), "FODC0002");
+            throw Access.refusal(ErrorMessage.STORE_READ_TOO_EARLY.error(uri), "FODC0002");
         }
         return s;
     }
@@ -131,8 +129,7 @@ final class StoreReads implements ResourceResolver, CollectionFinder, UnparsedTe
         if (uri == null || !uri.startsWith(DocumentStore.SCHEME)) return access.resolve(request);
         if (ResourceRequest.XSLT_NATURE.equals(request.nature) || ResourceRequest.XQUERY_NATURE.equals(request.nature)
                 || ResourceRequest.XSD_NATURE.equals(request.nature)) {
-            throw Access.refusal(ErrorCode.UNSUPPORTED_URI.error("stylesheet or module " + uri
-                    + ": code is read from files or URLs, not from the store"), "FODC0002");
+            throw Access.refusal(ErrorMessage.CODE_NOT_FROM_STORE.error(uri), "FODC0002");
         }
         Scope s = scope(uri);
         try {

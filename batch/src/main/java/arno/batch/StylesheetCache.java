@@ -3,6 +3,7 @@ package arno.batch;
 import arno.xml.Access;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import java.io.ByteArrayInputStream;
@@ -136,9 +137,9 @@ final class StylesheetCache {
             try {
                 return java.nio.file.Files.readAllBytes(file);
             } catch (java.nio.file.NoSuchFileException e) {
-                throw ErrorCode.STYLESHEET_NOT_FOUND.error(what + " " + file + " does not exist");
+                throw ErrorMessage.STYLESHEET_FILE_MISSING.error(what, file);
             } catch (IOException e) {
-                throw ErrorCode.STYLESHEET_NOT_FOUND.error(e, what + " " + file + " cannot be read: " + e.getMessage());
+                throw ErrorMessage.STYLESHEET_CODE_UNREADABLE.error(e, what, file, e.getMessage());
             }
         }
         targets.resolve(uri.toString(), null, what, false);
@@ -146,7 +147,7 @@ final class StylesheetCache {
             return targets.outbound().getBytes(uri, what);
         } catch (ArnoException e) {
             if (e.code() == ErrorCode.URI_REFUSED) throw e;
-            throw ErrorCode.STYLESHEET_NOT_FOUND.error(e, e.getMessage());
+            throw e.as(ErrorCode.STYLESHEET_NOT_FOUND, e);
         }
     }
 
@@ -231,13 +232,12 @@ final class StylesheetCache {
         boolean missing = details.stream().filter(d -> !d.warning()).allMatch(d -> d.code() != null && d.code().endsWith("XTSE0165"))
                 || e.getMessage() != null && e.getMessage().contains("I/O error reported by XML parser");
         long count = details.stream().filter(d -> !d.warning()).count();
-        String what = code.kind() == Batch.Kind.XSLT ? "stylesheet " : "schematron ";
+        String what = code.kind() == Batch.Kind.XSLT ? "stylesheet" : "schematron";
         ArnoException.Detail first = details.stream().filter(d -> !d.warning()).findFirst().orElse(details.get(0));
-        String message = what + code.label() + (missing
-                ? " cannot be read: " + first.message()
-                : " does not compile: " + count + (count == 1 ? " error" : " errors") + "; first: " + first);
-        return (missing ? ErrorCode.STYLESHEET_NOT_FOUND : ErrorCode.STYLESHEET_ERROR).error(e, message)
-                .at(code.where()).processorCode(saxonCode).details(details);
+        ArnoException error = missing ? ErrorMessage.STYLESHEET_CODE_UNREADABLE.error(e, what, code.label(), first.message())
+                : count == 1 ? ErrorCode.STYLESHEET_ERROR.error(e, what, code.label(), first)
+                : ErrorMessage.CODE_ERRORS.error(e, what, code.label(), count, first);
+        return error.at(code.where()).processorCode(saxonCode).details(details);
     }
 
     static ArnoException.Detail detail(XmlProcessingError error) {

@@ -3,6 +3,7 @@ package arno.batch;
 import arno.store.atom.ResourcePath;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.FileRoots;
 import arno.xml.Outbound;
 import java.net.URI;
@@ -56,7 +57,7 @@ final class Targets {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         switch (scheme) {
             case "http", "https" -> {
-                if (uri.getHost() == null) throw ErrorCode.UNSUPPORTED_URI.error(what + " URL " + uri + " names no host");
+                if (uri.getHost() == null) throw ErrorMessage.URL_WITHOUT_HOST.error(what, uri);
                 if (checkHost) {
                     try {
                         outbound.check(uri, what);
@@ -74,8 +75,7 @@ final class Targets {
             case "store" -> {
                 return new Batch.Target(uri, null, storePath(uri, what));
             }
-            default -> throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri
-                    + ": only file (under the allowed folders), http, https and store URIs are supported");
+            default -> throw ErrorMessage.URI_SCHEME_UNSUPPORTED.error(what, uri);
         }
     }
 
@@ -86,24 +86,20 @@ final class Targets {
      */
     private String storePath(URI uri, String what) {
         if (!store) {
-            throw ErrorCode.NO_STORE.error(what + " " + uri + ": this server has no store, so no store: URI can be read"
-                    + " or written; name files or URLs, or submit to a server that serves from its store");
+            throw ErrorMessage.NO_STORE_FOR_URI.error(what, uri);
         }
         if (CODE.contains(what)) {
-            throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri + ": stylesheets and schemas are read from files"
-                    + " or URLs, not from the store");
+            throw ErrorMessage.CODE_NOT_IN_STORE.error(what, uri);
         }
         String path = uri.getPath();
         boolean document = uri.getRawAuthority() == null && uri.getQuery() == null && uri.getFragment() == null
                 && path != null && path.startsWith("/") && !path.endsWith("/") && !path.contains("//")
                 && !path.contains("/./") && !path.contains("/../") && !path.endsWith("/.") && !path.endsWith("/..");
         if (!document) {
-            throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri + " names no store document: write store:/PATH,"
-                    + " e.g. store:/journals/ja/v1/i1/a0001.xml");
+            throw ErrorMessage.NO_STORE_DOCUMENT_NAMED.error(what, uri);
         }
         if (OUTPUTS.contains(what) && ResourcePath.document(path) == null) {
-            throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri + " is not a resource document of the store: an"
-                    + " output is an entry PATH.atom or a variant PATH.EXT of one, e.g. store:/journals/ja/v1/i1/a0001.xhtml");
+            throw ErrorMessage.OUTPUT_NOT_RESOURCE.error(what, uri);
         }
         return path;
     }
@@ -119,8 +115,7 @@ final class Targets {
             return roots.confine(fileUri, what);
         } catch (ArnoException e) {
             if (e.code() != ErrorCode.OUTSIDE_ROOTS || !roots.isEmpty()) throw e;
-            throw ErrorCode.OUTSIDE_ROOTS.error(what + " " + fileUri, ": the server allows batches no folder at all;"
-                    + " name the folders batches may read and write in the server's batch roots (see batch/README.md)");
+            throw ErrorMessage.NO_BATCH_ROOTS.error(what, fileUri);
         }
     }
 }

@@ -4,6 +4,7 @@ import arno.store.atom.AtomStore;
 import arno.store.atom.Put;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.ErrorXml;
 import arno.xml.OwnerOnly;
 import arno.xml.Where;
@@ -215,16 +216,16 @@ final class Transformation {
             stoppedBy = stopped(e);
             if (stoppedBy == null) error(xml, timedOut(e) ? Guard.timeout(limit, input.source().uri().toString()) : translate(e, input));
         } catch (IOException e) {
-            error(xml, ErrorCode.INPUT_UNREADABLE.error(e, describe(e, input)).at(Where.at(input.source().uri().toString())));
+            error(xml, (e instanceof NoSuchFileException ? ErrorMessage.INPUT_MISSING.error(e, input.source().uri())
+                    : ErrorCode.INPUT_UNREADABLE.error(e, "input", input.source().uri(), e)).at(Where.at(input.source().uri().toString())));
         } catch (RuntimeException | StackOverflowError e) {
             stoppedBy = stopped(e);
             if (stoppedBy == null) {
                 ArnoException arno = ArnoException.find(e);
                 error(xml, arno != null ? arno : e instanceof StackOverflowError
-                        ? ErrorCode.TRANSFORMATION_ERROR.error("the stylesheet's templates or functions call each other too deeply"
-                                + " (a call with no parameters that recurses never ends); it stopped with a stack overflow")
+                        ? ErrorMessage.STACK_OVERFLOW.error()
                                 .at(Where.at(input.source().uri().toString()))
-                        : ErrorCode.TRANSFORMATION_ERROR.error(e, e.toString()));
+                        : ErrorCode.TRANSFORMATION_ERROR.error(e, e));
             }
         } finally {
             scope.close();
@@ -291,7 +292,7 @@ final class Transformation {
             try {
                 return new BufferedInputStream(Files.newInputStream(source.file()), 1 << 16);
             } catch (NoSuchFileException e) {
-                throw ErrorCode.INPUT_UNREADABLE.error("input " + source.file() + " does not exist")
+                throw ErrorMessage.INPUT_MISSING.error(source.file())
                         .at(Where.at(source.uri().toString()));
             }
         }
@@ -320,7 +321,7 @@ final class Transformation {
             xml.start("result-document").attr("href", target.uri()).end().newline();
             return processor.newSerializer(p.temporary().toFile());
         } catch (IOException e) {
-            throw ErrorCode.OUTPUT_FAILED.error(e, "result document " + uri + " cannot be written: " + e);
+            throw ErrorMessage.RESULT_DOCUMENT_NOT_WRITTEN.error(e, uri, e);
         }
     }
 
@@ -451,11 +452,6 @@ final class Transformation {
     private static void error(XmlWriter xml, ArnoException e) {
         ErrorXml.write(xml, e, null, true);
         xml.newline();
-    }
-
-    private static String describe(IOException e, Batch.Input input) {
-        if (e instanceof NoSuchFileException) return "input " + input.source().uri() + " does not exist";
-        return "input " + input.source().uri() + " cannot be read: " + e;
     }
 
     /** Keeps the SVRL in the job folder and summarises it into the entry and the job's rule counts. */

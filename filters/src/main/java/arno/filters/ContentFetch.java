@@ -5,7 +5,7 @@ import arno.pipeline.SaxStage;
 import arno.store.atom.Expansion;
 import arno.store.atom.ResourcePath;
 import arno.xml.DocumentStore;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -82,7 +82,7 @@ public final class ContentFetch implements SaxStage {
                 };
                 if (view == null) return;
                 if (config == null) {
-                    throw ErrorCode.INTERNAL.error("ContentFetch runs only as a pipeline stage (no Saxon configuration reached it)");
+                    throw ErrorMessage.NOT_A_PIPELINE_STAGE.error();
                 }
                 AttributesImpl a = new AttributesImpl();
                 a.addAttribute("", "name", "name", "CDATA", "content");

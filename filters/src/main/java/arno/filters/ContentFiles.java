@@ -2,7 +2,7 @@ package arno.filters;
 
 import arno.pipeline.RequestScope;
 import arno.xml.DocumentStore;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -54,9 +54,9 @@ final class ContentFiles implements DocumentStore.View {
         try {
             Source s = configuration.getResourceResolver().resolve(r);
             if (s instanceof NodeInfo n) return n.getTreeInfo();
-            throw ErrorCode.NOT_FOUND.error("no content document at " + r.uri);
+            throw ErrorMessage.NO_CONTENT_DOCUMENT.error(r.uri);
         } catch (XPathException e) {
-            throw ErrorCode.NOT_FOUND.error(e, "no content document at " + r.uri + ": " + e.getMessage());
+            throw ErrorMessage.NO_CONTENT_DOCUMENT_BECAUSE.error(e, r.uri, e.getMessage());
         }
     }
 

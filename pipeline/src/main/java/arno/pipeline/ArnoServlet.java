@@ -1,6 +1,7 @@
 package arno.pipeline;
 
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -122,8 +123,7 @@ public final class ArnoServlet extends HttpServlet {
         boolean hasBody = request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
         String method = request.getMethod();
         if (hasBody && (method.equals("GET") || method.equals("HEAD"))) {
-            refuse(response, ErrorCode.BAD_REQUEST.error("a " + method + " request carries no body here; send the"
-                    + " request without one, or use a method that the route accepts a body with (POST, PUT)"));
+            refuse(response, ErrorMessage.BODY_NOT_ACCEPTED.error(method));
             observer.done(RequestObserver.NONE, RequestObserver.NONE, response.getStatus(), System.nanoTime() - start);
             return;
         }

@@ -2,6 +2,7 @@ package arno.pipeline;
 
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ final class BinaryBody {
     static BinaryBody of(Path file, String src) {
         try {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            if (!a.isRegularFile()) throw ErrorCode.NOT_FOUND.error(src + " is not a file");
+            if (!a.isRegularFile()) throw ErrorMessage.NOT_A_FILE.error(src);
             long modified = a.lastModifiedTime().toMillis();
             String type = Files.probeContentType(file);
             if (type == null) type = java.net.URLConnection.guessContentTypeFromName(file.getFileName().toString());
@@ -54,7 +55,7 @@ final class BinaryBody {
                     "f" + Long.toHexString(a.size()) + "-" + Long.toHexString(modified), modified / 1000 * 1000,
                     () -> Files.newInputStream(file));
         } catch (IOException e) {
-            throw ErrorCode.NOT_FOUND.error(src + " cannot be read: " + e.getMessage());
+            throw ErrorMessage.SOURCE_UNREADABLE.error(e, src, e.getMessage());
         }
     }
 }

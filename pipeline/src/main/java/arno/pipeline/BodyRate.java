@@ -1,6 +1,8 @@
 package arno.pipeline;
 
+import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -28,28 +30,25 @@ public record BodyRate(long minBytesPerSecond, Duration grace, Duration timeLimi
 
     public BodyRate {
         if (minBytesPerSecond < 0) {
-            throw ErrorCode.BAD_CONFIGURATION.error("the least body rate must not be negative, not " + minBytesPerSecond);
+            throw ErrorMessage.BODY_RATE_NEGATIVE.error(minBytesPerSecond);
         }
-        if (grace == null || grace.isNegative()) throw ErrorCode.BAD_CONFIGURATION.error("the body rate's grace must not be negative, not " + grace);
+        if (grace == null || grace.isNegative()) throw ErrorMessage.BODY_GRACE_NEGATIVE.error(grace);
         if (timeLimit == null || timeLimit.isNegative() || timeLimit.isZero()) {
-            throw ErrorCode.BAD_CONFIGURATION.error("the body time limit must be positive, not " + timeLimit);
+            throw ErrorMessage.BODY_TIME_LIMIT.error(timeLimit);
         }
     }
 
     /**
-     * Null while {@code received} bytes after {@code elapsedNanos} keep the rules; else what
-     * went wrong, for the error's message.
+     * Null while {@code received} bytes after {@code elapsedNanos} keep the rules; else the
+     * {@link ErrorCode#BODY_TOO_SLOW} error saying what went wrong.
      */
-    public String tooSlow(long received, long elapsedNanos) {
+    public ArnoException tooSlow(long received, long elapsedNanos) {
         if (elapsedNanos >= timeLimit.toNanos()) {
-            return "the request body was not complete within the time limit of " + seconds(timeLimit.toNanos())
-                    + " (" + received + " bytes arrived)";
+            return ErrorMessage.BODY_NOT_IN_TIME.error(seconds(timeLimit.toNanos()), received);
         }
         long over = elapsedNanos - grace.toNanos();
         if (minBytesPerSecond > 0 && over > 0 && received < minBytesPerSecond * (elapsedNanos / 1e9)) {
-            return String.format(Locale.ROOT, "the request body arrives too slowly: %d bytes in %s, below the least rate"
-                    + " of %d bytes/s that applies after %s", received, seconds(elapsedNanos), minBytesPerSecond,
-                    seconds(grace.toNanos()));
+            return ErrorCode.BODY_TOO_SLOW.error(received, seconds(elapsedNanos), minBytesPerSecond, seconds(grace.toNanos()));
         }
         return null;
     }

@@ -2,6 +2,7 @@ package arno.pipeline;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
@@ -67,7 +68,7 @@ final class BodyRead implements ReadListener {
             int n = in.read(buffer);
             if (n < 0) return; // onAllDataRead follows
             if (received + n > limit) {
-                finish(ErrorCode.BODY_TOO_LARGE.error("more than " + limit, limit));
+                finish(ErrorMessage.BODY_OVER_LIMIT.error(limit));
                 return;
             }
             body.write(buffer, 0, n);
@@ -89,8 +90,8 @@ final class BodyRead implements ReadListener {
     }
 
     private void checkRate() {
-        String why = rate.tooSlow(received, System.nanoTime() - start);
-        if (why != null) finish(ErrorCode.BODY_TOO_SLOW.error(why));
+        ArnoException tooSlow = rate.tooSlow(received, System.nanoTime() - start);
+        if (tooSlow != null) finish(tooSlow);
     }
 
     private void finish(ArnoException error) {

@@ -2,6 +2,7 @@ package arno.pipeline;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import java.net.URI;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ final class Compiler {
         try (java.io.InputStream in = Packages.open(source.toString())) {
             return c.compile(new StreamSource(in, source.toString()));
         } catch (java.io.IOException e) {
-            return ErrorCode.COMPILE_ERROR.error(e, source + " cannot be read: " + e.getMessage()).at(Where.at(source.toString()));
+            return ErrorMessage.SOURCE_NOT_COMPILED.error(e, source, e.getMessage()).at(Where.at(source.toString()));
         } catch (SaxonApiException e) {
             return compileError(errors, e);
         }
@@ -70,7 +71,7 @@ final class Compiler {
 
     private Stage broken(String description, ArnoException e) {
         if (!development) {
-            throw ErrorCode.SITE_ERROR.error(e, description + " does not compile: " + summary(e.details(), e))
+            throw ErrorMessage.CODE_NOT_COMPILED.error(e, description, summary(e.details(), e))
                     .at(e.where()).processorCode(e.processorCode()).details(e.details());
         }
         LOG.log(System.Logger.Level.ERROR, description + ": " + e.describe()

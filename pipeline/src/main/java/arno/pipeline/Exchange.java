@@ -2,6 +2,8 @@ package arno.pipeline;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
+import arno.xml.Where;
 import java.util.Map;
 import net.sf.saxon.s9api.Destination;
 import net.sf.saxon.s9api.QName;
@@ -127,7 +129,7 @@ public final class Exchange {
             if (route == null) throw ErrorCode.NO_ROUTE.error(site.name(), m.sitePath());
             if (!route.methods.contains(http.method())) {
                 allow = String.join(", ", route.methods);
-                throw ErrorCode.METHOD_NOT_ALLOWED.error("route '" + route.name() + "'", http.method(), allow);
+                throw ErrorMessage.ROUTE_METHOD_NOT_ALLOWED.error(route.name(), http.method(), allow);
             }
             reader.prepare();
             if (showResponse) {
@@ -140,7 +142,7 @@ public final class Exchange {
         } catch (ArnoException e) {
             fail(e, target);
         } catch (RuntimeException e) {
-            fail(ErrorCode.INTERNAL.error(e, "unexpected failure: " + e), target);
+            fail(ErrorCode.INTERNAL.error(e, e), target);
         }
     }
 
@@ -175,7 +177,7 @@ public final class Exchange {
         source = this::writeDocument;
         XdmNode root = root(document);
         if (root == null || !root.getNodeName().equals(new QName(REQ, "request"))) {
-            throw ErrorCode.INVALID_XML.error("the request document", "its root is not req:request");
+            throw ErrorMessage.REQUEST_ROOT.error();
         }
         String siteName = attribute(root, "site", "name");
         String path = attribute(root, "path", "value");
@@ -188,7 +190,7 @@ public final class Exchange {
             int status = status(givenError.attribute("status"));
             Pipeline page = site.errorPipeline(status);
             if (page == null) page = sites.defaultError;
-            if (page == null) throw ErrorCode.NOT_FOUND.error("site '" + site.name() + "' has no error page");
+            if (page == null) throw ErrorMessage.NO_ERROR_PAGE.error(site.name());
             run(page, "error", sites.engine.config.timeout().toMillis(), out -> writeDocument(out, null), target.open(status));
             return;
         }
@@ -199,7 +201,7 @@ public final class Exchange {
                 break;
             }
         }
-        if (route == null) throw ErrorCode.NO_ROUTE.error(site.name(), routeName != null ? "route name " + routeName : path);
+        if (route == null) throw (routeName != null ? ErrorMessage.NO_ROUTE_NAMED.error(site.name(), routeName) : ErrorCode.NO_ROUTE.error(site.name(), path));
         run(route.pipeline, route.name(), route.timeoutMillis, out -> writeDocument(out, null), target.open(200));
     }
 

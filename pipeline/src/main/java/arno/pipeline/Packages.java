@@ -2,6 +2,7 @@ package arno.pipeline;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import java.io.BufferedReader;
@@ -61,7 +62,7 @@ final class Packages {
                 if (d == null) continue;
                 Declared clash = byName.put(d.name, d);
                 if (clash != null) {
-                    throw ErrorCode.SITE_ERROR.error(file + ": package " + d.name + " is also declared by " + clash.uri)
+                    throw ErrorMessage.PACKAGE_TWICE.error(file, d.name, clash.uri)
                             .at(Where.at(file.toString()));
                 }
             }
@@ -80,8 +81,8 @@ final class Packages {
             Declared next = pending.stream()
                     .filter(d -> d.uses.stream().allMatch(u -> compiledNames.contains(u) || !byName.containsKey(u)))
                     .findFirst()
-                    .orElseThrow(() -> ErrorCode.SITE_ERROR.error("packages use each other in a cycle: "
-                            + pending.stream().map(d -> d.name + " (" + d.uri + ")").toList()));
+                    .orElseThrow(() -> ErrorMessage.PACKAGE_CYCLE.error(
+                            pending.stream().map(d -> d.name + " (" + d.uri + ")").toList()));
             done.add(compileOne(processor, next.uri, done));
             compiledNames.add(next.name);
             sources.put(next.name, next.uri);
@@ -121,14 +122,14 @@ final class Packages {
                         String name = line.strip();
                         if (name.isEmpty() || name.startsWith("#")) continue;
                         if (loader.getResource(name) == null) {
-                            throw ErrorCode.SITE_ERROR.error(index + " lists " + name + ", which is not on the class path");
+                            throw ErrorMessage.PACKAGE_NOT_ON_CLASS_PATH.error(index, name);
                         }
                         uris.add(CLASS_PATH + name);
                     }
                 }
             }
         } catch (IOException e) {
-            throw ErrorCode.SITE_ERROR.error(e, "cannot read the package lists " + INDEX + " on the class path: " + e.getMessage());
+            throw ErrorMessage.PACKAGE_LISTS_UNREADABLE.error(e, INDEX, e.getMessage());
         }
         return uris;
     }
@@ -141,7 +142,7 @@ final class Packages {
             try {
                 c.importPackage(p);
             } catch (SaxonApiException e) {
-                throw ErrorCode.SITE_ERROR.error(e, "cannot import package " + p.getName() + ": " + e.getMessage());
+                throw ErrorMessage.PACKAGE_NOT_IMPORTED.error(e, p.getName(), e.getMessage());
             }
         }
         return c;
@@ -156,11 +157,10 @@ final class Packages {
         try (InputStream in = open(uri)) {
             return compiler(processor, before, errors).compilePackage(new StreamSource(in, uri));
         } catch (IOException e) {
-            throw ErrorCode.SITE_ERROR.error(e, "cannot read shared package " + uri + ": " + e.getMessage());
+            throw ErrorMessage.PACKAGE_UNREADABLE.error(e, uri, e.getMessage());
         } catch (SaxonApiException e) {
             ArnoException c = Compiler.compileError(errors, e);
-            throw ErrorCode.SITE_ERROR.error(e, "shared package " + uri + " does not compile: "
-                    + Compiler.summary(c.details(), e)).at(c.where()).processorCode(c.processorCode()).details(c.details());
+            throw ErrorMessage.PACKAGE_NOT_COMPILED.error(e, uri, Compiler.summary(c.details(), e)).at(c.where()).processorCode(c.processorCode()).details(c.details());
         }
     }
 
@@ -169,7 +169,7 @@ final class Packages {
         try (Stream<Path> s = Files.walk(folder)) {
             return s.filter(p -> p.toString().endsWith(".xsl") && Files.isRegularFile(p)).sorted().toList();
         } catch (IOException e) {
-            throw ErrorCode.SITE_ERROR.error(e, "cannot list " + folder + ": " + e.getMessage());
+            throw ErrorMessage.PACKAGE_FOLDER_UNLISTED.error(e, folder, e.getMessage());
         }
     }
 
@@ -206,10 +206,10 @@ final class Packages {
             reader.parse(source);
         } catch (IOException | org.xml.sax.SAXException e) {
             ArnoException cause = XmlPolicy.translate(e, uri);
-            throw ErrorCode.SITE_ERROR.error(e, cause.getMessage()).at(cause.where());
+            throw cause.as(ErrorCode.SITE_ERROR, e).at(cause.where());
         }
         if (!isPackage[0]) return null;
-        if (name[0] == null) throw ErrorCode.SITE_ERROR.error(uri + ": xsl:package has no name attribute").at(Where.at(uri));
+        if (name[0] == null) throw ErrorMessage.PACKAGE_UNNAMED.error(uri).at(Where.at(uri));
         return new Declared(name[0], uri, uses);
     }
 }

@@ -1,6 +1,7 @@
 package arno.pipeline;
 
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Outbound;
 import arno.xml.XmlPolicy;
 import java.nio.file.Files;
@@ -51,13 +52,13 @@ public record PipelineConfig(Path content, List<Path> packageFolders, boolean cl
         packageFolders = List.copyOf(packageFolders);
         hosts = List.copyOf(hosts);
         if (sites == null || !Files.isDirectory(sites)) {
-            throw ErrorCode.BAD_CONFIGURATION.error("sites folder " + sites + " does not exist or is not a folder");
+            throw ErrorMessage.SITES_FOLDER_MISSING.error(sites);
         }
-        if (bodyLimit <= 0) throw ErrorCode.BAD_CONFIGURATION.error("body limit must be positive, not " + bodyLimit);
+        if (bodyLimit <= 0) throw ErrorMessage.BODY_LIMIT.error(bodyLimit);
         if (timeout.isNegative() || timeout.isZero()) {
-            throw ErrorCode.BAD_CONFIGURATION.error("route time limit must be positive, not " + timeout);
+            throw ErrorMessage.ROUTE_TIME_LIMIT.error(timeout);
         }
-        if (sourceCache < 0) throw ErrorCode.BAD_CONFIGURATION.error("source cache must not be negative, not " + sourceCache);
+        if (sourceCache < 0) throw ErrorMessage.SOURCE_CACHE_NEGATIVE.error(sourceCache);
     }
 
     /**

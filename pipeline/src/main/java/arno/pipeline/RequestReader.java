@@ -3,6 +3,7 @@ package arno.pipeline;
 import arno.http.HeaderValues;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.XmlPolicy;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -82,9 +83,9 @@ final class RequestReader implements Exchange.RequestSource {
             try (InputStream in = new Limited(request.body(), bodyLimit)) {
                 form = in.readAllBytes();
             } catch (Limited.TooLarge e) {
-                throw ErrorCode.BODY_TOO_LARGE.error(e, "more than " + bodyLimit, bodyLimit);
+                throw ErrorMessage.BODY_OVER_LIMIT.error(e, bodyLimit);
             } catch (IOException e) {
-                throw ErrorCode.BAD_REQUEST.error(e, "the form body cannot be read: " + e.getMessage());
+                throw ErrorMessage.FORM_UNREADABLE.error(e, e.getMessage());
             }
             Charset charset = charset(type);
             parse(new String(form, charset), charset, p, "the form body");
@@ -229,14 +230,14 @@ final class RequestReader implements Exchange.RequestSource {
             source.setSystemId(BODY_URI);
             body.parse(source);
         } catch (Limited.TooLarge x) {
-            throw ErrorCode.BODY_TOO_LARGE.error(x, "more than " + bodyLimit, bodyLimit);
+            throw ErrorMessage.BODY_OVER_LIMIT.error(x, bodyLimit);
         } catch (SAXException | IOException x) {
-            if (tooLarge(x) != null) throw ErrorCode.BODY_TOO_LARGE.error(x, "more than " + bodyLimit, bodyLimit);
+            if (tooLarge(x) != null) throw ErrorMessage.BODY_OVER_LIMIT.error(x, bodyLimit);
             // The parser's own failures are the body's fault; anything else failed downstream (a stage).
             if (XmlPolicy.refusal(x) != null || x instanceof org.xml.sax.SAXParseException || x instanceof IOException) {
                 arno.xml.ArnoException e = XmlPolicy.translate(x, "the request body");
                 // Bytes that stopped coming (a client gone, broken chunking) are the request's fault too.
-                if (e.code() == ErrorCode.IO) throw ErrorCode.BAD_REQUEST.error(x, "the request body could not be read: " + x.getMessage());
+                if (e.code() == ErrorCode.IO) throw ErrorMessage.BODY_UNREADABLE.error(x, x.getMessage());
                 throw e;
             }
             throw (SAXException) x;
@@ -268,8 +269,7 @@ final class RequestReader implements Exchange.RequestSource {
         try {
             return java.net.URLDecoder.decode(s, charset);
         } catch (IllegalArgumentException e) {
-            throw ErrorCode.BAD_REQUEST.error(what + " has a bad percent-encoding in '" + s + "' (" + e.getMessage()
-                    + "); encode '%' as %25");
+            throw ErrorMessage.BAD_PERCENT_ENCODING.error(what, s, e.getMessage());
         }
     }
 
@@ -279,7 +279,7 @@ final class RequestReader implements Exchange.RequestSource {
         try {
             return Charset.forName(name);
         } catch (IllegalArgumentException e) {
-            throw ErrorCode.BAD_REQUEST.error("unknown charset '" + name + "' in Content-Type " + contentType);
+            throw ErrorMessage.UNKNOWN_CHARSET.error(name, contentType);
         }
     }
 

@@ -5,6 +5,7 @@ import arno.xml.Access;
 import arno.xml.ArnoException;
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.FileRoots;
 import java.io.IOException;
 import java.io.InputStream;
@@ -112,7 +113,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         if (query >= 0) path = path.substring(0, query);
         while (path.startsWith("/")) path = path.substring(1);
         Path file = root.resolve(path).normalize();
-        if (!file.startsWith(root)) throw ErrorCode.OUTSIDE_ROOTS.error("content " + uri, " " + List.of(root));
+        if (!file.startsWith(root)) throw ErrorCode.OUTSIDE_ROOTS.error("content", uri, List.of(root));
         return file;
     }
 
@@ -128,23 +129,21 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         RequestScope scope = RequestScope.current();
         if (code) {
             if (content || stored) {
-                throw refusal(ErrorCode.UNSUPPORTED_URI.error("stylesheet or module " + uri
-                        + ": code is read from the sites and package folders, not from content"), "FODC0002");
+                throw refusal(ErrorMessage.CODE_NOT_FROM_CONTENT.error(uri), "FODC0002");
             }
             if (uri.startsWith(Packages.CLASS_PATH)) {
                 // Arno's own shipped stylesheets (an xsl:include inside a class-path package).
                 try {
                     return access.policy().source(Packages.open(uri), uri);
                 } catch (IOException e) {
-                    throw refusal(ErrorCode.NOT_FOUND.error(e, "stylesheet " + uri + ": " + e.getMessage()), "FODC0002");
+                    throw refusal(ErrorMessage.STYLESHEET_MISSING.error(e, uri, e.getMessage()), "FODC0002");
                 }
             }
             return access.resolve(request);
         }
         if (scope == null) {
             // Out of a request: compile time (static variables, parameter defaults) and start-up.
-            if (stored) throw refusal(ErrorCode.NOT_FOUND.error("store: documents are read inside a request only, not "
-                    + uri), "FODC0002");
+            if (stored) throw refusal(ErrorMessage.STORE_READ_OUTSIDE_REQUEST.error(uri), "FODC0002");
             return content ? parse(uri).getRootNode() : access.resolve(request);
         }
         scope.checkDeadline();
@@ -249,7 +248,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                 throw ResponseWriter.bad("rsp:body src='" + src + "' is an XML document: copy it into rsp:body with a method (xml, html)");
             }
         }
-        if (stored) throw ErrorCode.NOT_FOUND.error("nothing is stored at " + src);
+        if (stored) throw ErrorMessage.NOTHING_STORED.error(src);
         Path file = file(SCHEME + path);
         if (scope.reads != null) scope.reads.file(file);
         return BinaryBody.of(file, src);
@@ -287,7 +286,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
             }
             Path file = file(uri);
             BasicFileAttributes attributes = attributes(file, uri);
-            if (!attributes.isRegularFile()) throw ErrorCode.NOT_FOUND.error("no content document at " + uri);
+            if (!attributes.isRegularFile()) throw ErrorMessage.NO_CONTENT_DOCUMENT.error(uri);
             if (reads != null) reads.file(lexicalFile(uri), attributes);
             try (InputStream in = Files.newInputStream(file)) {
                 TreeInfo tree = config.buildDocumentTree(access.policy().source(in, uri));
@@ -297,7 +296,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                 }
                 return tree;
             } catch (IOException e) {
-                throw ErrorCode.IO.error(e, "cannot read " + uri + ": " + e.getMessage());
+                throw ErrorCode.IO.error(e, uri, e.getMessage());
             } catch (XPathException e) {
                 throw arno.xml.XmlPolicy.translate(e, uri);
             }
@@ -310,14 +309,14 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         try {
             return Files.readAttributes(file, BasicFileAttributes.class, options);
         } catch (IOException e) {
-            throw ErrorCode.NOT_FOUND.error("no content document at " + uri);
+            throw ErrorMessage.NO_CONTENT_DOCUMENT.error(uri);
         }
     }
 
     /** A stored document from the request's view, navigated in place: nothing is parsed. */
     private TreeInfo stored(RequestScope scope, String path, String uri) throws XPathException {
         if (store == null) {
-            throw refusal(ErrorCode.NOT_FOUND.error("no store is open, so " + uri + " cannot be read"), "FODC0002");
+            throw refusal(ErrorMessage.NO_STORE_OPEN.error(uri), "FODC0002");
         }
         try {
             return scope.view(store).document(path, config);
@@ -332,7 +331,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         RequestScope scope = RequestScope.current();
         if (uri.startsWith(DocumentStore.SCHEME)) {
             if (store == null || scope == null) {
-                throw refusal(ErrorCode.NOT_FOUND.error("no store is open, so " + uri + " cannot be read"), "FODC0002");
+                throw refusal(ErrorMessage.NO_STORE_OPEN.error(uri), "FODC0002");
             }
             List<String> members = new ArrayList<>();
             for (String u : scope.view(store).uris(uri.substring(DocumentStore.SCHEME.length()))) {
@@ -355,7 +354,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         }
         try {
             Path dir = file(uri);
-            if (!Files.isDirectory(dir)) throw ErrorCode.NOT_FOUND.error("no content folder at " + uri);
+            if (!Files.isDirectory(dir)) throw ErrorMessage.NO_CONTENT_FOLDER.error(uri);
             if (scope != null && scope.reads != null) scope.reads.directory(dir);
             List<String> uris = new ArrayList<>();
             String base = uri.endsWith("/") ? uri : uri + "/";
@@ -366,7 +365,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                      .sorted()
                      .forEach(n -> uris.add(base + n));
             } catch (IOException e) {
-                throw ErrorCode.IO.error(e, "cannot list " + uri + ": " + e.getMessage());
+                throw ErrorMessage.CANNOT_LIST.error(e, uri, e.getMessage());
             }
             return Access.collection(uri, uris, this, config);
         } catch (ArnoException e) {
@@ -390,7 +389,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         } catch (ArnoException e) {
             throw refusal(e, "FOUT1170");
         } catch (IOException | IllegalArgumentException e) {
-            throw refusal(ErrorCode.IO.error(e, "cannot read " + s + ": " + e.getMessage()), "FOUT1170");
+            throw refusal(ErrorCode.IO.error(e, s, e.getMessage()), "FOUT1170");
         }
     }
 }

@@ -1,5 +1,6 @@
 package arno.pipeline;
 
+import arno.xml.ErrorMessage;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.event.PipelineConfiguration;
 import net.sf.saxon.event.ReceivingContentHandler;
@@ -46,7 +47,7 @@ final class ResponseEvents {
             h.endDocument();
             d.close();
         } catch (SAXException | SaxonApiException e) {
-            throw arno.xml.ErrorCode.INTERNAL.error(e, "cannot write a response: " + e.getMessage());
+            throw ErrorMessage.RESPONSE_NOT_WRITTEN.error(e, e.getMessage());
         }
     }
 

@@ -1,6 +1,8 @@
 package arno.pipeline;
 
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
+import arno.xml.Where;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -27,8 +29,7 @@ final class Router {
             String p = URLDecoder.decode(rawPath.replace("+", "%2B"), StandardCharsets.UTF_8);
             return p.isEmpty() ? "/" : p;
         } catch (IllegalArgumentException e) {
-            throw ErrorCode.BAD_REQUEST.error("the path " + rawPath + " has a bad percent-encoding (" + e.getMessage()
-                    + "); encode '%' as %25");
+            throw ErrorMessage.BAD_PATH_ENCODING.error(rawPath, e.getMessage());
         }
     }
 

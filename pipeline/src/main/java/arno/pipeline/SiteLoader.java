@@ -2,6 +2,7 @@ package arno.pipeline;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
@@ -89,7 +90,7 @@ final class SiteLoader {
                 case "cache" -> cache = siteCache(file, e, cache);
                 case "route" -> {
                     String routeName = e.attribute("name");
-                    if (!routeNames.add(routeName)) fail(file, e, "route name '" + routeName + "' is used twice");
+                    if (!routeNames.add(routeName)) fail(file, e, ErrorMessage.ROUTE_NAME_TWICE, routeName);
                     List<Stage> stages = new ArrayList<>();
                     CachePolicy.Route routeCache = null;
                     for (XdmNode s : e.children()) {
@@ -100,8 +101,7 @@ final class SiteLoader {
                     String methods = e.attribute("methods");
                     Set<String> allowed = Set.of((methods == null ? "GET HEAD" : methods).trim().split("\\s+"));
                     if (routeCache != null && !allowed.contains("GET")) {
-                        fail(file, e, "route '" + routeName + "' caches its pages but does not answer GET;"
-                                + " only GET and HEAD responses are cached");
+                        fail(file, e, ErrorMessage.CACHED_ROUTE_WITHOUT_GET, routeName);
                     }
                     routes.add(new Route(routeName, e.attribute("pattern"), allowed,
                             duration(file, e, e.attribute("timeout"), siteTimeout).toMillis(),
@@ -111,13 +111,14 @@ final class SiteLoader {
                     String status = e.attribute("status");
                     int key = status == null ? 0 : Integer.parseInt(status.trim());
                     if (errors.put(key, new Pipeline(List.of(stage(file, dir, e, compiler, "error")))) != null) {
-                        fail(file, e, "a second error template for " + (key == 0 ? "every status" : "status " + key));
+                        if (key == 0) fail(file, e, ErrorMessage.SECOND_ERROR_TEMPLATE);
+                        fail(file, e, ErrorMessage.SECOND_STATUS_TEMPLATE, key);
                     }
                 }
-                default -> fail(file, e, "unexpected element " + e.getNodeName());
+                default -> fail(file, e, ErrorMessage.UNEXPECTED_ELEMENT, e.getNodeName());
             }
         }
-        if (hosts.isEmpty() && prefix.isEmpty()) fail(file, root, "a site needs a host, a prefix, or both");
+        if (hosts.isEmpty() && prefix.isEmpty()) fail(file, root, ErrorMessage.SITE_UNREACHABLE);
         return new Site(name, hosts, prefix, params, routes, errors, file, cache);
     }
 
@@ -125,7 +126,7 @@ final class SiteLoader {
     private static CachePolicy.Site siteCache(Path file, XdmNode e, CachePolicy.Site defaults) {
         long memory = size(file, e, "memory", defaults.memory());
         long disk = size(file, e, "disk", defaults.disk());
-        if (memory < 64 << 10) fail(file, e, "cache memory=\"" + e.attribute("memory") + "\" is too small; give at least 64K");
+        if (memory < 64 << 10) fail(file, e, ErrorMessage.CACHE_MEMORY_SMALL, e.attribute("memory"));
         Duration revalidate = time(file, e, "revalidate", defaults.revalidate());
         CachePolicy.Sources sources = defaults.sources();
         CachePolicy.Fragments fragments = defaults.fragments();
@@ -133,15 +134,15 @@ final class SiteLoader {
             if (c.getNodeKind() != XdmNodeKind.ELEMENT) continue;
             if (c.getNodeName().getLocalName().equals("sources")) {
                 int items = count(file, c, "items", sources.items());
-                if (items < 1) fail(file, c, "sources items=\"0\" would keep none; to ask the servers at every use give revalidate=\"0s\"");
+                if (items < 1) fail(file, c, ErrorMessage.SOURCES_NONE);
                 long bytes = size(file, c, "memory", sources.memory());
-                if (bytes < 64 << 10) fail(file, c, "sources memory=\"" + c.attribute("memory") + "\" is too small; give at least 64K");
+                if (bytes < 64 << 10) fail(file, c, ErrorMessage.SOURCES_MEMORY_SMALL, c.attribute("memory"));
                 sources = new CachePolicy.Sources(items, bytes, time(file, c, "revalidate", sources.revalidate()));
             } else {
                 int items = count(file, c, "items", fragments.items());
                 long bytes = size(file, c, "memory", fragments.memory());
                 if (items > 0 && bytes < 64 << 10) {
-                    fail(file, c, "fragments memory=\"" + c.attribute("memory") + "\" is too small; give at least 64K, or items=\"0\"");
+                    fail(file, c, ErrorMessage.FRAGMENTS_MEMORY_SMALL, c.attribute("memory"));
                 }
                 fragments = new CachePolicy.Fragments(items, bytes);
             }
@@ -154,7 +155,7 @@ final class SiteLoader {
         String text = e.attribute(attribute);
         if (text == null) return fallback;
         long n = Long.parseLong(text.trim()); // the schema allows 1 to 9 digits only
-        if (n > MAX_ITEMS) fail(file, e, attribute + "=\"" + text + "\" is too many; give at most " + MAX_ITEMS);
+        if (n > MAX_ITEMS) fail(file, e, ErrorMessage.TOO_MANY_ITEMS, attribute, text, MAX_ITEMS);
         return (int) n;
     }
 
@@ -164,9 +165,9 @@ final class SiteLoader {
     /** A route's {@code <cache ttl max-size params vary max-age>}. */
     private static CachePolicy.Route routeCache(Path file, XdmNode e) {
         long maxSize = size(file, e, "max-size", CachePolicy.DEFAULT_MAX_SIZE);
-        if (maxSize < 1) fail(file, e, "cache max-size must be at least 1 byte");
+        if (maxSize < 1) fail(file, e, ErrorMessage.CACHE_MAX_SIZE);
         Duration ttl = time(file, e, "ttl", null);
-        if (ttl != null && ttl.isZero()) fail(file, e, "cache ttl=\"" + e.attribute("ttl") + "\" would keep nothing; leave the route uncached instead");
+        if (ttl != null && ttl.isZero()) fail(file, e, ErrorMessage.CACHE_TTL_ZERO, e.attribute("ttl"));
         return new CachePolicy.Route(ttl, maxSize, names(e.attribute("params")), names(e.attribute("vary")),
                 time(file, e, "max-age", null));
     }
@@ -179,7 +180,7 @@ final class SiteLoader {
         String text = e.attribute(attribute);
         if (text == null) return fallback;
         Long n = CachePolicy.size(text);
-        if (n == null) fail(file, e, attribute + "=\"" + text + "\" is not a size such as 64M");
+        if (n == null) fail(file, e, ErrorMessage.NOT_A_SIZE, attribute, text);
         return n;
     }
 
@@ -187,7 +188,7 @@ final class SiteLoader {
         String text = e.attribute(attribute);
         if (text == null) return fallback;
         Duration d = CachePolicy.time(text);
-        if (d == null) fail(file, e, attribute + "=\"" + text + "\" is not a time such as 10m");
+        if (d == null) fail(file, e, ErrorMessage.NOT_A_TIME, attribute, text);
         return d;
     }
 
@@ -197,24 +198,24 @@ final class SiteLoader {
         String java = e.attribute("java");
         int given = (xslt != null ? 1 : 0) + (xquery != null ? 1 : 0) + (java != null ? 1 : 0);
         String kind = e.getNodeName().getLocalName();
-        if (given != 1) fail(file, e, kind + " of route '" + route + "' must have exactly one of xslt, xquery, java");
+        if (given != 1) fail(file, e, ErrorMessage.STAGE_NOT_ONE, kind, route);
         String mode = e.attribute("mode");
         if (java != null) {
-            if (mode != null) fail(file, e, "mode applies to XSLT stages only");
+            if (mode != null) fail(file, e, ErrorMessage.MODE_NOT_XSLT);
             return new Stage.Java("java " + java, instantiate(file, e, java));
         }
         Path source = dir.resolve(xslt != null ? xslt : xquery).normalize();
         if (!Files.isRegularFile(source)) {
-            fail(file, e, kind + " of route '" + route + "': " + source + " does not exist");
+            fail(file, e, ErrorMessage.STAGE_SOURCE_MISSING, kind, route, source);
         }
         // A stage's code lies in the sites folder, as everything it includes must (links followed).
         try {
             source = arno.xml.FileRoots.of(List.of(dir.getParent())).confine(source, kind + " of route '" + route + "'");
         } catch (ArnoException outside) {
-            fail(file, e, outside.getMessage());
+            fail(file, e, ErrorMessage.STAGE_OUTSIDE_SITES, outside.getMessage());
         }
         if (xquery != null) {
-            if (mode != null) fail(file, e, "mode applies to XSLT stages only");
+            if (mode != null) fail(file, e, ErrorMessage.MODE_NOT_XSLT);
             return compiler.xquery(source, "xquery " + xquery);
         }
         QName m = mode == null ? null : qname(file, e, mode);
@@ -229,19 +230,19 @@ final class SiteLoader {
         String prefix = s.substring(0, colon);
         net.sf.saxon.om.NamespaceUri ns = e.getUnderlyingNode().getAllNamespaces().getURIForPrefix(prefix, false);
         String uri = ns == null ? null : ns.toString();
-        if (uri == null) fail(file, e, "mode '" + s + "' uses the undeclared prefix '" + prefix + "'");
+        if (uri == null) fail(file, e, ErrorMessage.MODE_PREFIX_UNDECLARED, s, prefix);
         return new QName(prefix, uri, s.substring(colon + 1));
     }
 
     private static SaxStage instantiate(Path file, XdmNode e, String className) {
         try {
             Class<?> c = Class.forName(className, true, Thread.currentThread().getContextClassLoader());
-            if (!SaxStage.class.isAssignableFrom(c)) fail(file, e, className + " does not implement " + SaxStage.class.getName());
+            if (!SaxStage.class.isAssignableFrom(c)) fail(file, e, ErrorMessage.NOT_A_SAX_STAGE, className, SaxStage.class.getName());
             return (SaxStage) c.getConstructor().newInstance();
         } catch (ClassNotFoundException x) {
-            throw fail(file, e, "Java stage class " + className + " is not on the class path");
+            throw fail(file, e, ErrorMessage.STAGE_CLASS_MISSING, className);
         } catch (ReflectiveOperationException x) {
-            throw fail(file, e, "cannot create Java stage " + className + ": " + x);
+            throw fail(file, e, ErrorMessage.STAGE_NOT_CREATED, className, x);
         }
     }
 
@@ -250,7 +251,7 @@ final class SiteLoader {
         try {
             return Duration.parse(lexical.trim());
         } catch (java.time.format.DateTimeParseException x) {
-            throw fail(file, e, "timeout '" + lexical + "' is not a duration such as PT5S");
+            throw fail(file, e, ErrorMessage.NOT_A_DURATION, lexical);
         }
     }
 
@@ -270,7 +271,7 @@ final class SiteLoader {
             SAXSource source = policy.source(in, file.toUri().toString());
             XdmNode doc = b.build(source);
             for (XdmNode n : doc.children()) if (n.getNodeKind() == XdmNodeKind.ELEMENT) return n;
-            throw ErrorCode.SITE_ERROR.error(file + ": no root element").at(Where.at(file.toString()));
+            throw ErrorMessage.SITE_NO_ROOT.error(file).at(Where.at(file.toString()));
         } catch (SaxonApiException | IOException e) {
             throw failure(file, e);
         }
@@ -281,11 +282,12 @@ final class SiteLoader {
         ArnoException x = XmlPolicy.translate(e, file.toString());
         Where at = x.where().isKnown() ? Where.at(file.toString(), x.where().line(), x.where().column()) : Where.at(file.toString());
         String reason = e instanceof org.xml.sax.SAXParseException p ? p.getMessage() : x.getMessage();
-        return ErrorCode.SITE_ERROR.error(e, at + ": " + reason).at(at);
+        return ErrorMessage.SITE_NOT_LOADED.error(e, at, reason).at(at);
     }
 
-    private static ArnoException fail(Path file, XdmNode e, String message) {
+    /** Throws {@code message}, whose first value is the place in site.xml, followed by {@code values}. */
+    private static ArnoException fail(Path file, XdmNode e, ErrorMessage message, Object... values) {
         Where at = Where.at(file.toString(), e.getLineNumber(), e.getColumnNumber());
-        throw ErrorCode.SITE_ERROR.error(at + ": " + message).at(at);
+        throw message.error(ErrorMessage.prepend(at, values)).at(at);
     }
 }

@@ -2,6 +2,7 @@ package arno.pipeline;
 
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -86,11 +87,11 @@ public final class Sites {
             Site site = loader.load(siteXml);
             for (Site other : sites) {
                 if (other.name().equals(site.name())) {
-                    throw ErrorCode.SITE_ERROR.error(siteXml + ": site name '" + site.name() + "' is also used by " + other.file)
+                    throw ErrorMessage.SITE_NAME_TWICE.error(siteXml, site.name(), other.file)
                             .at(Where.at(siteXml.toString()));
                 }
                 if (!site.prefix().isEmpty() && site.prefix().equals(other.prefix()) && site.hosts().equals(other.hosts())) {
-                    throw ErrorCode.SITE_ERROR.error(siteXml + ": prefix " + site.prefix() + " is also used by " + other.file)
+                    throw ErrorMessage.SITE_PREFIX_TWICE.error(siteXml, site.prefix(), other.file)
                             .at(Where.at(siteXml.toString()));
                 }
             }
@@ -152,7 +153,7 @@ public final class Sites {
         try (Stream<Path> dirs = Files.list(folder)) {
             return dirs.map(d -> d.resolve("site.xml")).filter(Files::isRegularFile).sorted().toList();
         } catch (IOException e) {
-            throw ErrorCode.SITE_ERROR.error(e, "cannot list the sites folder " + folder + ": " + e.getMessage());
+            throw ErrorMessage.SITES_FOLDER_UNLISTED.error(e, folder, e.getMessage());
         }
     }
 
@@ -184,8 +185,7 @@ public final class Sites {
             if (!Files.isDirectory(own)) continue;
             Path before = folders.putIfAbsent(site.prefix() + STATIC, own);
             if (before != null) {
-                throw ErrorCode.SITE_ERROR.error("site " + site.name() + " has a static folder " + own + " that would be served at "
-                        + site.prefix() + STATIC + "/, where " + before + " is served; move its files there or give the site a prefix")
+                throw ErrorMessage.STATIC_FOLDER_CLASH.error(site.name(), own, site.prefix() + STATIC, before)
                         .at(arno.xml.Where.at(site.file.toUri().toString()));
             }
         }

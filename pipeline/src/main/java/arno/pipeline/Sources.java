@@ -4,6 +4,7 @@ import arno.cache.ArcCache;
 import arno.cache.Stats;
 import arno.cache.Ticker;
 import arno.xml.ArnoException;
+import arno.xml.ErrorMessage;
 import arno.xml.Outbound;
 import arno.xml.XmlPolicy;
 import java.io.ByteArrayInputStream;
@@ -107,7 +108,7 @@ final class Sources {
         } catch (ArnoException e) {
             throw arno.xml.Access.refusal(e, "FODC0002");
         } catch (IllegalArgumentException e) {
-            throw arno.xml.Access.refusal(arno.xml.ErrorCode.UNSUPPORTED_URI.error(e, "document " + url + " is not a URI"), "FODC0002");
+            throw arno.xml.Access.refusal(ErrorMessage.DOCUMENT_NOT_URI.error(e, url), "FODC0002");
         }
         long now = ticker.read();
         if (f.notModified()) {

@@ -1,5 +1,6 @@
 package arno.pipeline;
 
+import arno.xml.ErrorMessage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -35,9 +36,9 @@ final class Workers {
     }
 
     static void check(int threads, int queueLimit) {
-        if (threads < 1) throw arno.xml.ErrorCode.BAD_CONFIGURATION.error("workers must be at least 1, not " + threads);
+        if (threads < 1) throw ErrorMessage.WORKERS.error(threads);
         if (queueLimit < 1) {
-            throw arno.xml.ErrorCode.BAD_CONFIGURATION.error("queue must hold at least 1 request, not " + queueLimit);
+            throw ErrorMessage.QUEUE.error(queueLimit);
         }
     }
 

@@ -7,6 +7,7 @@ import arno.pipeline.SiteRegistry;
 import arno.server.config.Config;
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,7 +142,7 @@ public final class ArnoServer implements AutoCloseable {
         try {
             work = Files.createTempDirectory("arno-tomcat");
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot create Tomcat's work folder: " + e.getMessage());
+            throw ErrorMessage.WORK_FOLDER_NOT_CREATED.error(e, e.getMessage());
         }
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(work.toString());
@@ -227,10 +228,10 @@ public final class ArnoServer implements AutoCloseable {
         try {
             tomcat.start();
         } catch (LifecycleException | RuntimeException e) {
-            throw ErrorCode.INTERNAL.error(e, "Tomcat did not start serving on " + config.bind() + ":" + port() + ": " + e.getMessage());
+            throw ErrorMessage.TOMCAT_NOT_SERVING.error(e, config.bind(), port(), e.getMessage());
         }
         if (connector.getState() != LifecycleState.STARTED) {
-            throw ErrorCode.INTERNAL.error("Tomcat did not start serving on " + config.bind() + ":" + port() + " (the log says why)");
+            throw ErrorMessage.TOMCAT_NOT_SERVING_LOG.error(config.bind(), port());
         }
         LOG.log(System.Logger.Level.INFO, "Arno serves " + registry.current().names() + " on http://" + config.bind() + ":"
                 + connector.getLocalPort() + "/ with " + config.workers() + " workers, queue " + config.queue()
@@ -313,12 +314,10 @@ public final class ArnoServer implements AutoCloseable {
         try {
             Files.createDirectories(parent);
         } catch (IOException e) {
-            throw ErrorCode.BAD_CONFIGURATION.error(e, "access log " + file + " cannot be written: " + e
-                    + "; name a file in a folder Arno may write (log/@access in the configuration)");
+            throw ErrorMessage.ACCESS_LOG_UNWRITABLE.error(e, file, e);
         }
         if (Files.exists(file) && !Files.isWritable(file)) {
-            throw ErrorCode.BAD_CONFIGURATION.error("access log " + file + " cannot be written; name a file Arno may write"
-                    + " (log/@access in the configuration)");
+            throw ErrorMessage.ACCESS_LOG_NOT_WRITABLE.error(file);
         }
         AccessLogValve v = new AccessLogValve();
         v.setDirectory(parent.toString());
@@ -358,9 +357,7 @@ public final class ArnoServer implements AutoCloseable {
     }
 
     private static RuntimeException unavailable(Config config, Throwable cause) {
-        return ErrorCode.PORT_UNAVAILABLE.error(cause, "cannot listen on " + config.bind() + ":" + config.port()
-                + ": the port is in use or not allowed (ports below 1024 need privileges); choose another with --port,"
-                + " or stop what listens there");
+        return ErrorCode.PORT_UNAVAILABLE.error(cause, config.bind(), config.port());
     }
 
     /**

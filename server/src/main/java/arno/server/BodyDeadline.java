@@ -119,11 +119,11 @@ final class BodyDeadline extends HttpFilter {
             private int counted(int n) throws IOException {
                 if (n > 0) received += n;
                 if (n >= 0) {
-                    String why = rate.tooSlow(received, System.nanoTime() - start);
-                    if (why != null) {
-                        tooSlow = ErrorCode.BODY_TOO_SLOW.error(why);
+                    ArnoException slow = rate.tooSlow(received, System.nanoTime() - start);
+                    if (slow != null) {
+                        tooSlow = slow;
                         // The cause lets a servlet that answers read failures itself (the store's) answer this one.
-                        throw new IOException(why, tooSlow);
+                        throw new IOException(slow.getMessage(), slow);
                     }
                 }
                 return n;

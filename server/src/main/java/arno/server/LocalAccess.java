@@ -2,6 +2,7 @@ package arno.server;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.ErrorXml;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -35,7 +36,7 @@ final class LocalAccess {
             return false;
         }
         if (!sameMachine(req)) {
-            refuse(resp, ErrorCode.FORBIDDEN.error(req.getRequestURI() + " is answered on this machine's own addresses only"));
+            refuse(resp, ErrorMessage.LOCAL_ONLY.error(req.getRequestURI()));
             return false;
         }
         String auth = req.getHeader("Authorization");
@@ -43,8 +44,7 @@ final class LocalAccess {
                 ? auth.substring(7).strip().getBytes(StandardCharsets.US_ASCII) : new byte[0];
         if (!MessageDigest.isEqual(given, token)) {
             resp.setHeader("WWW-Authenticate", "Bearer realm=\"arno-local\"");
-            refuse(resp, ErrorCode.UNAUTHORIZED.error(req.getRequestURI() + " needs this run's token from the data"
-                    + " folder's " + RunFile.NAME + " file"));
+            refuse(resp, ErrorMessage.NEEDS_RUN_TOKEN.error(req.getRequestURI(), RunFile.NAME));
             return false;
         }
         return true;
@@ -66,7 +66,7 @@ final class LocalAccess {
      */
     static ArnoException refused(RunFile run, String what, int status, String body) {
         String reason = "HTTP " + status;
-        ErrorCode code = ErrorCode.IO;
+        ErrorMessage message = ErrorMessage.SERVER_REFUSED;
         try {
             javax.xml.stream.XMLStreamReader r = arno.xml.XmlPolicy.streamOwn(new java.io.StringReader(body));
             while (r.hasNext() && r.next() != javax.xml.stream.XMLStreamConstants.START_ELEMENT) {
@@ -75,14 +75,17 @@ final class LocalAccess {
             if (r.isStartElement() && ErrorXml.NS.equals(r.getNamespaceURI()) && "error".equals(r.getLocalName())) {
                 ArnoException e = ErrorXml.read(r, null);
                 reason = e.getMessage();
-                if (e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.UNAUTHORIZED || e.code() == ErrorCode.FORBIDDEN) {
-                    code = e.code();
-                }
+                message = switch (e.code()) {
+                    case NOT_FOUND -> ErrorMessage.SERVER_FOUND_NOTHING;
+                    case UNAUTHORIZED -> ErrorMessage.SERVER_UNAUTHORIZED;
+                    case FORBIDDEN -> ErrorMessage.SERVER_FORBIDDEN;
+                    default -> ErrorMessage.SERVER_REFUSED;
+                };
             }
         } catch (javax.xml.stream.XMLStreamException notAnError) {
             // said as the status
         }
-        return code.error("the server at " + run.url() + " refused " + what + ": " + reason);
+        return message.error(run.url(), what, reason);
     }
 
     /**

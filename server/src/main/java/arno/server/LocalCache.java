@@ -3,7 +3,7 @@ package arno.server;
 import arno.pipeline.ContextCacheStats;
 import arno.pipeline.PageCacheStats;
 import arno.pipeline.SiteRegistry;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -58,8 +58,7 @@ public final class LocalCache extends HttpServlet {
             String site = req.getParameter("site");
             Map<String, Integer> dropped = sites.clearCaches(site == null || site.isBlank() ? null : site);
             if (site != null && !site.isBlank() && dropped.isEmpty()) {
-                LocalAccess.refuse(resp, ErrorCode.NOT_FOUND.error("no site '" + site + "' has caches on this server (its sites: "
-                        + sites.contextStats().keySet() + ")"));
+                LocalAccess.refuse(resp, ErrorMessage.NO_CACHES_FOR_SITE.error(site, sites.contextStats().keySet()));
                 return;
             }
             dropped.forEach((name, n) -> out.append(name).append('\t').append(n).append('\n'));
@@ -132,11 +131,10 @@ public final class LocalCache extends HttpServlet {
             resp = client.send(request.header("Authorization", "Bearer " + run.token()).timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "the server (pid " + run.pid() + ") cannot be reached at " + run.url() + ": "
-                    + e.getMessage());
+            throw ErrorMessage.SERVER_UNREACHABLE.error(e, run.pid(), run.url(), e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw ErrorCode.IO.error(e, "interrupted while asking the server at " + run.url());
+            throw ErrorMessage.SERVER_INTERRUPTED.error(e, run.url());
         }
         if (resp.statusCode() != 200) throw LocalAccess.refused(run, what, resp.statusCode(), resp.body());
         return resp.body();

@@ -5,7 +5,7 @@ import arno.store.atom.AtomStore;
 import arno.server.store.IndexTasks;
 import arno.server.store.StoreTasks;
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.XmlPolicy;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -89,14 +89,14 @@ public final class LocalLoad extends HttpServlet {
         try {
             batch = Integer.parseInt(req.getParameter("batch") == null ? "" + StoreTasks.DEFAULT_BATCH : req.getParameter("batch"));
         } catch (NumberFormatException e) {
-            LocalAccess.refuse(resp, ErrorCode.BAD_PARAMETER.error("batch must be a number, not '" + req.getParameter("batch") + "'"));
+            LocalAccess.refuse(resp, ErrorMessage.BATCH_NOT_NUMBER.error(req.getParameter("batch")));
             return;
         }
 
         String task = req.getParameter("task") == null ? "load" : req.getParameter("task");
         String[] names = req.getParameterValues("name");
         if (!TASKS.contains(task)) {
-            LocalAccess.refuse(resp, ErrorCode.BAD_PARAMETER.error("task must be one of " + TASKS + ", not '" + task + "'"));
+            LocalAccess.refuse(resp, ErrorMessage.NO_SUCH_TASK.error(TASKS, task));
             return;
         }
 
@@ -107,7 +107,7 @@ public final class LocalLoad extends HttpServlet {
         try {
             status = switch (task) {
                 case "index-add" -> {
-                    if (paths.size() != 1) throw ErrorCode.BAD_PARAMETER.error("index-add takes one file");
+                    if (paths.size() != 1) throw ErrorMessage.INDEX_ADD_ONE_FILE.error();
                     IndexTasks.add(atom.store(), IndexTasks.read(paths.get(0), policy), out, tty);
                     yield 0;
                 }
@@ -148,8 +148,7 @@ public final class LocalLoad extends HttpServlet {
             boolean tty) {
         if (resources) {
             if (paths.size() != 1 || !prefix.isEmpty()) {
-                throw ErrorCode.BAD_PARAMETER.error("--resources loads one folder laid out as the store, at the root"
-                        + " (no --prefix)");
+                throw ErrorMessage.RESOURCES_AT_ROOT.error();
             }
             StoreTasks.loadResources(atom, paths.get(0), user, out, tty);
             return 0;
@@ -210,11 +209,10 @@ public final class LocalLoad extends HttpServlet {
         try {
             resp = client.send(post, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "the server (pid " + run.pid() + ") holds the store but cannot be reached at "
-                    + run.url() + ": " + e.getMessage());
+            throw ErrorMessage.STORE_HOLDER_UNREACHABLE.error(e, run.pid(), run.url(), e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw ErrorCode.IO.error(e, "interrupted while connecting to the server at " + run.url());
+            throw ErrorMessage.CONNECT_INTERRUPTED.error(e, run.url());
         }
         try (InputStream body = resp.body();
                 Reader r = new InputStreamReader(body, StandardCharsets.UTF_8)) {
@@ -242,13 +240,11 @@ public final class LocalLoad extends HttpServlet {
                 tail.append(buf, from, n - from);
             }
             if (tail == null || !tail.toString().startsWith(END)) {
-                throw ErrorCode.IO.error("the server at " + run.url() + " stopped before the load ended; what it had"
-                        + " committed is stored (./arno store check tells)");
+                throw ErrorMessage.LOAD_CUT_SHORT.error(run.url());
             }
             return Integer.parseInt(tail.substring(END.length()).strip());
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "the connection to the server at " + run.url() + " broke during the load ("
-                    + e.getMessage() + "); what it had committed is stored");
+            throw ErrorMessage.LOAD_CONNECTION_BROKE.error(e, run.url(), e.getMessage());
         }
     }
 

@@ -1,6 +1,6 @@
 package arno.server;
 
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.OwnerOnly;
 import java.io.IOException;
 import java.io.Reader;
@@ -68,8 +68,7 @@ public record RunFile(long pid, URI url, String token, boolean store) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot write " + file + ": " + e.getMessage()
-                    + "; './arno store load' could not find this server");
+            throw ErrorMessage.RUN_FILE_NOT_WRITTEN.error(e, file, e.getMessage());
         }
     }
 

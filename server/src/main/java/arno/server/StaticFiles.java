@@ -2,6 +2,7 @@ package arno.server;
 
 import arno.http.Conditional;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
@@ -83,9 +84,7 @@ final class StaticFiles {
      */
     static void mount(ServletContext ctx, String path, Path folder) {
         if (!(ctx.getAttribute(Globals.RESOURCES_ATTR) instanceof WebResourceRoot resources)) {
-            throw ErrorCode.BAD_CONFIGURATION.error("the static folder " + folder + " cannot be served at " + path
-                    + ": the servlet container is not Tomcat (no " + Globals.RESOURCES_ATTR + "); serve it from the"
-                    + " container or a proxy instead");
+            throw ErrorMessage.STATIC_NEEDS_TOMCAT.error(folder, path, Globals.RESOURCES_ATTR);
         }
         resources.addPreResources(new DirResourceSet(resources, path, folder.toAbsolutePath().toString(), "/"));
         String name = "files:" + path;

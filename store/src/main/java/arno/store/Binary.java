@@ -6,6 +6,7 @@ import java.time.Instant;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -63,9 +64,8 @@ public final class Binary implements arno.xml.DocumentStore.Bytes {
      */
     public InputStream open(long offset, long length) {
         if (offset < 0 || length < 0 || offset > length() || length > length() - offset) {
-            StoreException e = new StoreException(ErrorCode.RANGE_NOT_SATISFIABLE, "bytes " + offset + " to "
-                    + (offset + length - 1) + " are not inside " + Store.SCHEME + uri() + ", which has " + length()
-                    + " bytes");
+            StoreException e = new StoreException(ErrorCode.RANGE_NOT_SATISFIABLE, null, offset, offset + length - 1, Store.SCHEME + uri(),
+                    length());
             e.at(Where.at(Store.SCHEME + uri()));
             throw e;
         }
@@ -80,8 +80,7 @@ public final class Binary implements arno.xml.DocumentStore.Bytes {
     private void checkValid() {
         snapshot.checkOpen();
         if (snapshot.generation() != generation) {
-            throw new StoreException(ErrorCode.CLOSED, Store.SCHEME + uri() + " was read inside a write transaction"
-                    + " that has written since; read it again from the transaction's view");
+            throw new StoreException(ErrorMessage.READ_AFTER_WRITE, Store.SCHEME + uri());
         }
     }
 
@@ -121,8 +120,7 @@ public final class Binary implements arno.xml.DocumentStore.Bytes {
             int o = (int) (pos & Format.CHUNK_MASK);
             int n = (int) Math.min(Math.min(len, end - pos), chunk.capacity() - o);
             if (n <= 0) {
-                throw new StoreException(ErrorCode.STORE_CORRUPT, Store.SCHEME + uri() + ": chunk " + i + " has "
-                        + chunk.capacity() + " bytes, too few for a document of " + length() + " bytes");
+                throw new StoreException(ErrorMessage.CHUNK_SHORT, Store.SCHEME + uri(), i, chunk.capacity(), length());
             }
             chunk.getBytes(o, b, off, n);
             pos += n;

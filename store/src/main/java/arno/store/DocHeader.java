@@ -1,12 +1,12 @@
 package arno.store;
 
+import arno.xml.ErrorMessage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import arno.xml.ErrorCode;
 
 /**
  * The HEADER entry of a stored document: what is needed to open it without touching its chunks.
@@ -65,13 +65,12 @@ record DocHeader(long docId, String uri, long version, long length, int chunks, 
 
     static DocHeader decode(long docId, DirectBuffer b) {
         if (b.capacity() < 48 || b.getByte(0) != Format.VERSION) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "document " + docId + ": header is malformed");
+            throw new StoreException(ErrorMessage.HEADER_MALFORMED, docId);
         }
         int ulen = b.getInt(44, Keys.BE);
         int mlen = b.getShort(2, Keys.BE) & 0xFFFF;
         if (ulen < 0 || 48 + ulen + mlen != b.capacity()) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "document " + docId
-                    + ": header URI or media type is malformed");
+            throw new StoreException(ErrorMessage.HEADER_NAME_MALFORMED, docId);
         }
         return new DocHeader(docId, Keys.string(b, 48, ulen), b.getLong(24, Keys.BE), b.getLong(8, Keys.BE),
                 b.getInt(4, Keys.BE), b.getLong(16, Keys.BE), b.getLong(32, Keys.BE), b.getInt(40, Keys.BE),

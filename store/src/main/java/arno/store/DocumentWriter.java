@@ -29,6 +29,7 @@ import net.sf.saxon.type.SchemaType;
 import net.sf.saxon.value.Whitespace;
 
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import arno.xml.XmlChars;
 
@@ -382,11 +383,10 @@ final class DocumentWriter implements Receiver {
             return;
         }
         String doc = systemId != null ? systemId : Store.SCHEME + uri;
-        String where = line > 0 ? " (line " + line + (column > 0 ? ", column " + column : "") + ")" : "";
-        StoreException e = new StoreException(ErrorCode.REFUSED_XML, ErrorCode.REFUSED_XML.format(doc,
-                "its " + what + where + " holds " + XmlChars.name(XmlChars.codePointAtUtf8(value, at))
-                        + ", a character XML 1.0 cannot carry, so the document could not be written out again"
-                        + "; nothing was stored"));
+        String character = XmlChars.name(XmlChars.codePointAtUtf8(value, at));
+        StoreException e = line <= 0 ? new StoreException(ErrorMessage.UNWRITABLE_CHARACTER, doc, what, character)
+                : column <= 0 ? new StoreException(ErrorMessage.UNWRITABLE_CHARACTER_AT_LINE, doc, what, line, character)
+                : new StoreException(ErrorMessage.UNWRITABLE_CHARACTER_AT, doc, what, line, column, character);
         e.at(Where.at(doc, line, column));
         throw e;
     }

@@ -24,6 +24,7 @@ import org.lmdbjava.LmdbException;
 import org.lmdbjava.Txn;
 
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.OwnerOnly;
 import arno.xml.Where;
 
@@ -104,8 +105,7 @@ final class Engine implements AutoCloseable {
         try {
             OwnerOnly.folder(abs);
         } catch (IOException e) {
-            throw new StoreException(ErrorCode.IO, "cannot create store folder " + abs + ": " + e.getMessage()
-                    + "; check the --data folder and its permissions", e);
+            throw new StoreException(ErrorMessage.STORE_FOLDER_NOT_CREATED, e, abs, e.getMessage());
         }
         FileChannel channel;
         FileLock lock;
@@ -114,24 +114,22 @@ final class Engine implements AutoCloseable {
             channel = OwnerOnly.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new StoreException(ErrorCode.IO, "cannot open the store's lock file " + lockPath + ": " + e.getMessage(), e);
+            throw new StoreException(ErrorMessage.LOCK_FILE_NOT_OPENED, e, lockPath, e.getMessage());
         }
         try {
             lock = channel.tryLock();
         } catch (OverlappingFileLockException e) {
             closeQuietly(channel);
-            throw new StoreException(ErrorCode.STORE_LOCKED, "store " + abs
-                    + " is already open in this process; share the open Store instead of opening it twice");
+            throw new StoreException(ErrorMessage.STORE_OPEN_TWICE, abs);
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new StoreException(ErrorCode.IO, "cannot lock " + lockPath + ": " + e.getMessage(), e);
+            throw new StoreException(ErrorMessage.LOCK_FAILED, e, lockPath, e.getMessage());
         }
         if (lock == null) {
-            String holder = readHolder(lockPath);
+            String pid = readHolder(lockPath);
             closeQuietly(channel);
-            throw new StoreException(ErrorCode.STORE_LOCKED, "store " + abs + " is in use by another process"
-                    + holder + ", probably a running './arno serve' or a Tomcat serving Arno's WAR; stop it (or undeploy the WAR)"
-                    + " first, write through its store API (/store/), or give another --data folder");
+            throw pid == null ? new StoreException(ErrorCode.STORE_LOCKED, null, abs)
+                    : new StoreException(ErrorMessage.STORE_IN_USE_BY, abs, pid);
         }
         try {
             channel.truncate(0);
@@ -139,7 +137,7 @@ final class Engine implements AutoCloseable {
             channel.force(false);
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new StoreException(ErrorCode.IO, "cannot write the store's lock file " + lockPath + ": " + e.getMessage(), e);
+            throw new StoreException(ErrorMessage.LOCK_FILE_NOT_WRITTEN, e, lockPath, e.getMessage());
         }
         Env<DirectBuffer> env;
         List<EnvFlags> flags = new ArrayList<>();
@@ -158,20 +156,15 @@ final class Engine implements AutoCloseable {
                     .setMaxReaders(options.maxReaders())
                     // data.mdb and lock.mdb owner-only (LMDB's default is 0664): the store is the unpublished content.
                     .open(abs.toFile(), 0600, flags.toArray(new EnvFlags[0]));
-        } catch (Env.FileInvalidException | Env.VersionMismatchException e) {
-            releaseQuietly(lock, channel);
-            throw new StoreException(ErrorCode.STORE_FORMAT, "store " + abs
-                    + " holds a data.mdb that this LMDB cannot read (" + e.getMessage() + "); it is not an Arno store", e);
         } catch (LmdbException e) {
             releaseQuietly(lock, channel);
-            throw new StoreException(ErrorCode.IO, "cannot open store " + abs + ": " + e.getMessage(), e);
+            throw StoreFailures.of(e, "store " + abs);
         }
         Engine engine;
         try {
             List<byte[]> existing = env.getDbiNames();
             if (!existing.isEmpty() && existing.stream().noneMatch(n -> "meta".equals(new String(n, StandardCharsets.UTF_8)))) {
-                throw new StoreException(ErrorCode.STORE_FORMAT, "store " + abs
-                        + " holds an LMDB environment that is not an Arno store (no meta database)");
+                throw new StoreException(ErrorMessage.NOT_ARNO_ENVIRONMENT, abs);
             }
             env.readerCheck();
             engine = new Engine(abs, env, channel, lock);
@@ -179,7 +172,7 @@ final class Engine implements AutoCloseable {
         } catch (RuntimeException e) {
             env.close();
             releaseQuietly(lock, channel);
-            throw e instanceof LmdbException le ? Engine.translate(le, abs.toString()) : e;
+            throw e instanceof LmdbException le ? StoreFailures.of(le, "store " + abs) : e;
         }
         return engine;
     }
@@ -187,8 +180,7 @@ final class Engine implements AutoCloseable {
     static StoreException noStore(Path dir) {
         Path parent = dir.getParent();
         String data = parent != null && dir.getFileName().toString().equals("store") ? parent.toString() : "DATA";
-        return new StoreException(ErrorCode.NO_STORE, "no store in " + dir + "; load content with './arno store load PATH"
-                + " --data " + data + "'");
+        return new StoreException(ErrorCode.NO_STORE, null, dir, data);
     }
 
     /**
@@ -205,8 +197,7 @@ final class Engine implements AutoCloseable {
             DirectBuffer magic = meta.get(txn, k.utf8("magic"));
             if (magic == null) {
                 if (meta.stat(txn).entries != 0 || docs.stat(txn).entries != 0) {
-                    throw new StoreException(ErrorCode.STORE_FORMAT, "store " + dir
-                            + " has data but no Arno magic; it is not an Arno store");
+                    throw new StoreException(ErrorMessage.NO_MAGIC, dir);
                 }
                 if (!create) {
                     // an LMDB file left by a creation that never finished: there is no store yet
@@ -223,15 +214,11 @@ final class Engine implements AutoCloseable {
             }
             String m = Keys.string(magic, 0, magic.capacity());
             if (!MAGIC.equals(m)) {
-                throw new StoreException(ErrorCode.STORE_FORMAT, "store " + dir
-                        + " has magic '" + m + "', not '" + MAGIC + "'; it is not an Arno store");
+                throw new StoreException(ErrorMessage.WRONG_MAGIC, dir, m, MAGIC);
             }
             long format = getLong(txn, k, "format");
             if (format != Format.VERSION) {
-                throw new StoreException(ErrorCode.STORE_FORMAT, "store " + dir
-                        + " has format version " + format + "; this Arno reads format version " + Format.VERSION
-                        + ". Export its documents with the Arno that wrote them and load them into a new store,"
-                        + " or give another --data directory");
+                throw new StoreException(ErrorCode.STORE_FORMAT, null, dir, format, Format.VERSION);
             }
             txn.abort();
         }
@@ -240,8 +227,7 @@ final class Engine implements AutoCloseable {
     long getLong(Txn<DirectBuffer> txn, Keys k, String name) {
         DirectBuffer v = meta.get(txn, k.utf8(name));
         if (v == null || v.capacity() != 8) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + dir + ": meta entry '" + name
-                    + "' is missing or malformed");
+            throw new StoreException(ErrorMessage.META_ENTRY_BAD, dir, name);
         }
         return v.getLong(0, Keys.BE);
     }
@@ -257,24 +243,6 @@ final class Engine implements AutoCloseable {
         return (env.info().lastPageNumber + 1) * (long) env.stat().pageSize;
     }
 
-    /** One place where LMDB failures become store errors. */
-    static StoreException translate(LmdbException e, String what) {
-        StoreException s;
-        if (e instanceof Env.MapFullException) {
-            s = new StoreException(ErrorCode.STORE_FULL, what + ": the store is full (its map size is reached);"
-                    + " open it with a larger map size (--map-size, or storeMapSize in the configuration)", e);
-        } else if (e instanceof Env.ReadersFullException) {
-            s = new StoreException(ErrorCode.IO, what + ": too many read snapshots are open at once;"
-                    + " close snapshots or raise maxReaders", e);
-        } else if (e instanceof Env.AlreadyClosedException) {
-            s = new StoreException(ErrorCode.CLOSED, what + ": the store is closed", e);
-        } else {
-            s = new StoreException(ErrorCode.IO, what + ": " + e.getMessage(), e);
-        }
-        s.at(Where.at(what));
-        return s;
-    }
-
     @Override
     public void close() {
         try {
@@ -287,9 +255,9 @@ final class Engine implements AutoCloseable {
     private static String readHolder(Path lockPath) {
         try {
             String pid = Files.readString(lockPath, StandardCharsets.US_ASCII).trim();
-            return pid.isEmpty() ? "" : " (pid " + pid + ")";
+            return pid.isEmpty() ? null : pid;
         } catch (IOException | UncheckedIOException e) {
-            return "";
+            return null;
         }
     }
 

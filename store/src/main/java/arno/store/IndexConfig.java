@@ -33,6 +33,7 @@ import net.sf.saxon.type.Type;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import arno.xml.XmlWriter;
@@ -69,7 +70,7 @@ public record IndexConfig(List<IndexDefinition> indexes) {
         Set<String> seen = new java.util.HashSet<>();
         for (IndexDefinition d : indexes) {
             if (!seen.add(d.name())) {
-                throw ErrorCode.BAD_CONFIGURATION.error("two indexes are named '" + d.name() + "'; names must be unique");
+                throw ErrorMessage.INDEX_NAME_TWICE.error(d.name());
             }
         }
     }
@@ -101,22 +102,23 @@ public record IndexConfig(List<IndexDefinition> indexes) {
     /** This configuration without the index {@code name}; NOT_FOUND if there is none. */
     public IndexConfig without(String name) {
         if (get(name) == null) {
-            throw ErrorCode.NOT_FOUND.error("there is no index named '" + name + "'" + names());
+            throw unknown(name, ErrorMessage.NO_INDEX, ErrorMessage.NO_INDEXES);
         }
         List<IndexDefinition> rest = new ArrayList<>(indexes);
         rest.removeIf(d -> d.name().equals(name));
         return new IndexConfig(rest);
     }
 
-    String names() {
+    /** There is no index {@code name}: {@code named} lists the indexes there are, {@code none} says there are none. */
+    ArnoException unknown(String name, ErrorMessage named, ErrorMessage none) {
         if (indexes.isEmpty()) {
-            return "; the store has no indexes";
+            return none.error(name);
         }
         List<String> n = new ArrayList<>();
         for (IndexDefinition d : indexes) {
             n.add(d.name());
         }
-        return "; the store's indexes are " + String.join(", ", n);
+        return named.error(name, String.join(", ", n));
     }
 
     /**
@@ -146,14 +148,13 @@ public record IndexConfig(List<IndexDefinition> indexes) {
             v.validate(new javax.xml.transform.sax.SAXSource(policy.newReader(),
                     new org.xml.sax.InputSource(new ByteArrayInputStream(xml))));
         } catch (SAXParseException e) {
-            throw ErrorCode.INVALID_XML.error(e, systemId, e.getMessage()
-                    + " (the index configuration's schema is " + SCHEMA.substring(1) + ")")
+            throw ErrorMessage.INDEX_CONFIG_INVALID.error(e, systemId, e.getMessage(), SCHEMA.substring(1))
                     .at(Where.at(systemId, e.getLineNumber(), e.getColumnNumber()));
         } catch (SAXException e) {
             ArnoException a = ArnoException.find(e);
             throw a != null ? a : policy.translate(e, systemId);
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot read " + systemId + ": " + e.getMessage());
+            throw ErrorCode.IO.error(e, systemId, e.getMessage());
         }
     }
 
@@ -180,8 +181,7 @@ public record IndexConfig(List<IndexDefinition> indexes) {
             root = n;
         }
         if (root == null || !NS.equals(root.getNamespaceUri().toString()) || !root.getLocalPart().equals("indexes")) {
-            throw ErrorCode.BAD_CONFIGURATION.error(systemId + " is not an index configuration: its root must be"
-                    + " {" + NS + "}indexes").at(Where.at(systemId));
+            throw ErrorMessage.NOT_INDEX_CONFIG.error(systemId, NS).at(Where.at(systemId));
         }
         List<IndexDefinition> out = new ArrayList<>();
         AxisIterator children = root.iterateAxis(AxisInfo.CHILD, NodeKindTest.ELEMENT);
@@ -199,14 +199,14 @@ public record IndexConfig(List<IndexDefinition> indexes) {
         String what = "index '" + name + "' in " + systemId;
         try {
             if (name == null) {
-                throw ErrorCode.BAD_CONFIGURATION.error("an index in " + systemId + " has no name");
+                throw ErrorMessage.INDEX_UNNAMED.error(systemId);
             }
             String t = attr(e, "type");
             IndexDefinition.Type type;
             try {
                 type = t == null ? IndexDefinition.Type.STRING : IndexDefinition.Type.valueOf(t.strip().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException x) {
-                throw ErrorCode.BAD_CONFIGURATION.error(what + ": type '" + t + "' is not string, number or date");
+                throw ErrorMessage.INDEX_TYPE.error(what, t);
             }
             Set<IndexDefinition.Normalise> norm = EnumSet.noneOf(IndexDefinition.Normalise.class);
             String n = attr(e, "normalise");
@@ -218,12 +218,11 @@ public record IndexConfig(List<IndexDefinition> indexes) {
                     try {
                         norm.add(IndexDefinition.Normalise.valueOf(x.toUpperCase(Locale.ROOT)));
                     } catch (IllegalArgumentException y) {
-                        throw ErrorCode.BAD_CONFIGURATION.error(what + ": normalise '" + x + "' is not case or space");
+                        throw ErrorMessage.INDEX_NORMALISE.error(what, x);
                     }
                 }
                 if (!norm.isEmpty() && type != IndexDefinition.Type.STRING && attr(e, "key") == null) {
-                    throw ErrorCode.BAD_CONFIGURATION.error(what + ": normalise applies to strings; a " + t
-                            + " index has no string to normalise");
+                    throw ErrorMessage.INDEX_NORMALISE_TYPE.error(what, t);
                 }
             }
             java.util.function.Function<String, String> prefixes = p -> {
@@ -233,7 +232,7 @@ public record IndexConfig(List<IndexDefinition> indexes) {
             String match = attr(e, "match");
             String value = attr(e, "value");
             if (match == null || value == null) {
-                throw ErrorCode.BAD_CONFIGURATION.error(what + " needs both match and value");
+                throw ErrorMessage.INDEX_INCOMPLETE.error(what);
             }
             String key = attr(e, "key");
             return new IndexDefinition(name, type, norm,
@@ -297,8 +296,7 @@ public record IndexConfig(List<IndexDefinition> indexes) {
             if (!n.prefix().isEmpty()) {
                 String old = ns.putIfAbsent(n.prefix(), n.uri());
                 if (old != null && !old.equals(n.uri())) {
-                    throw ErrorCode.BAD_CONFIGURATION.error("prefix '" + n.prefix() + "' stands for both " + old
-                            + " and " + n.uri() + " in one index; use two prefixes");
+                    throw ErrorMessage.INDEX_PREFIX_TWICE.error(n.prefix(), old, n.uri());
                 }
             }
         }

@@ -1,5 +1,6 @@
 package arno.store;
 
+import arno.xml.ErrorMessage;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -7,7 +8,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 
-import arno.xml.ErrorCode;
 
 /**
  * One value index of a store: the elements that {@link #match()} selects, each indexed under the
@@ -48,16 +48,13 @@ public record IndexDefinition(String name, Type type, Set<Normalise> normalise, 
     public IndexDefinition {
         normalise = normalise.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(normalise));
         if (!name.matches("[A-Za-z_][A-Za-z0-9_.-]{0,63}")) {
-            throw ErrorCode.BAD_CONFIGURATION.error("index name '" + name + "' is not a name: use letters, digits,"
-                    + " '_', '.', '-' (at most 64, starting with a letter or '_'), like doi or issue-id");
+            throw ErrorMessage.INDEX_NAME_BAD.error(name);
         }
         if (match.attribute() != null || match.self() || match.steps().isEmpty()) {
-            throw ErrorCode.BAD_CONFIGURATION.error("index '" + name + "': match must be a path of element names,"
-                    + " like atom:entry/atom:category");
+            throw ErrorMessage.INDEX_MATCH_BAD.error(name);
         }
         if (value.anywhere() || (key != null && key.anywhere())) {
-            throw ErrorCode.BAD_CONFIGURATION.error("index '" + name + "': value and key are relative paths"
-                    + " (child steps, optionally ending in @attribute), not //…");
+            throw ErrorMessage.INDEX_VALUE_PATH_BAD.error(name);
         }
     }
 
@@ -125,7 +122,7 @@ public record IndexDefinition(String name, Type type, Set<Normalise> normalise, 
             boolean anywhere = t.startsWith("//");
             String rest = anywhere ? t.substring(2) : t.startsWith("/") ? t.substring(1) : t;
             if (rest.isEmpty()) {
-                throw bad(what, text, "it is empty");
+                throw ErrorMessage.PATH_EMPTY.error(what, text);
             }
             List<Name> steps = new ArrayList<>();
             Name attribute = null;
@@ -134,7 +131,7 @@ public record IndexDefinition(String name, Type type, Set<Normalise> normalise, 
                 String p = parts[i];
                 if (p.startsWith("@")) {
                     if (i != parts.length - 1) {
-                        throw bad(what, text, "an attribute can only be the last step");
+                        throw ErrorMessage.PATH_ATTRIBUTE_NOT_LAST.error(what, text);
                     }
                     attribute = name(p.substring(1), prefixes, what, text, true);
                 } else {
@@ -147,29 +144,23 @@ public record IndexDefinition(String name, Type type, Set<Normalise> normalise, 
         private static Name name(String qname, Function<String, String> prefixes, String what, String text,
                 boolean attribute) {
             if (qname.isEmpty()) {
-                throw bad(what, text, "it has an empty step");
+                throw ErrorMessage.PATH_EMPTY_STEP.error(what, text);
             }
             int colon = qname.indexOf(':');
             String prefix = colon < 0 ? "" : qname.substring(0, colon);
             String local = colon < 0 ? qname : qname.substring(colon + 1);
             if (!net.sf.saxon.om.NameChecker.isValidNCName(local)
                     || (!prefix.isEmpty() && !net.sf.saxon.om.NameChecker.isValidNCName(prefix))) {
-                throw bad(what, text, "'" + qname + "' is not a name (only element names, @attribute, '/' and a"
-                        + " leading '//' are allowed: no wildcards or predicates)");
+                throw ErrorMessage.PATH_NOT_NAME.error(what, text, qname);
             }
             String uri = "";
             if (!prefix.isEmpty()) {
                 uri = prefixes.apply(prefix);
                 if (uri == null) {
-                    throw bad(what, text, "prefix '" + prefix + "' is not declared; declare it on the index"
-                            + " element or above (xmlns:" + prefix + "=\"…\")");
+                    throw ErrorMessage.PATH_PREFIX_UNDECLARED.error(what, text, prefix, prefix);
                 }
             }
             return new Name(prefix, uri, local);
-        }
-
-        private static RuntimeException bad(String what, String text, String why) {
-            return ErrorCode.BAD_CONFIGURATION.error(what + " '" + text + "' is not a supported path: " + why);
         }
 
         /** One line, namespace URIs in full, for the store's catalogue. */

@@ -18,7 +18,7 @@ import org.lmdbjava.Txn;
 
 import net.sf.saxon.Configuration;
 
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -114,14 +114,13 @@ final class Indexer {
         staged = null;
         StoredTree t = owner.view().tree(docId, config);
         if (t == null) {
-            throw ErrorCode.BAD_CONFIGURATION.error(Store.SCHEME + IndexConfig.URI
-                    + " must be the index configuration (XML), not a binary document").at(Where.at(Store.SCHEME + IndexConfig.URI));
+            throw ErrorMessage.INDEX_CONFIG_BINARY.error(Store.SCHEME + IndexConfig.URI).at(Where.at(Store.SCHEME + IndexConfig.URI));
         }
         String xml;
         try {
             xml = net.sf.saxon.query.QueryResult.serialize(t.getRootNode());
         } catch (net.sf.saxon.trans.XPathException e) {
-            throw ErrorCode.BAD_CONFIGURATION.error(e, "cannot read " + Store.SCHEME + IndexConfig.URI + ": " + e.getMessage());
+            throw ErrorMessage.INDEX_CONFIG_UNREADABLE.error(e, Store.SCHEME + IndexConfig.URI, e.getMessage());
         }
         byte[] bytes = xml.getBytes(StandardCharsets.UTF_8);
         IndexConfig.validate(bytes, Store.SCHEME + IndexConfig.URI, store.options().xmlPolicy());

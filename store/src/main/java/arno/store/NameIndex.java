@@ -97,7 +97,7 @@ final class NameIndex {
                 }
                 return n;
             } catch (LmdbException e) {
-                throw Engine.translate(e, s.store().directory() + " (document " + docId + ")");
+                throw StoreFailures.of(e, s.store().directory() + " (document " + docId + ")");
             }
         }
     }

@@ -1,5 +1,6 @@
 package arno.store;
 
+import arno.xml.ErrorMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,7 +19,6 @@ import net.sf.saxon.om.NamePool;
 import net.sf.saxon.om.NamespaceUri;
 import net.sf.saxon.om.NodeName;
 
-import arno.xml.ErrorCode;
 
 /**
  * The persistent namebase: every (prefix, namespace URI, local name) used by a stored element,
@@ -43,7 +43,7 @@ final class Namebase {
             int a = s.indexOf('\0');
             int c = s.indexOf('\0', a + 1);
             if (a < 0 || c < 0) {
-                throw new StoreException(ErrorCode.STORE_CORRUPT, "namebase entry is malformed: " + s);
+                throw new StoreException(ErrorMessage.NAMEBASE_ENTRY, s);
             }
             return new Name(s.substring(0, a), s.substring(a + 1, c), s.substring(c + 1));
         }
@@ -70,8 +70,7 @@ final class Namebase {
             while (more) {
                 int code = c.key().getInt(0, Keys.BE);
                 if (code != list.size()) {
-                    throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + engine.dir
-                            + ": namebase has a gap at code " + list.size());
+                    throw new StoreException(ErrorMessage.NAMEBASE_GAP, engine.dir, list.size());
                 }
                 list.add(Name.decode(c.val()));
                 more = c.next();
@@ -170,9 +169,7 @@ final class Namebase {
                 t = table;
                 Name[] all = names;
                 if (all.length < limit) {
-                    throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + engine.dir
-                            + ": a document uses name code " + (limit - 1) + " but the namebase has "
-                            + all.length + " names");
+                    throw new StoreException(ErrorMessage.NAMEBASE_SHORT, engine.dir, limit - 1, all.length);
                 }
                 int old = t.fingerprints.length;
                 int[] fps = Arrays.copyOf(t.fingerprints, all.length);

@@ -1,5 +1,6 @@
 package arno.store;
 
+import arno.xml.ErrorMessage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -13,7 +14,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Txn;
 
-import arno.xml.ErrorCode;
 
 /**
  * The path summary (a DataGuide, Goldman and Widom 1997): every distinct element path in the store
@@ -109,8 +109,7 @@ final class PathTable implements ValueWalk.Paths {
     void add(int id, long occurrences, long documents) {
         DirectBuffer v = engine.pathSummary.get(txn, keys.code(id));
         if (v == null) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + engine.dir + ": path " + id
-                    + " has no summary entry; run 'arno store check'");
+            throw new StoreException(ErrorMessage.PATH_NO_SUMMARY, engine.dir, id);
         }
         UnsafeBuffer row = new UnsafeBuffer(ByteBuffer.allocateDirect(v.capacity()));
         row.putBytes(0, v, 0, v.capacity());
@@ -165,8 +164,7 @@ final class PathTable implements ValueWalk.Paths {
             }
             Row p = rows.get(at.parent());
             if (p == null || chain.size() > rows.size()) {
-                throw new StoreException(ErrorCode.STORE_CORRUPT, "path " + at.id() + " names parent " + at.parent()
-                        + ", which has no summary entry (or the summary has a cycle); run 'arno store check'");
+                throw new StoreException(ErrorMessage.PATH_PARENT_MISSING, at.id(), at.parent());
             }
             at = p;
         }

@@ -17,7 +17,7 @@ import net.sf.saxon.s9api.XPathSelector;
 import net.sf.saxon.s9api.XdmNode;
 
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -91,8 +91,7 @@ public final class Search {
             Configuration config) {
         long start = System.nanoTime();
         if (under == null || !under.startsWith("/")) {
-            throw ErrorCode.BAD_PARAMETER.error("a search needs a store folder that starts with '/', like /journals/"
-                    + " (not '" + under + "')").at(Where.at(Store.SCHEME + under));
+            throw ErrorMessage.SEARCH_FOLDER.error(under).at(Where.at(Store.SCHEME + under));
         }
         Map<String, String> ns = new java.util.HashMap<>(namespaces);
         ns.putIfAbsent("xs", NamespaceConstant.SCHEMA);
@@ -115,8 +114,7 @@ public final class Search {
         try {
             return c.compile(condition);
         } catch (SaxonApiException e) {
-            throw ErrorCode.BAD_PARAMETER.error(e, "the search condition \"" + condition.strip() + "\" does not compile: "
-                    + e.getMessage()).at(Where.at(SearchParser.WHAT));
+            throw ErrorMessage.SEARCH_NOT_COMPILED.error(e, condition.strip(), e.getMessage()).at(Where.at(SearchParser.WHAT));
         }
     }
 
@@ -214,8 +212,8 @@ public final class Search {
                 throw found;
             }
             String code = arno.xml.ErrorXml.processorCode(e.getErrorCode());
-            throw ErrorCode.TRANSFORMATION_ERROR.error(e, "the search condition failed on " + Store.SCHEME + uri + ": "
-                    + (code == null ? "" : code + " ") + e.getMessage()).at(Where.at(Store.SCHEME + uri))
+            throw (code == null ? ErrorMessage.SEARCH_FAILED.error(e, Store.SCHEME + uri, e.getMessage())
+                    : ErrorMessage.SEARCH_FAILED_CODE.error(e, Store.SCHEME + uri, code, e.getMessage())).at(Where.at(Store.SCHEME + uri))
                     .processorCode(code);
         }
     }

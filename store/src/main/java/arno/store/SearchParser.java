@@ -14,6 +14,7 @@ import net.sf.saxon.value.DateValue;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -618,8 +619,7 @@ final class SearchParser {
             }
         }
         int col = column(Math.min(pos, text.length()));
-        return ErrorCode.BAD_PARAMETER.error("the search condition \"" + text.strip() + "\" has " + what + " at line "
-                + line + " column " + col + ", which a search does not support; " + hint)
+        return ErrorMessage.SEARCH_UNSUPPORTED.error(text.strip(), what, line, col, hint)
                 .at(Where.at(WHAT, line, col));
     }
 }

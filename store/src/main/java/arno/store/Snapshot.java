@@ -30,6 +30,7 @@ import net.sf.saxon.s9api.XdmNode;
 
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -127,7 +128,7 @@ public final class Snapshot implements DocumentStore.View {
             DirectBuffer p = store.engine.paths.get(txn, keys.utf8(Store.checkUri(uri)));
             return p == null ? -1 : p.getLong(8, Keys.BE);
         } catch (LmdbException e) {
-            throw Engine.translate(e, Store.SCHEME + uri);
+            throw StoreFailures.of(e, Store.SCHEME + uri);
         }
     }
 
@@ -167,7 +168,7 @@ public final class Snapshot implements DocumentStore.View {
             DirectBuffer v = store.engine.commits.get(txn, keys.version(version));
             return v == null ? null : Instant.ofEpochMilli(v.getLong(0, Keys.BE));
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
     }
 
@@ -186,14 +187,12 @@ public final class Snapshot implements DocumentStore.View {
         if (t == null) {
             DocHeader h = header(uri);
             if (h == null) {
-                StoreException e = new StoreException(ErrorCode.NOT_FOUND, "no document " + Store.SCHEME + uri
-                        + " in store " + store.directory() + " (version " + version + ")");
+                StoreException e = new StoreException(ErrorMessage.NO_DOCUMENT, Store.SCHEME + uri, store.directory(), version);
                 e.at(Where.at(Store.SCHEME + uri));
                 throw e;
             }
             if (h.binary()) {
-                StoreException e = new StoreException(ErrorCode.BAD_REQUEST, Store.SCHEME + uri + " is binary ("
-                        + h.mediaType() + "), not XML; read it as bytes (Snapshot.binary) or ask for its XML variant");
+                StoreException e = new StoreException(ErrorMessage.BINARY_NOT_XML, Store.SCHEME + uri, h.mediaType());
                 e.at(Where.at(Store.SCHEME + uri));
                 throw e;
             }
@@ -241,7 +240,7 @@ public final class Snapshot implements DocumentStore.View {
                 found = c.next();
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
         return out;
     }
@@ -259,8 +258,7 @@ public final class Snapshot implements DocumentStore.View {
         checkOpen();
         checkFolder(folder);
         if (limit < 1) {
-            throw new StoreException(ErrorCode.BAD_PARAMETER, "a listing of " + Store.SCHEME + folder
-                    + " needs a limit of at least 1, not " + limit);
+            throw new StoreException(ErrorMessage.LISTING_LIMIT, Store.SCHEME + folder, limit);
         }
         List<String> out = new ArrayList<>();
         String seek;
@@ -296,7 +294,7 @@ public final class Snapshot implements DocumentStore.View {
                 }
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
         return out;
     }
@@ -327,8 +325,7 @@ public final class Snapshot implements DocumentStore.View {
 
     static void checkFolder(String folder) {
         if (folder == null || !folder.endsWith("/") || !folder.startsWith("/")) {
-            StoreException e = new StoreException(ErrorCode.UNSUPPORTED_URI, "store folder '" + folder
-                    + "' must start and end with '/', like /journals/ja/");
+            StoreException e = new StoreException(ErrorMessage.STORE_FOLDER_SHAPE, folder);
             e.at(Where.at(Store.SCHEME + folder));
             throw e;
         }
@@ -356,7 +353,7 @@ public final class Snapshot implements DocumentStore.View {
                 found = c.next();
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
         return List.copyOf(out);
     }
@@ -378,7 +375,7 @@ public final class Snapshot implements DocumentStore.View {
                 found = c.next();
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, Store.SCHEME + source);
+            throw StoreFailures.of(e, Store.SCHEME + source);
         }
         return List.copyOf(out);
     }
@@ -399,17 +396,13 @@ public final class Snapshot implements DocumentStore.View {
     public synchronized List<Change> changesSince(long since, int seq, int limit) {
         checkOpen();
         if (since < 0 || seq < 0 || limit < 1) {
-            throw new StoreException(ErrorCode.BAD_PARAMETER, "changes since version " + since + ", change " + seq
-                    + ", at most " + limit + ": the version and change must be at least 0, the limit at least 1");
+            throw new StoreException(ErrorMessage.CHANGES_RANGE, since, seq, limit);
         }
         long feedStart = oldestChangeIn();
         long first = seq > 0 ? since : since + 1;
         if (first >= 1 && first < feedStart) {
-            StoreException e = new StoreException(ErrorCode.GONE, "the changes after version " + since
-                    + " are no longer in the change feed of store " + store.directory()
-                    + ": it keeps the changes from version " + feedStart + " on (older ones are pruned after "
-                    + store.options().changeRetention() + "); a follower must resynchronise from a full copy"
-                    + " of the store and then follow from its version");
+            StoreException e = new StoreException(ErrorCode.GONE, null, since, store.directory(), feedStart,
+                    store.options().changeRetention());
             e.at(Where.at("store " + store.directory()));
             throw e;
         }
@@ -437,7 +430,7 @@ public final class Snapshot implements DocumentStore.View {
                 found = c.next();
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
         return out;
     }
@@ -454,12 +447,11 @@ public final class Snapshot implements DocumentStore.View {
                 return java.util.OptionalLong.empty();
             }
             if (v.capacity() != 8) {
-                throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + store.directory() + ": mark '" + name
-                        + "' is malformed");
+                throw new StoreException(ErrorMessage.MARK_MALFORMED, store.directory(), name);
             }
             return java.util.OptionalLong.of(v.getLong(0, Keys.BE));
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
     }
 
@@ -491,8 +483,7 @@ public final class Snapshot implements DocumentStore.View {
             try (InputStream in = b.open()) {
                 in.transferTo(out);
             } catch (IOException e) {
-                StoreException x = new StoreException(ErrorCode.IO, "cannot export " + Store.SCHEME + uri + ": "
-                        + e.getMessage(), e);
+                StoreException x = new StoreException(ErrorMessage.EXPORT_FAILED, e, Store.SCHEME + uri, e.getMessage());
                 x.at(Where.at(Store.SCHEME + uri));
                 throw x;
             }
@@ -511,9 +502,7 @@ public final class Snapshot implements DocumentStore.View {
     public void export(String uri, Writer out) {
         Binary b = binary(uri);
         if (b != null) {
-            StoreException e = new StoreException(ErrorCode.BAD_REQUEST, Store.SCHEME + uri + " is binary ("
-                    + b.mediaType() + ", " + b.length() + " bytes), not XML, so it cannot be written as text;"
-                    + " export it to a file (./arno store export " + uri + " --out FILE)");
+            StoreException e = new StoreException(ErrorMessage.BINARY_NOT_TEXT, Store.SCHEME + uri, b.mediaType(), b.length(), uri);
             e.at(Where.at(Store.SCHEME + uri));
             throw e;
         }
@@ -529,8 +518,7 @@ public final class Snapshot implements DocumentStore.View {
         try {
             s.serializeNode(new XdmNode(tree.getRootNode()));
         } catch (SaxonApiException e) {
-            StoreException x = new StoreException(ErrorCode.IO, "cannot export " + Store.SCHEME + uri + ": "
-                    + e.getMessage(), e);
+            StoreException x = new StoreException(ErrorMessage.EXPORT_FAILED, e, Store.SCHEME + uri, e.getMessage());
             x.at(Where.at(Store.SCHEME + uri));
             throw x;
         }
@@ -563,10 +551,8 @@ public final class Snapshot implements DocumentStore.View {
 
     void checkOpen() {
         if (closed) {
-            throw new StoreException(ErrorCode.CLOSED, (owner == null ? "read snapshot (version " + version + ")"
-                    : "the view of write transaction " + version) + " of store " + store.directory()
-                    + (owner == null ? " is closed" : " has ended with its transaction")
-                    + "; its documents can no longer be read");
+            throw (owner == null ? new StoreException(ErrorMessage.SNAPSHOT_CLOSED, version, store.directory())
+                    : new StoreException(ErrorMessage.VIEW_ENDED, version, store.directory()));
         }
     }
 
@@ -602,12 +588,11 @@ public final class Snapshot implements DocumentStore.View {
             long docId = p.getLong(0, Keys.BE);
             DirectBuffer h = store.engine.docs.get(txn, keys.doc(docId, Keys.HEADER));
             if (h == null) {
-                throw new StoreException(ErrorCode.STORE_CORRUPT, Store.SCHEME + uri + ": document " + docId
-                        + " has no header");
+                throw new StoreException(ErrorMessage.NO_HEADER_AT, Store.SCHEME + uri, docId);
             }
             return DocHeader.decode(docId, h);
         } catch (LmdbException e) {
-            throw Engine.translate(e, Store.SCHEME + uri);
+            throw StoreFailures.of(e, Store.SCHEME + uri);
         }
     }
 
@@ -622,8 +607,7 @@ public final class Snapshot implements DocumentStore.View {
         checkOpen();
         DirectBuffer v = store.engine.docs.get(txn, keys.chunk(docId, index));
         if (v == null) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "document " + docId + ": chunk " + index
-                    + " is missing");
+            throw new StoreException(ErrorMessage.CHUNK_MISSING, docId, index);
         }
         return new UnsafeBuffer(v.addressOffset(), v.capacity());
     }
@@ -648,7 +632,7 @@ public final class Snapshot implements DocumentStore.View {
                 out.add(a.definition());
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
         return new IndexConfig(out);
     }
@@ -731,7 +715,7 @@ public final class Snapshot implements DocumentStore.View {
             return doc.getUnderlyingNode().iterateAxis(net.sf.saxon.om.AxisInfo.CHILD,
                     net.sf.saxon.pattern.NodeKindTest.ELEMENT).next();
         } catch (SaxonApiException e) {
-            throw new StoreException(ErrorCode.INTERNAL, "the plan is not XML: " + e.getMessage(), e);
+            throw new StoreException(ErrorMessage.PLAN_NOT_XML, e, e.getMessage());
         }
     }
 
@@ -757,7 +741,7 @@ public final class Snapshot implements DocumentStore.View {
                 found = c.next();
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
         return out;
     }
@@ -774,7 +758,7 @@ public final class Snapshot implements DocumentStore.View {
                 found = c.next();
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
         return n;
     }
@@ -833,7 +817,7 @@ public final class Snapshot implements DocumentStore.View {
         try {
             return PathTable.summary(store.engine, txn);
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + store.directory());
+            throw StoreFailures.of(e, "store " + store.directory());
         }
     }
 
@@ -845,7 +829,7 @@ public final class Snapshot implements DocumentStore.View {
         checkOpen();
         DirectBuffer b = store.engine.docs.get(txn, keys.doc(docId, Keys.HEADER));
         if (b == null) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "document " + docId + " has no header");
+            throw new StoreException(ErrorMessage.NO_HEADER, docId);
         }
         DocHeader h = DocHeader.decode(docId, b);
         if (h.binary()) {

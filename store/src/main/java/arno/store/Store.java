@@ -13,7 +13,7 @@ import org.lmdbjava.Txn;
 import net.sf.saxon.Configuration;
 
 import arno.xml.DocumentStore;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -96,8 +96,7 @@ public final class Store implements DocumentStore, AutoCloseable {
         }
         long bytes = v.capacity() == 8 ? v.getLong(0, Keys.BE) : -1;
         if (bytes < 0 || bytes > Integer.MAX_VALUE) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "store " + engine.dir + ": meta entry '"
-                    + Engine.INDEX_MIN_DOCUMENT_BYTES + "' is malformed");
+            throw new StoreException(ErrorMessage.META_ENTRY_MALFORMED, engine.dir, Engine.INDEX_MIN_DOCUMENT_BYTES);
         }
         return (int) bytes;
     }
@@ -135,7 +134,7 @@ public final class Store implements DocumentStore, AutoCloseable {
             return new Store(engine, options);
         } catch (RuntimeException e) {
             engine.close();
-            throw e instanceof LmdbException le ? Engine.translate(le, "store " + dir) : e;
+            throw e instanceof LmdbException le ? StoreFailures.of(le, "store " + dir) : e;
         }
     }
 
@@ -169,7 +168,7 @@ public final class Store implements DocumentStore, AutoCloseable {
             return new WriteTransaction(this, engine.env.txnWrite());
         } catch (LmdbException e) {
             writeLock.unlock();
-            throw Engine.translate(e, "store " + engine.dir);
+            throw StoreFailures.of(e, "store " + engine.dir);
         } catch (RuntimeException e) {
             writeLock.unlock();
             throw e;
@@ -184,7 +183,7 @@ public final class Store implements DocumentStore, AutoCloseable {
         try {
             txn = engine.env.txnRead();
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + engine.dir);
+            throw StoreFailures.of(e, "store " + engine.dir);
         }
         openSnapshots.incrementAndGet();
         return new Snapshot(this, txn);
@@ -258,7 +257,7 @@ public final class Store implements DocumentStore, AutoCloseable {
 
     void checkOpen() {
         if (closed) {
-            throw new StoreException(ErrorCode.CLOSED, "store " + engine.dir + " is closed");
+            throw new StoreException(ErrorMessage.STORE_CLOSED, engine.dir);
         }
     }
 
@@ -315,8 +314,7 @@ public final class Store implements DocumentStore, AutoCloseable {
             }
         }
         if (problem != null) {
-            StoreException e = new StoreException(ErrorCode.BAD_PARAMETER, "media type '" + mediaType + "' for "
-                    + SCHEME + uri + " " + problem + "; give one like application/pdf or image/svg+xml");
+            StoreException e = new StoreException(ErrorMessage.BAD_MEDIA_TYPE, mediaType, SCHEME + uri, problem);
             e.at(Where.at(SCHEME + uri));
             throw e;
         }
@@ -356,8 +354,7 @@ public final class Store implements DocumentStore, AutoCloseable {
             }
         }
         if (problem != null) {
-            StoreException e = new StoreException(ErrorCode.UNSUPPORTED_URI, "store URI '" + uri + "' " + problem
-                    + "; store URIs are absolute paths like /journals/ja/v1/article.xml");
+            StoreException e = new StoreException(ErrorMessage.BAD_STORE_URI, uri, problem);
             e.at(Where.at(SCHEME + uri));
             throw e;
         }

@@ -2,6 +2,7 @@ package arno.store;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 
 /**
  * A failure of the store: an {@link ArnoException} with a code from the one catalogue
@@ -12,17 +13,26 @@ import arno.xml.ErrorCode;
  * binary document, {@link ErrorCode#BAD_PARAMETER} for a bad media type or limit,
  * {@link ErrorCode#RANGE_NOT_SATISFIABLE} for a byte range outside a binary, {@link ErrorCode#GONE}
  * for changes pruned from the feed) and, for input, a {@link arno.xml.Where}.
- * It exists so that a caller can tell a store failure from others by type; it carries no codes of
- * its own. LMDB, SAX and Saxon exceptions are translated into it where they enter the store:
- * callers never see an lmdbjava type.
+ * It exists so that a caller can tell a store failure from others by type; it carries no codes or
+ * sentences of its own (they are in {@link ErrorMessage}). LMDB failures become one in
+ * {@link StoreFailures}, SAX and Saxon ones where they enter the store: callers never see an
+ * lmdbjava type.
  */
 public final class StoreException extends ArnoException {
 
-    StoreException(ErrorCode code, String message) {
-        super(code, message, (Throwable) null);
+    StoreException(ErrorMessage message, Object... args) {
+        super(message, null, args);
     }
 
-    StoreException(ErrorCode code, String message, Throwable cause) {
+    StoreException(ErrorMessage message, Throwable cause, Object... args) {
+        super(message, cause, args);
+    }
+
+    StoreException(ErrorCode code, Throwable cause, Object... args) {
+        super(code, cause, args);
+    }
+
+    private StoreException(ErrorCode code, String message, Throwable cause) {
         super(code, message, cause);
     }
 

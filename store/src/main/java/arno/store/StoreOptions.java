@@ -3,7 +3,8 @@ package arno.store;
 import java.time.Clock;
 import java.time.Duration;
 
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
+import arno.xml.Where;
 import arno.xml.XmlPolicy;
 
 /**
@@ -67,7 +68,7 @@ public final class StoreOptions {
      */
     public StoreOptions mapSize(long bytes) {
         if (bytes < (1L << 20)) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store map size must be at least 1M, not " + bytes + " bytes");
+            throw ErrorMessage.MAP_SIZE_SMALL.error(bytes);
         }
         return new StoreOptions((bytes + (1L << 20) - 1) & ~((1L << 20) - 1), maxReaders, writeMap, noSync, xmlPolicy,
                 changeRetention, clock, index);
@@ -76,7 +77,7 @@ public final class StoreOptions {
     /** The most read snapshots open at the same time in this process. */
     public StoreOptions maxReaders(int readers) {
         if (readers < 1) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store readers must be at least 1, not " + readers);
+            throw ErrorMessage.READERS_TOO_FEW.error(readers);
         }
         return new StoreOptions(mapSize, readers, writeMap, noSync, xmlPolicy, changeRetention, clock, index);
     }
@@ -104,7 +105,7 @@ public final class StoreOptions {
      */
     public StoreOptions xmlPolicy(XmlPolicy policy) {
         if (policy == null) {
-            throw ErrorCode.BAD_CONFIGURATION.error("the store needs an XML policy");
+            throw ErrorMessage.NO_XML_POLICY.error();
         }
         return new StoreOptions(mapSize, maxReaders, writeMap, noSync, policy, changeRetention, clock, index);
     }
@@ -117,8 +118,7 @@ public final class StoreOptions {
      */
     public StoreOptions changeRetention(Duration retention) {
         if (retention == null || retention.isNegative()) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store change retention must be zero (keep for ever) or positive, not "
-                    + retention);
+            throw ErrorMessage.CHANGE_RETENTION.error(retention);
         }
         return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, retention, clock, index);
     }
@@ -137,7 +137,7 @@ public final class StoreOptions {
      */
     StoreOptions indexMinDocumentBytes(int bytes) {
         if (bytes < 0) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store index minimum document bytes must be 0 or more, not " + bytes);
+            throw ErrorMessage.INDEX_MIN_DOCUMENT.error(bytes);
         }
         return with(new Index(bytes, index.minRangeBytes, index.spillBytes, index.columnBudgetBytes));
     }
@@ -148,7 +148,7 @@ public final class StoreOptions {
      */
     StoreOptions indexMinRangeBytes(int bytes) {
         if (bytes < 0) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store index minimum range bytes must be 0 or more, not " + bytes);
+            throw ErrorMessage.INDEX_MIN_RANGE.error(bytes);
         }
         return with(new Index(index.minDocumentBytes, bytes, index.spillBytes, index.columnBudgetBytes));
     }
@@ -159,7 +159,7 @@ public final class StoreOptions {
      */
     StoreOptions indexSpillBytes(int bytes) {
         if (bytes < 1) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store index spill bytes must be at least 1, not " + bytes);
+            throw ErrorMessage.INDEX_SPILL.error(bytes);
         }
         return with(new Index(index.minDocumentBytes, index.minRangeBytes, bytes, index.columnBudgetBytes));
     }
@@ -170,7 +170,7 @@ public final class StoreOptions {
      */
     StoreOptions columnBudgetBytes(long bytes) {
         if (bytes < 0) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store column budget must be 0 or more bytes, not " + bytes);
+            throw ErrorMessage.COLUMN_BUDGET.error(bytes);
         }
         return with(new Index(index.minDocumentBytes, index.minRangeBytes, index.spillBytes, bytes));
     }

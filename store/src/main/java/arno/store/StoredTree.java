@@ -2,6 +2,7 @@ package arno.store;
 
 import static org.agrona.UnsafeAccess.UNSAFE;
 
+import arno.xml.ErrorMessage;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,6 @@ import net.sf.saxon.str.Twine8;
 import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.type.Type;
 
-import arno.xml.ErrorCode;
 
 /**
  * A stored document seen as a Saxon tree, for one snapshot and one Configuration. Opening it reads
@@ -532,8 +532,8 @@ final class StoredTree extends GenericTreeInfo {
     }
 
     StoreException corrupt(long pos, String what) {
-        return new StoreException(ErrorCode.STORE_CORRUPT, systemId + " (document " + docId + ")"
-                + (pos >= 0 ? " at byte " + pos : "") + ": " + what + "; run 'arno store check'");
+        return (pos >= 0 ? new StoreException(ErrorMessage.CORRUPT_AT, systemId, docId, pos, what)
+                : new StoreException(ErrorMessage.CORRUPT, systemId, docId, what));
     }
 
     @Override

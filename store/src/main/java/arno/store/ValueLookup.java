@@ -1,5 +1,6 @@
 package arno.store;
 
+import arno.xml.ErrorMessage;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,7 +18,6 @@ import org.lmdbjava.LmdbException;
 
 import net.sf.saxon.lib.ConversionRules;
 
-import arno.xml.ErrorCode;
 
 /**
  * Reads a value index: one {@code MDB_SET_RANGE} seek to the first entry that can match, then a
@@ -54,18 +54,16 @@ final class ValueLookup {
             try {
                 a = Indexer.active(engine, s.txn(), keys, name);
             } catch (LmdbException e) {
-                throw Engine.translate(e, "store " + s.store().directory());
+                throw StoreFailures.of(e, "store " + s.store().directory());
             }
             if (a == null) {
-                String known = s.indexes().names();
-                throw ErrorCode.BAD_PARAMETER.error("there is no index named '" + name + "'" + known);
+                throw s.indexes().unknown(name, ErrorMessage.LOOKUP_NO_INDEX, ErrorMessage.LOOKUP_NO_INDEXES);
             }
             IndexDefinition d = a.definition();
             if (d.correlated() != (key != null)) {
-                throw ErrorCode.BAD_PARAMETER.error(d.correlated()
-                        ? "index '" + name + "' is correlated (" + d.key().display() + ", " + d.value().display()
-                                + "): give its key too"
-                        : "index '" + name + "' has no key; look it up by value alone");
+                throw (d.correlated()
+                        ? ErrorMessage.INDEX_CORRELATED.error(name, d.key().display(), d.value().display())
+                        : ErrorMessage.INDEX_UNKEYED.error(name));
             }
             ConversionRules rules = s.store().ownConfiguration().getConversionRules();
             String k = key == null ? null : d.normalised(key);
@@ -81,9 +79,8 @@ final class ValueLookup {
         }
         Object t = ValueKeys.typed(d, v, rules);
         if (t == null) {
-            throw ErrorCode.BAD_PARAMETER.error("'" + v + "' is not a " + d.type().name().toLowerCase(java.util.Locale.ROOT)
-                    + " (index '" + d.name() + "', " + which + " value)" + (d.type() == IndexDefinition.Type.DATE
-                    ? "; give an xs:date or xs:dateTime like 2024-03-01" : ""));
+            throw (d.type() == IndexDefinition.Type.DATE ? ErrorMessage.NOT_INDEX_DATE.error(v, d.name(), which)
+                    : ErrorMessage.NOT_INDEX_TYPE.error(v, d.type().name().toLowerCase(java.util.Locale.ROOT), d.name(), which));
         }
         return t;
     }
@@ -200,7 +197,7 @@ final class ValueLookup {
                 found = c.next();
             }
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + s.store().directory());
+            throw StoreFailures.of(e, "store " + s.store().directory());
         }
         return out;
     }
@@ -225,8 +222,7 @@ final class ValueLookup {
     private static String uriOf(Snapshot s, Engine engine, long docId) {
         DirectBuffer h = engine.docs.get(s.txn(), new Keys().doc(docId, Keys.HEADER));
         if (h == null) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "a value index entry names document " + docId
-                    + ", which is not stored; run 'arno store check'");
+            throw new StoreException(ErrorMessage.VALUE_ENTRY_ORPHAN, docId);
         }
         return DocHeader.decode(docId, h).uri();
     }
@@ -266,8 +262,7 @@ final class ValueLookup {
             i++;
         }
         if (i >= e.length - 16) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, "a value index entry has no string terminator;"
-                    + " run 'arno store check'");
+            throw new StoreException(ErrorMessage.VALUE_ENTRY_UNTERMINATED);
         }
         return i;
     }

@@ -22,7 +22,7 @@ import org.lmdbjava.GetOp;
 import org.lmdbjava.LmdbException;
 import org.lmdbjava.Txn;
 
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -139,8 +139,7 @@ public final class WriteTransaction implements AutoCloseable {
             xml = XmlInput.send(source, w, store.ownConfiguration(), store.options().xmlPolicy(), what);
             w.xmlBytes(xml);
             if (!w.finished()) {
-                StoreException e = new StoreException(ErrorCode.MALFORMED_XML, what
-                        + " produced no complete document; nothing was stored");
+                StoreException e = new StoreException(ErrorMessage.INCOMPLETE_DOCUMENT, what);
                 e.at(Where.at(what));
                 throw e;
             }
@@ -204,8 +203,7 @@ public final class WriteTransaction implements AutoCloseable {
                 indexer().configuration(docId);
             }
         } catch (IOException e) {
-            StoreException x = new StoreException(ErrorCode.IO, "cannot read the bytes to store as " + what + ": "
-                    + e.getMessage() + "; nothing was stored", e);
+            StoreException x = new StoreException(ErrorMessage.BYTES_UNREADABLE, e, what, e.getMessage());
             x.at(Where.at(what));
             throw failed(x, docId, what);
         } catch (RuntimeException e) {
@@ -234,7 +232,7 @@ public final class WriteTransaction implements AutoCloseable {
             indexer().replaced(uri, before, -1);
             return true;
         } catch (LmdbException e) {
-            throw Engine.translate(e, Store.SCHEME + uri);
+            throw StoreFailures.of(e, Store.SCHEME + uri);
         }
     }
 
@@ -246,8 +244,7 @@ public final class WriteTransaction implements AutoCloseable {
     public List<String> deleteTree(String prefix) {
         checkActive();
         if (prefix == null || !prefix.startsWith("/")) {
-            StoreException e = new StoreException(ErrorCode.UNSUPPORTED_URI, "cannot delete the documents under '"
-                    + prefix + "': a store prefix starts with '/', like /journals/ja/");
+            StoreException e = new StoreException(ErrorMessage.DELETE_PREFIX, prefix);
             e.at(Where.at(Store.SCHEME + prefix));
             throw e;
         }
@@ -275,8 +272,7 @@ public final class WriteTransaction implements AutoCloseable {
         }
         try {
             if (!targets.isEmpty() && docIdOf(sourceUri) < 0) {
-                StoreException e = new StoreException(ErrorCode.NOT_FOUND, "cannot set the references of "
-                        + Store.SCHEME + sourceUri + ": no document is stored there; store it first");
+                StoreException e = new StoreException(ErrorMessage.REFERENCES_NO_SOURCE, Store.SCHEME + sourceUri);
                 e.at(Where.at(Store.SCHEME + sourceUri));
                 throw e;
             }
@@ -292,7 +288,7 @@ public final class WriteTransaction implements AutoCloseable {
             }
             dirty = true;
         } catch (LmdbException e) {
-            throw Engine.translate(e, Store.SCHEME + sourceUri);
+            throw StoreFailures.of(e, Store.SCHEME + sourceUri);
         }
     }
 
@@ -311,7 +307,7 @@ public final class WriteTransaction implements AutoCloseable {
         try {
             engine.putLong(txn, keys, markKey(name), value);
         } catch (LmdbException e) {
-            throw Engine.translate(e, "store " + engine.dir);
+            throw StoreFailures.of(e, "store " + engine.dir);
         }
         marked = true;
     }
@@ -326,8 +322,7 @@ public final class WriteTransaction implements AutoCloseable {
             ok = name.charAt(i) > 0x20 && name.charAt(i) < 0x7F;
         }
         if (!ok) {
-            throw new StoreException(ErrorCode.BAD_PARAMETER, "mark name '" + name + "' is not 1 to "
-                    + MAX_MARK_NAME + " printable ASCII characters without spaces");
+            throw new StoreException(ErrorMessage.MARK_NAME_BAD, name, MAX_MARK_NAME);
         }
         return "mark:" + name;
     }
@@ -381,7 +376,7 @@ public final class WriteTransaction implements AutoCloseable {
             return version;
         } catch (LmdbException e) {
             txn.close();
-            throw Engine.translate(e, "commit to store " + engine.dir);
+            throw StoreFailures.of(e, "commit to store " + engine.dir);
         } finally {
             store.writeFinished();
         }
@@ -434,18 +429,16 @@ public final class WriteTransaction implements AutoCloseable {
 
     private void checkActive() {
         if (done) {
-            throw new StoreException(ErrorCode.CLOSED, "write transaction on " + engine.dir
-                    + " is already committed or aborted");
+            throw new StoreException(ErrorMessage.TRANSACTION_ENDED, engine.dir);
         }
         if (broken != null) {
-            throw new StoreException(ErrorCode.CLOSED, "write transaction on " + engine.dir
-                    + " failed and can only be aborted: " + broken.getMessage(), broken);
+            throw new StoreException(ErrorMessage.TRANSACTION_BROKEN, broken, engine.dir, broken.getMessage());
         }
     }
 
     /** A put failed: removes what it wrote; returns the failure to throw. */
     private RuntimeException failed(RuntimeException e, long docId, String what) {
-        RuntimeException failure = e instanceof LmdbException le ? Engine.translate(le, what) : e;
+        RuntimeException failure = e instanceof LmdbException le ? StoreFailures.of(le, what) : e;
         try {
             removeEntries(docId);
         } catch (RuntimeException cleanup) {
@@ -471,7 +464,7 @@ public final class WriteTransaction implements AutoCloseable {
             recordChange(Change.Kind.PUT, docId, uri, mediaType);
             indexer().replaced(uri, before, docId);
         } catch (LmdbException e) {
-            throw Engine.translate(e, what);
+            throw StoreFailures.of(e, what);
         }
     }
 
@@ -488,8 +481,7 @@ public final class WriteTransaction implements AutoCloseable {
     private String mediaTypeOf(long docId, String uri) {
         DirectBuffer h = engine.docs.get(txn, keys.doc(docId, Keys.HEADER));
         if (h == null) {
-            throw new StoreException(ErrorCode.STORE_CORRUPT, Store.SCHEME + uri + ": document " + docId
-                    + " has no header");
+            throw new StoreException(ErrorMessage.NO_HEADER_AT, Store.SCHEME + uri, docId);
         }
         return DocHeader.decode(docId, h).mediaType();
     }

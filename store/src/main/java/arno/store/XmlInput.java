@@ -16,6 +16,7 @@ import org.xml.sax.InputSource;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import net.sf.saxon.Configuration;
@@ -94,22 +95,21 @@ final class XmlInput {
     /** The file a source names only by its URI; any other scheme is refused, never fetched. */
     private static InputStream openFile(String systemId, String what) {
         if (systemId == null) {
-            throw new StoreException(ErrorCode.BAD_PARAMETER, what + ": the source has neither bytes nor a file to read");
+            throw new StoreException(ErrorMessage.SOURCE_EMPTY, what);
         }
         URI uri;
         try {
             uri = URI.create(systemId);
         } catch (IllegalArgumentException e) {
-            throw new StoreException(ErrorCode.UNSUPPORTED_URI, "'" + systemId + "' is not a URI: " + e.getMessage());
+            throw new StoreException(ErrorMessage.SYSTEM_ID_NOT_URI, systemId, e.getMessage());
         }
         if (!"file".equalsIgnoreCase(uri.getScheme())) {
-            throw new StoreException(ErrorCode.UNSUPPORTED_URI, "the store reads files and the bytes it is given and"
-                    + " fetches nothing, so it cannot read " + systemId + "; fetch it first and store the bytes");
+            throw new StoreException(ErrorMessage.STORE_FETCHES_NOTHING, systemId);
         }
         try {
             return Files.newInputStream(Path.of(uri));
         } catch (IOException | IllegalArgumentException e) {
-            StoreException x = new StoreException(ErrorCode.IO, "cannot read " + systemId + ": " + e.getMessage(), e);
+            StoreException x = new StoreException(ErrorCode.IO, e, systemId, e.getMessage());
             x.at(Where.at(systemId));
             throw x;
         }
@@ -119,7 +119,7 @@ final class XmlInput {
     private static StoreException failure(Exception e, String what) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof LmdbException l) {
-                return Engine.translate(l, what);
+                return StoreFailures.of(l, what);
             }
         }
         ArnoException found = ArnoException.find(e);

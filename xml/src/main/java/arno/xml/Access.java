@@ -129,18 +129,17 @@ public final class Access implements ResourceResolver, UnparsedTextURIResolver, 
                 case "http", "https" -> outbound.get(uri, what);
                 case "jar" -> {
                     if (!isCode || !ownResource(request.uri)) {
-                        throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri + ": jar: URIs name Arno's own stylesheets only");
+                        throw ErrorMessage.JAR_URI_NOT_OWN.error(what, uri);
                     }
                     yield new URL(request.uri).openStream();
                 }
-                default -> throw ErrorCode.UNSUPPORTED_URI.error(what + " " + uri + ": scheme '" + scheme
-                        + "' cannot be read (file under the allowed folders, http and https only)");
+                default -> throw ErrorMessage.SCHEME_NOT_READ.error(what, uri, scheme);
             };
             return policy.source(in, request.uri);
         } catch (ArnoException e) {
             throw refusal(e, "FODC0002");
         } catch (IOException | java.net.URISyntaxException | IllegalArgumentException e) {
-            throw refusal(ErrorCode.IO.error(e, what + " " + request.uri + " cannot be read: " + e.getMessage()), "FODC0002");
+            throw refusal(ErrorMessage.NAMED_UNREADABLE.error(e, what, request.uri, e.getMessage()), "FODC0002");
         }
     }
 
@@ -161,14 +160,13 @@ public final class Access implements ResourceResolver, UnparsedTextURIResolver, 
             InputStream in = switch (scheme) {
                 case "file" -> Files.newInputStream(documents.confine(uri, "text"));
                 case "http", "https" -> outbound.get(uri, "text");
-                default -> throw ErrorCode.UNSUPPORTED_URI.error("text " + uri + ": scheme '" + scheme
-                        + "' cannot be read (file under the allowed folders, http and https only)");
+                default -> throw ErrorMessage.SCHEME_NOT_READ.error("text", uri, scheme);
             };
             return new InputStreamReader(in, encoding == null ? java.nio.charset.StandardCharsets.UTF_8 : Charset.forName(encoding));
         } catch (ArnoException e) {
             throw refusal(e, "FOUT1170");
         } catch (IOException | IllegalArgumentException e) {
-            throw refusal(ErrorCode.IO.error(e, "text " + uri + " cannot be read: " + e.getMessage()), "FOUT1170");
+            throw refusal(ErrorMessage.NAMED_UNREADABLE.error(e, "text", uri, e.getMessage()), "FOUT1170");
         }
     }
 
@@ -185,8 +183,7 @@ public final class Access implements ResourceResolver, UnparsedTextURIResolver, 
         try {
             URI uri = new URI(collectionURI);
             if (!"file".equalsIgnoreCase(uri.getScheme())) {
-                throw ErrorCode.UNSUPPORTED_URI.error("collection " + collectionURI
-                        + ": only folders under the allowed folders (file: URIs) are collections");
+                throw ErrorMessage.COLLECTION_NOT_FOLDER.error(collectionURI);
             }
             String select = "*.xml";
             boolean recurse = false;
@@ -197,7 +194,7 @@ public final class Access implements ResourceResolver, UnparsedTextURIResolver, 
                 }
             }
             Path dir = documents.confine(new URI("file", null, uri.getPath(), null), "collection");
-            if (!Files.isDirectory(dir)) throw ErrorCode.NOT_FOUND.error("collection " + collectionURI + ": no such folder");
+            if (!Files.isDirectory(dir)) throw ErrorMessage.NO_COLLECTION_FOLDER.error(collectionURI);
             PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + select);
             List<String> members = new ArrayList<>();
             try (Stream<Path> files = recurse ? Files.walk(dir) : Files.list(dir)) {
@@ -208,7 +205,7 @@ public final class Access implements ResourceResolver, UnparsedTextURIResolver, 
         } catch (ArnoException e) {
             throw refusal(e, "FODC0002");
         } catch (IOException | java.net.URISyntaxException | IllegalArgumentException e) {
-            throw refusal(ErrorCode.IO.error(e, "collection " + collectionURI + " cannot be read: " + e.getMessage()), "FODC0002");
+            throw refusal(ErrorMessage.NAMED_UNREADABLE.error(e, "collection", collectionURI, e.getMessage()), "FODC0002");
         }
     }
 

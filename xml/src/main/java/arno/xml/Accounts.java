@@ -131,8 +131,13 @@ public final class Accounts {
     public static final class Refusal extends ArnoException {
         private final long retryAfterSeconds;
 
-        Refusal(ErrorCode code, String message, long retryAfterSeconds) {
-            super(code, code.format(message), null);
+        Refusal(ErrorMessage message, long retryAfterSeconds, Object... args) {
+            super(message.code(), message.format(args), null);
+            this.retryAfterSeconds = retryAfterSeconds;
+        }
+
+        Refusal(ErrorCode code, long retryAfterSeconds, Object... args) {
+            super(code, code.format(args), null);
             this.retryAfterSeconds = retryAfterSeconds;
         }
 
@@ -198,16 +203,14 @@ public final class Accounts {
     public Account check(String authorization, String address) {
         String[] credentials = credentials(authorization);
         if (credentials == null) {
-            throw new Refusal(ErrorCode.UNAUTHORIZED, authorization == null ? "no credentials (HTTP Basic) were given"
-                    : "the credentials are not HTTP Basic with a name and a password", 0);
+            throw new Refusal(authorization == null ? ErrorMessage.NO_CREDENTIALS : ErrorMessage.CREDENTIALS_NOT_BASIC, 0);
         }
         String name = credentials[0];
         String password = credentials[1];
         long wait = throttle.wait(name, address);
         if (wait > 0) {
             long seconds = seconds(wait);
-            throw new Refusal(ErrorCode.TOO_MANY_ATTEMPTS, "too many failed logins from this address;"
-                    + " try again in " + seconds + " s", seconds);
+            throw new Refusal(ErrorCode.TOO_MANY_ATTEMPTS, seconds, seconds);
         }
         Line account = accounts().get(name);
         boolean ok;
@@ -222,7 +225,7 @@ public final class Accounts {
             LOG.log(System.Logger.Level.WARNING, "failed login for " + (account == null ? "unknown account " : "account ")
                     + printable(name) + " from " + (address == null ? "an unknown address" : address)
                     + (next > 0 ? "; further attempts wait " + seconds(next) + " s" : ""));
-            throw new Refusal(ErrorCode.UNAUTHORIZED, "the account name or password is wrong", 0);
+            throw new Refusal(ErrorMessage.WRONG_CREDENTIALS, 0);
         }
         throttle.succeeded(name, address);
         if (account.iterations < ITERATIONS) renew(account, password);
@@ -273,8 +276,7 @@ public final class Accounts {
         String line = newLine(name, password, roles);
         update(lines -> {
             if (lines.stream().anyMatch(l -> named(l, name))) {
-                throw ErrorCode.CONFLICT.error("the account " + printable(name) + " exists already in " + file
-                        + "; change its password with 'passwd', or remove it first");
+                throw ErrorMessage.ACCOUNT_EXISTS.error(printable(name), file);
             }
             lines.add(line);
         });
@@ -360,17 +362,17 @@ public final class Accounts {
         try {
             f = Hashers.pool().submit(check);
         } catch (java.util.concurrent.RejectedExecutionException e) {
-            throw new Refusal(ErrorCode.BUSY, "too many logins are being checked; try again in a moment", 1);
+            throw new Refusal(ErrorMessage.LOGINS_BUSY, 1);
         }
         try {
             return f.get(HASH_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
             f.cancel(false);
-            throw new Refusal(ErrorCode.BUSY, "too many logins are being checked; try again in a moment", 1);
+            throw new Refusal(ErrorMessage.LOGINS_BUSY, 1);
         } catch (InterruptedException e) {
             f.cancel(false);
             Thread.currentThread().interrupt();
-            throw new Refusal(ErrorCode.BUSY, "the login check was interrupted", 1);
+            throw new Refusal(ErrorMessage.LOGIN_INTERRUPTED, 1);
         } catch (java.util.concurrent.ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) throw r;
             throw new IllegalStateException(e.getCause());
@@ -480,13 +482,13 @@ public final class Accounts {
 
     private String newLine(String name, String password, Set<Role> roles) {
         if (name.isEmpty() || name.contains(":") || name.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
-            throw ErrorCode.BAD_PARAMETER.error("account name '" + name + "' must be non-empty, without ':' or spaces");
+            throw ErrorMessage.BAD_ACCOUNT_NAME.error(name);
         }
         if (password.length() < 8) {
-            throw ErrorCode.BAD_PARAMETER.error("the password for " + name + " must have at least 8 characters");
+            throw ErrorMessage.SHORT_PASSWORD.error(name);
         }
         if (roles.isEmpty()) {
-            throw ErrorCode.BAD_PARAMETER.error("the account " + name + " needs at least one role (read, write, admin)");
+            throw ErrorMessage.NO_ROLE.error(name);
         }
         byte[] salt = new byte[16];
         RANDOM.nextBytes(salt);
@@ -505,8 +507,7 @@ public final class Accounts {
     }
 
     private ArnoException unknown(String name) {
-        return ErrorCode.NOT_FOUND.error("there is no account " + printable(name) + " in " + file
-                + " ('./arno accounts list' shows them)");
+        return ErrorMessage.NO_ACCOUNT.error(printable(name), file);
     }
 
     /**
@@ -537,7 +538,7 @@ public final class Accounts {
                     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 }
             } catch (IOException e) {
-                throw ErrorCode.IO.error(e, "cannot write the accounts file " + file + ": " + e.getMessage());
+                throw ErrorMessage.ACCOUNTS_NOT_WRITTEN.error(e, file, e.getMessage());
             }
             loadedState = null;
         }
@@ -575,7 +576,7 @@ public final class Accounts {
             loadedState = null;
             return accounts;
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot read the accounts file " + file + ": " + e.getMessage());
+            throw ErrorMessage.ACCOUNTS_NOT_READ.error(e, file, e.getMessage());
         }
     }
 
@@ -592,25 +593,25 @@ public final class Accounts {
 
     private Line parse(String text, int number) {
         String[] parts = text.split(":", -1);
-        String problem = null;
+        ArnoException problem = null;
         Set<Role> roles = DEFAULT_ROLES;
         int iterations = 0;
         if ((parts.length != 5 && parts.length != 6) || !SCHEME.equals(parts[1])) {
-            problem = "expected name:" + SCHEME + ":iterations:salt:hash[:roles]";
+            problem = ErrorMessage.ACCOUNTS_LINE_SHAPE.error(file, number, SCHEME);
         } else {
             try {
                 iterations = Integer.parseInt(parts[2]);
                 Base64.getDecoder().decode(parts[3]);
                 Base64.getDecoder().decode(parts[4]);
             } catch (IllegalArgumentException e) {
-                problem = "the iterations must be a number and the salt and hash Base64";
+                problem = ErrorMessage.ACCOUNTS_LINE_ENCODING.error(file, number);
             }
             if (problem == null && parts.length == 6) {
                 roles = EnumSet.noneOf(Role.class);
                 for (String token : parts[5].split(",")) {
                     Role r = Role.parse(token.strip());
                     if (r == null) {
-                        problem = "unknown role '" + token.strip() + "'; roles are read, write and admin, separated by commas";
+                        problem = ErrorMessage.ACCOUNTS_LINE_ROLE.error(file, number, token.strip());
                         break;
                     }
                     roles.add(r);
@@ -618,8 +619,7 @@ public final class Accounts {
             }
         }
         if (problem != null) {
-            throw ErrorCode.BAD_CONFIGURATION.error("accounts file " + file + " line " + number + ": " + problem)
-                    .at(Where.at(file.toString(), number, -1));
+            throw problem.at(Where.at(file.toString(), number, -1));
         }
         return new Line(parts[0], iterations, parts[3], parts[4], roles, text);
     }

@@ -35,6 +35,12 @@ public class ArnoException extends RuntimeException {
         this(code, null, args);
     }
 
+    /** An error of {@code message}'s code whose message is its template filled with {@code args}. */
+    public ArnoException(ErrorMessage message, Throwable cause, Object... args) {
+        super(message.format(args), cause);
+        this.code = message.code();
+    }
+
     /** For subclasses whose message is already composed. */
     protected ArnoException(ErrorCode code, String message, Throwable cause) {
         super(message, cause);
@@ -70,6 +76,14 @@ public class ArnoException extends RuntimeException {
     public ArnoException processorCode(String code) {
         this.processorCode = code;
         return this;
+    }
+
+    /**
+     * This failure reported under another code (a shared package's parse error as the site's
+     * error): the same message, place, processor code and reasons, caused by {@code cause}.
+     */
+    public ArnoException as(ErrorCode other, Throwable cause) {
+        return new ArnoException(other, getMessage(), cause).at(where).processorCode(processorCode).details(details);
     }
 
     public ArnoException detail(Detail detail) {

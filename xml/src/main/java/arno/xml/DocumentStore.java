@@ -83,7 +83,7 @@ public interface DocumentStore {
          */
         default List<net.sf.saxon.om.NodeInfo> lookup(String index, String key, String low, String high,
                 Configuration config) {
-            throw ErrorCode.BAD_PARAMETER.error("this store has no value indexes (index '" + index + "')");
+            throw ErrorMessage.NO_VALUE_INDEXES.error(index);
         }
 
         /**
@@ -97,13 +97,13 @@ public interface DocumentStore {
          */
         default java.util.Iterator<net.sf.saxon.om.NodeInfo> search(String under, String condition,
                 java.util.Map<String, String> namespaces, Configuration config) {
-            throw ErrorCode.BAD_PARAMETER.error("this store has no structured search (searching " + under + ")");
+            throw ErrorMessage.NO_STRUCTURED_SEARCH.error(under);
         }
 
         /** The plan {@link #search} would follow, as a {@code store:plan} element of {@code config}. */
         default net.sf.saxon.om.NodeInfo explain(String under, String condition,
                 java.util.Map<String, String> namespaces, Configuration config) {
-            throw ErrorCode.BAD_PARAMETER.error("this store has no structured search (searching " + under + ")");
+            throw ErrorMessage.NO_STRUCTURED_SEARCH.error(under);
         }
 
         @Override

@@ -28,7 +28,7 @@ public final class FileRoots {
             try {
                 real.add(folder.toRealPath());
             } catch (IOException e) {
-                throw ErrorCode.BAD_CONFIGURATION.error(e, "folder " + folder + " cannot be used: it does not exist or cannot be read");
+                throw ErrorMessage.FOLDER_UNUSABLE.error(e, folder);
             }
         }
         return new FileRoots(real);
@@ -40,7 +40,7 @@ public final class FileRoots {
             try {
                 Files.createDirectories(folder);
             } catch (IOException e) {
-                throw ErrorCode.BAD_CONFIGURATION.error(e, "folder " + folder + " cannot be created: " + e.getMessage());
+                throw ErrorMessage.FOLDER_NOT_CREATED.error(e, folder, e.getMessage());
             }
         }
         return of(folders);
@@ -81,7 +81,7 @@ public final class FileRoots {
         for (Path root : roots) {
             if (real.startsWith(root)) return real;
         }
-        throw ErrorCode.OUTSIDE_ROOTS.error(what + " " + path, roots.isEmpty() ? " (none are configured)" : " " + roots);
+        throw (roots.isEmpty() ? ErrorMessage.OUTSIDE_NO_ROOTS.error(what, path) : ErrorCode.OUTSIDE_ROOTS.error(what, path, roots));
     }
 
     /** The file a {@code file:} URI names, confined. */
@@ -90,7 +90,7 @@ public final class FileRoots {
         try {
             path = Path.of(fileUri);
         } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
-            throw ErrorCode.UNSUPPORTED_URI.error(what + " " + fileUri + " is not a usable file URI: " + e.getMessage());
+            throw ErrorMessage.NOT_FILE_URI.error(what, fileUri, e.getMessage());
         }
         return confine(path, what);
     }
@@ -102,7 +102,7 @@ public final class FileRoots {
      */
     public static URI toUri(String ref, URI base, String what) {
         String r = ref.strip();
-        if (r.isEmpty()) throw ErrorCode.UNSUPPORTED_URI.error(what + " URI is empty");
+        if (r.isEmpty()) throw ErrorMessage.EMPTY_URI.error(what);
         try {
             URI uri;
             // A plain absolute path ("/data/in/a.xml") is a file, not a relative URI.
@@ -113,7 +113,7 @@ public final class FileRoots {
             }
             return base == null ? uri : base.resolve(uri);
         } catch (URISyntaxException | IllegalArgumentException e) {
-            throw ErrorCode.UNSUPPORTED_URI.error(what + " " + ref + " is not a valid URI: " + e.getMessage());
+            throw ErrorMessage.NOT_URI.error(what, ref, e.getMessage());
         }
     }
 

@@ -47,11 +47,11 @@ public final class Outbound {
             hosts = List.copyOf(hosts);
             for (String s : schemes) {
                 if (!s.equals("http") && !s.equals("https")) {
-                    throw ErrorCode.BAD_CONFIGURATION.error("outbound scheme '" + s + "' is not supported: only http and https");
+                    throw ErrorMessage.OUTBOUND_SCHEME.error(s);
                 }
             }
-            if (timeout.isNegative() || timeout.isZero()) throw ErrorCode.BAD_CONFIGURATION.error("outbound timeout must be positive, not " + timeout);
-            if (maxRedirects < 0) throw ErrorCode.BAD_CONFIGURATION.error("outbound redirects must not be negative");
+            if (timeout.isNegative() || timeout.isZero()) throw ErrorMessage.OUTBOUND_TIMEOUT.error(timeout);
+            if (maxRedirects < 0) throw ErrorMessage.OUTBOUND_REDIRECTS.error();
         }
 
         /** This policy with loopback and private addresses allowed (tests, and servers inside one network). */
@@ -77,11 +77,11 @@ public final class Outbound {
     public void check(URI uri, String what) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!policy.schemes().contains(scheme)) {
-            throw ErrorCode.URI_REFUSED.error(what + " " + uri, "scheme '" + scheme + "' is not allowed (allowed: "
-                    + String.join(", ", policy.schemes().stream().sorted().toList()) + ")");
+            throw ErrorMessage.SCHEME_REFUSED.error(what, uri, scheme,
+                    String.join(", ", policy.schemes().stream().sorted().toList()));
         }
         String host = uri.getHost();
-        if (host == null || host.isEmpty()) throw ErrorCode.URI_REFUSED.error(what + " " + uri, "it names no host");
+        if (host == null || host.isEmpty()) throw ErrorMessage.NO_HOST_REFUSED.error(what, uri);
         host = host.toLowerCase(Locale.ROOT);
         if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
         boolean named = false;
@@ -91,7 +91,7 @@ public final class Outbound {
                 if (p.startsWith("*.") ? host.endsWith(p.substring(1)) : host.equals(p)) named = true;
             }
             if (!named) {
-                throw ErrorCode.URI_REFUSED.error(what + " " + uri, "host " + host + " is not among the allowed hosts " + policy.hosts());
+                throw ErrorMessage.HOST_REFUSED.error(what, uri, host, policy.hosts());
             }
         }
         if (named || policy.privateAddresses()) return;
@@ -99,13 +99,12 @@ public final class Outbound {
         try {
             addresses = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
-            throw ErrorCode.INPUT_UNREADABLE.error(e, what + " " + uri + ": host " + host + " is unknown");
+            throw ErrorMessage.UNKNOWN_HOST.error(e, what, uri, host);
         }
         for (InetAddress a : addresses) {
             String kind = privateKind(a);
             if (kind != null) {
-                throw ErrorCode.URI_REFUSED.error(what + " " + uri, "host " + host + " has the " + kind + " address "
-                        + a.getHostAddress() + ", and private addresses are not allowed");
+                throw ErrorMessage.PRIVATE_ADDRESS_REFUSED.error(what, uri, host, kind, a.getHostAddress());
             }
         }
     }
@@ -152,7 +151,7 @@ public final class Outbound {
         try (InputStream in = response.body()) {
             body = in.readAllBytes();
         } catch (IOException e) {
-            throw ErrorCode.INPUT_UNREADABLE.error(e, what + " " + uri + " cannot be read: " + e.getMessage());
+            throw ErrorCode.INPUT_UNREADABLE.error(e, what, uri, e.getMessage());
         }
         return new Fetched(response.uri(), response.statusCode(), body,
                 response.headers().firstValue("ETag").orElse(null),
@@ -169,25 +168,25 @@ public final class Outbound {
                     .header("Accept", "application/xml, text/xml, */*;q=0.5").GET();
             if (ifNoneMatch != null) b.header("If-None-Match", ifNoneMatch);
             if (ifModifiedSince != null) b.header("If-Modified-Since", ifModifiedSince);
-            HttpResponse<InputStream> response = send(b.build(), what, ErrorCode.INPUT_UNREADABLE);
+            HttpResponse<InputStream> response = send(b.build(), what, false);
             int status = response.statusCode();
             if (status == 304 && conditional) return response;
             if (status / 100 == 3 && response.headers().firstValue("Location").isPresent()) {
                 close(response.body());
                 if (hop >= policy.maxRedirects()) {
-                    throw ErrorCode.INPUT_UNREADABLE.error(what + " " + uri + " redirects more than " + policy.maxRedirects() + " times");
+                    throw ErrorMessage.TOO_MANY_REDIRECTS.error(what, uri, policy.maxRedirects());
                 }
                 String location = response.headers().firstValue("Location").get();
                 try {
                     at = at.resolve(location);
                 } catch (IllegalArgumentException bad) {
-                    throw ErrorCode.INPUT_UNREADABLE.error(bad, what + " " + at + " redirects to '" + location + "', which is no URI");
+                    throw ErrorMessage.REDIRECT_NOT_URI.error(bad, what, at, location);
                 }
                 continue;
             }
             if (status / 100 != 2) {
                 close(response.body());
-                throw ErrorCode.INPUT_UNREADABLE.error(what + " " + at + " answered HTTP " + status);
+                throw ErrorMessage.FETCH_STATUS.error(what, at, status);
             }
             return response;
         }
@@ -198,7 +197,7 @@ public final class Outbound {
         try (InputStream in = get(uri, what)) {
             return in.readAllBytes();
         } catch (IOException e) {
-            throw ErrorCode.INPUT_UNREADABLE.error(e, what + " " + uri + " cannot be read: " + e.getMessage());
+            throw ErrorCode.INPUT_UNREADABLE.error(e, what, uri, e.getMessage());
         }
     }
 
@@ -210,9 +209,9 @@ public final class Outbound {
             request = HttpRequest.newBuilder(uri).timeout(policy.timeout()).header("Content-Type", mediaType)
                     .PUT(HttpRequest.BodyPublishers.ofFile(body)).build();
         } catch (java.io.FileNotFoundException e) {
-            throw ErrorCode.OUTPUT_FAILED.error(e, what + " " + uri + ": " + body + " is gone");
+            throw ErrorMessage.PUT_BODY_GONE.error(e, what, uri, body);
         }
-        HttpResponse<InputStream> response = send(request, what, ErrorCode.OUTPUT_FAILED);
+        HttpResponse<InputStream> response = send(request, what, true);
         String text;
         try (InputStream in = response.body()) {
             text = new String(in.readNBytes(300), java.nio.charset.StandardCharsets.UTF_8).strip();
@@ -220,19 +219,20 @@ public final class Outbound {
             text = "";
         }
         if (response.statusCode() / 100 != 2) {
-            throw ErrorCode.OUTPUT_FAILED.error(what + " " + uri + " refused the PUT: HTTP " + response.statusCode()
-                    + (text.isEmpty() ? "" : ": " + text));
+            throw (text.isEmpty() ? ErrorMessage.PUT_REFUSED.error(what, uri, response.statusCode())
+                    : ErrorMessage.PUT_REFUSED_SAYING.error(what, uri, response.statusCode(), text));
         }
     }
 
-    private HttpResponse<InputStream> send(HttpRequest request, String what, ErrorCode failure) {
+    /** Sends one request; a failure is the input's ({@code INPUT_UNREADABLE}) or, for a PUT, the output's. */
+    private HttpResponse<InputStream> send(HttpRequest request, String what, boolean put) {
         try {
             return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
-            throw failure.error(e, what + " " + request.uri() + " cannot be reached: " + e);
+            throw (put ? ErrorMessage.PUT_UNREACHABLE : ErrorMessage.FETCH_UNREACHABLE).error(e, what, request.uri(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw failure.error(e, what + " " + request.uri() + ": interrupted");
+            throw (put ? ErrorMessage.PUT_INTERRUPTED : ErrorMessage.FETCH_INTERRUPTED).error(e, what, request.uri());
         }
     }
 

@@ -167,7 +167,7 @@ public final class StoreFunctions {
             try {
                 DocumentStore.View view = def.views.apply(context);
                 if (view == null) {
-                    throw ErrorCode.BAD_PARAMETER.error(what + " needs the store, and this query or request has none");
+                    throw ErrorMessage.NEEDS_STORE.error(what);
                 }
                 if (def.name.equals("explain")) {
                     return view.explain(under, condition, ns, context.getConfiguration());
@@ -280,8 +280,7 @@ public final class StoreFunctions {
                     try {
                         DocumentStore.View view = views.apply(context);
                         if (view == null) {
-                            throw ErrorCode.BAD_PARAMETER.error(PREFIX + ":" + name + "('" + index
-                                    + "', …) needs the store, and this query or request has none");
+                            throw ErrorMessage.NEEDS_STORE.error(PREFIX + ":" + name + "('" + index + "', …)");
                         }
                         List<NodeInfo> nodes = view.lookup(index, key, low, high, context.getConfiguration());
                         return SequenceExtent.makeSequenceExtent(nodes);

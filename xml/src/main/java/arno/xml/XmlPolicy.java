@@ -66,9 +66,7 @@ public final class XmlPolicy {
 
         public Limits {
             if (entityExpansions < 0 || entityCharacters < 0 || depth < 1 || attributeCharacters < 1) {
-                throw ErrorCode.BAD_CONFIGURATION.error("XML limits must be positive: " + entityExpansions + " expansions, "
-                        + entityCharacters + " entity characters, depth " + depth + ", attributes of "
-                        + attributeCharacters + " characters");
+                throw ErrorMessage.XML_LIMITS.error(entityExpansions, entityCharacters, depth, attributeCharacters);
             }
         }
     }
@@ -299,9 +297,9 @@ public final class XmlPolicy {
         if (io instanceof java.io.CharConversionException || io instanceof java.io.UnsupportedEncodingException
                 || io instanceof java.nio.charset.CharacterCodingException) {
             // Bytes that are not text in the declared encoding: the document is at fault, not the disk.
-            return ErrorCode.MALFORMED_XML.error(t, what, "its encoding cannot be read: " + io.getMessage()).at(Where.at(what));
+            return ErrorMessage.ENCODING_UNREADABLE.error(t, what, io.getMessage()).at(Where.at(what));
         }
-        if (io != null) return ErrorCode.IO.error(t, what + " cannot be read: " + io.getMessage());
+        if (io != null) return ErrorMessage.UNREADABLE.error(t, what, io.getMessage());
         return ErrorCode.MALFORMED_XML.error(t, what, String.valueOf(t.getMessage())).at(Where.at(what));
     }
 

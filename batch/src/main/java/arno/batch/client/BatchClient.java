@@ -2,6 +2,7 @@ package arno.batch.client;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.ErrorXml;
 import java.io.IOException;
 import java.io.InputStream;
@@ -244,9 +245,13 @@ public final class BatchClient {
             // not XML: said below
         }
         String text = body.strip();
-        ErrorCode code = status == 401 ? ErrorCode.UNAUTHORIZED : status == 404 ? ErrorCode.NOT_FOUND : ErrorCode.IO;
-        return new Refused(code, what + " answered HTTP " + status + (text.isEmpty() ? ""
-                : ": " + (text.length() > 300 ? text.substring(0, 300) + "…" : text)), status, location);
+        ErrorMessage said = status == 401 ? ErrorMessage.ANSWERED_UNAUTHORIZED_SAYING
+                : status == 404 ? ErrorMessage.ANSWERED_NOT_FOUND_SAYING : ErrorMessage.ANSWERED_HTTP_SAYING;
+        ErrorMessage bare = status == 401 ? ErrorMessage.ANSWERED_UNAUTHORIZED
+                : status == 404 ? ErrorMessage.ANSWERED_NOT_FOUND : ErrorMessage.ANSWERED_HTTP;
+        String message = text.isEmpty() ? bare.format(what, status)
+                : said.format(what, status, text.length() > 300 ? text.substring(0, 300) + "…" : text);
+        return new Refused(said.code(), message, status, location);
     }
 
     private static Refused readError(XMLStreamReader r, int status, URI location) throws XMLStreamException {

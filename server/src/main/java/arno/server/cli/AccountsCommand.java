@@ -2,7 +2,7 @@ package arno.server.cli;
 
 import arno.server.config.Config;
 import arno.xml.Accounts;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
@@ -82,23 +82,22 @@ public final class AccountsCommand implements Runnable {
             try {
                 String line = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
                 if (line == null || line.isEmpty()) {
-                    throw ErrorCode.BAD_PARAMETER.error("--password-stdin read no password: give it as the first line of standard input");
+                    throw ErrorMessage.PASSWORD_STDIN_EMPTY.error();
                 }
                 return line;
             } catch (IOException e) {
-                throw ErrorCode.IO.error(e, "cannot read the password from standard input: " + e.getMessage());
+                throw ErrorMessage.PASSWORD_UNREAD.error(e, e.getMessage());
             }
         }
         Console console = System.console();
         if (console == null) {
-            throw ErrorCode.USAGE.error("there is no console to read the password from; give it as the first line of"
-                    + " standard input with --password-stdin");
+            throw ErrorMessage.NO_CONSOLE.error();
         }
         char[] first = console.readPassword("Password for %s: ", name);
         char[] again = console.readPassword("The same again: ");
         try {
-            if (first == null || again == null) throw ErrorCode.BAD_PARAMETER.error("no password was typed");
-            if (!Arrays.equals(first, again)) throw ErrorCode.BAD_PARAMETER.error("the two passwords differ; nothing was changed");
+            if (first == null || again == null) throw ErrorMessage.NO_PASSWORD_TYPED.error();
+            if (!Arrays.equals(first, again)) throw ErrorMessage.PASSWORDS_DIFFER.error();
             return new String(first);
         } finally {
             if (first != null) Arrays.fill(first, '\0');
@@ -133,8 +132,7 @@ public final class AccountsCommand implements Runnable {
             Set<Accounts.Role> r = roles(spec, roles);
             Accounts accounts = accounts(config);
             if (accounts.list().stream().anyMatch(l -> l.name().equals(name))) {
-                throw ErrorCode.CONFLICT.error("the account '" + name + "' exists already in " + accounts.file()
-                        + "; change its password with ./arno accounts passwd " + name + ", or remove it first");
+                throw ErrorMessage.ACCOUNT_NAME_EXISTS.error(name, accounts.file(), name);
             }
             accounts.create(name, password(passwordStdin, name), r);
             PrintWriter out = spec.commandLine().getOut();
@@ -217,8 +215,7 @@ public final class AccountsCommand implements Runnable {
         public Integer call() {
             Accounts accounts = accounts(config);
             if (accounts.list().stream().noneMatch(l -> l.name().equals(name))) {
-                throw ErrorCode.NOT_FOUND.error("there is no account '" + name + "' in " + accounts.file()
-                        + " (./arno accounts list shows them)");
+                throw ErrorMessage.NO_ACCOUNT_NAMED.error(name, accounts.file());
             }
             accounts.password(name, password(passwordStdin, name));
             PrintWriter out = spec.commandLine().getOut();

@@ -3,6 +3,7 @@ package arno.server.cli;
 import arno.batch.client.BatchClient;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -61,7 +62,7 @@ public final class BatchCommand implements Runnable {
         BatchClient client() {
             String credentials = user != null ? user : System.getenv("ARNO_BATCH_USER");
             if (server.getScheme() == null || !server.getScheme().startsWith("http")) {
-                throw ErrorCode.USAGE.error("--server must be an http or https URL, not " + server);
+                throw ErrorMessage.SERVER_NOT_URL.error(server);
             }
             return new BatchClient(server, credentials);
         }
@@ -128,7 +129,7 @@ public final class BatchCommand implements Runnable {
 
         @Override
         int work(BatchClient client, PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
-            if (!Files.isRegularFile(file)) throw ErrorCode.USAGE.error("no such file " + file.toAbsolutePath().normalize());
+            if (!Files.isRegularFile(file)) throw ErrorMessage.NO_SUCH_FILE.error(file.toAbsolutePath().normalize());
             URI job = client.submit(file);
             out.println(job);
             out.flush();

@@ -3,7 +3,7 @@ package arno.server.cli;
 import arno.server.LocalCache;
 import arno.server.RunFile;
 import arno.server.config.Config;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,9 +37,7 @@ public final class CacheCommand implements Runnable {
 
     /** The server holding {@code c}'s data folder, or a one-line error saying how to start one. */
     static RunFile server(Config c) {
-        return RunFile.find(c.data()).orElseThrow(() -> ErrorCode.NOT_FOUND.error("no Arno server is running on the data"
-                + " folder " + c.data() + " (no live " + RunFile.NAME + " file there; a server writes it when it serves"
-                + " from the store): start one with ./arno serve --data " + c.data()));
+        return RunFile.find(c.data()).orElseThrow(() -> ErrorMessage.NO_SERVER_RUNNING.error(c.data(), RunFile.NAME, c.data()));
     }
 
     @Command(name = "stats", mixinStandardHelpOptions = true,

@@ -1,7 +1,7 @@
 package arno.server.cli;
 
 import arno.server.Demo;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -39,11 +39,11 @@ public final class GenerateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (articles < 1 || articles > MAX_ARTICLES) {
-            throw ErrorCode.BAD_PARAMETER.error("--articles must be between 1 and " + MAX_ARTICLES + ", not " + articles);
+            throw ErrorMessage.ARTICLES_RANGE.error(MAX_ARTICLES, articles);
         }
-        Demo demo = Demo.find().orElseThrow(() -> ErrorCode.NOT_FOUND.error("cannot generate: " + Demo.MISSING));
+        Demo demo = Demo.find().orElseThrow(() -> ErrorMessage.NO_DEMO.error(Demo.MISSING));
         if (demo.hasContent(out)) {
-            throw ErrorCode.CONFLICT.error(out + " already holds demo content; give an empty folder with --out");
+            throw ErrorMessage.DEMO_EXISTS.error(out);
         }
         PrintWriter err = spec.commandLine().getErr();
         int step = Math.max(articles / 10, 1);
@@ -57,7 +57,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 }
             });
         } catch (IOException | UncheckedIOException e) {
-            throw ErrorCode.IO.error(e, "cannot write demo content into " + out + ": " + e.getMessage());
+            throw ErrorMessage.DEMO_NOT_WRITTEN.error(e, out, e.getMessage());
         }
         spec.commandLine().getOut().printf("generated %d articles (%.1f MB) in %s in %.1f s%n", articles, bytes / 1e6,
                 out, (System.nanoTime() - start) / 1e9);

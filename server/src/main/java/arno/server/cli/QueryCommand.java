@@ -4,6 +4,7 @@ import arno.server.config.Config;
 import arno.store.Store;
 import arno.store.query.StoreQuery;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -95,9 +96,9 @@ public final class QueryCommand implements Callable<Integer> {
             try {
                 text = Files.readString(file, StandardCharsets.UTF_8);
             } catch (NoSuchFileException e) {
-                throw ErrorCode.NOT_FOUND.error("query file " + file + " does not exist");
+                throw ErrorMessage.NO_QUERY_FILE.error(file);
             } catch (IOException e) {
-                throw ErrorCode.IO.error(e, "cannot read query file " + file + ": " + e.getMessage());
+                throw ErrorMessage.QUERY_FILE_UNREADABLE.error(e, file, e.getMessage());
             }
             query = StoreQuery.compile(text, file.toAbsolutePath().toUri(), file.toString(), new XmlPolicy(config.xmlLimits()));
         } else {

@@ -14,6 +14,7 @@ import arno.store.atom.AtomStore;
 import arno.store.atom.TreeLoader;
 import arno.server.store.IndexTasks;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.OwnerOnly;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
@@ -115,7 +116,7 @@ public final class ServeCommand implements Callable<Integer> {
         arno.server.config.Logging.apply(c.logLevel(), c.logFile());
         int demoArticles = articles == null ? DEFAULT_ARTICLES : articles;
         if (demoArticles < 1 || demoArticles > 1_000_000) {
-            throw ErrorCode.BAD_CONFIGURATION.error("--articles must be between 1 and 1000000, not " + demoArticles);
+            throw ErrorMessage.DEMO_ARTICLES.error(demoArticles);
         }
         checkFolders(c);
         BatchOptions batchOptions = Parts.batchOptions(c);
@@ -176,14 +177,14 @@ public final class ServeCommand implements Callable<Integer> {
             try {
                 b.contentFrom = Config.ContentFrom.valueOf(contentFrom.strip().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw ErrorCode.USAGE.error("--content-from is store or files, not '" + contentFrom + "'");
+                throw ErrorMessage.CONTENT_FROM_OPTION.error(contentFrom);
             }
         }
         if (pageCaches != null) {
             switch (pageCaches.strip()) {
                 case "on" -> b.pageCaches = true;
                 case "off" -> b.pageCaches = false;
-                default -> throw ErrorCode.USAGE.error("--page-caches is on or off, not '" + pageCaches + "'");
+                default -> throw ErrorMessage.PAGE_CACHES_OPTION.error(pageCaches);
             }
         }
         return b.build();
@@ -193,10 +194,10 @@ public final class ServeCommand implements Callable<Integer> {
         Config.requireFolder(c.sites(), "sites folder (--sites)");
         for (Path root : c.batchRoots()) Config.requireFolder(root, "batch root (--batch-root)");
         if (Files.exists(c.data()) && !Files.isDirectory(c.data())) {
-            throw ErrorCode.BAD_CONFIGURATION.error("data folder (--data) " + c.data() + " is not a folder");
+            throw ErrorMessage.DATA_NOT_FOLDER.error(c.data());
         }
         if (Files.exists(c.store()) && !Files.isDirectory(c.store())) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store " + c.store() + " is not a folder; move it away or give another --data");
+            throw ErrorMessage.STORE_NOT_FOLDER.error(c.store());
         }
     }
 
@@ -210,8 +211,7 @@ public final class ServeCommand implements Callable<Integer> {
             probe.setReuseAddress(true);
             probe.bind(new InetSocketAddress(c.bind(), c.port()));
         } catch (IOException | SecurityException e) {
-            throw ErrorCode.PORT_UNAVAILABLE.error(e, "cannot listen on " + c.bind() + ":" + c.port() + " ("
-                    + e.getMessage() + "): another program uses the port, or it needs privileges; choose another --port");
+            throw ErrorMessage.PORT_TAKEN.error(e, c.bind(), c.port(), e.getMessage());
         }
     }
 
@@ -243,7 +243,7 @@ public final class ServeCommand implements Callable<Integer> {
                 }
             });
         } catch (IOException | java.io.UncheckedIOException e) {
-            throw ErrorCode.IO.error(e, "cannot write demo content into " + c.content() + ": " + e.getMessage());
+            throw ErrorMessage.DEMO_NOT_WRITTEN.error(e, c.content(), e.getMessage());
         }
     }
 

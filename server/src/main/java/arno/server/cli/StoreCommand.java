@@ -11,7 +11,7 @@ import arno.store.IndexConfig;
 import arno.server.store.IndexTasks;
 import arno.server.store.StoreTasks;
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.XmlPolicy;
 import java.io.Console;
 import java.io.IOException;
@@ -239,8 +239,7 @@ public final class StoreCommand implements Runnable {
                 }
                 temp = null;
             } catch (IOException e) {
-                throw ErrorCode.IO.error(e, "cannot write " + out + ": " + e.getMessage()
-                        + "; check that its folder exists and can be written");
+                throw ErrorMessage.EXPORT_NOT_WRITTEN.error(e, out, e.getMessage());
             } finally {
                 if (temp != null) {
                     try {

@@ -7,7 +7,9 @@ import arno.pipeline.PipelineConfig;
 import arno.store.StoreOptions;
 import arno.store.http.DeleteGuard;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Outbound;
+import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -275,44 +277,40 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
          * ({@link #requireFolder}), since {@code store check} and {@code serve} need different ones.
          */
         public Config build() {
-            need(port >= 0 && port <= 65535, "port must be between 0 and 65535, not " + port);
-            need(bind != null && !bind.isBlank(), "bind address must not be empty");
-            need(isAddress(bind), "bind address '" + bind + "' is neither an IP address nor a host name this machine resolves");
+            need(port >= 0 && port <= 65535, ErrorMessage.PORT_RANGE, port);
+            need(bind != null && !bind.isBlank(), ErrorMessage.BIND_EMPTY);
+            need(isAddress(bind), ErrorMessage.BIND_UNRESOLVED, bind);
             for (String h : hosts) {
-                need(h != null && h.matches("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?"),
-                        "host '" + h + "' is not a host name (such as journals.example.org or journals.example.org:8443)");
+                need(h != null && h.matches("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?"), ErrorMessage.HOST_NOT_NAME, h);
             }
-            need(workers >= 1, "workers must be at least 1, not " + workers);
-            need(queue >= 1, "queue must hold at least 1 request, not " + queue);
-            need(bodyLimit > 0, "body limit must be positive, not " + bodyLimit);
-            need(routeTimeout != null && !routeTimeout.isNegative() && !routeTimeout.isZero(),
-                    "route time limit must be positive, not " + routeTimeout);
-            need(sourceCache >= 0, "source cache must not be negative, not " + sourceCache);
-            need(storeMapSize >= 1L << 20, "store map size must be at least 1M, not " + storeMapSize);
-            need(contentFrom != null, "content must come from the store or from files");
-            need(changeRetention != null && !changeRetention.isNegative(),
-                    "change retention must not be negative, not " + changeRetention);
-            need(storeReads != null, "store reads must be public or need accounts");
-            need(batchWorkers >= 1, "batch workers must be at least 1, not " + batchWorkers);
-            need(batchQueue >= 1, "batch queue must hold at least 1 job, not " + batchQueue);
-            need(bodyMinRate >= 0, "the least body rate must not be negative, not " + bodyMinRate);
-            need(bodyGrace != null && !bodyGrace.isNegative(), "the body grace must not be negative, not " + bodyGrace);
-            need(bodyTimeLimit != null && !bodyTimeLimit.isNegative() && !bodyTimeLimit.isZero(),
-                    "the body time limit must be positive, not " + bodyTimeLimit);
+            need(workers >= 1, ErrorMessage.WORKERS, workers);
+            need(queue >= 1, ErrorMessage.QUEUE, queue);
+            need(bodyLimit > 0, ErrorMessage.BODY_LIMIT, bodyLimit);
+            need(routeTimeout != null && !routeTimeout.isNegative() && !routeTimeout.isZero(), ErrorMessage.ROUTE_TIME_LIMIT,
+                    routeTimeout);
+            need(sourceCache >= 0, ErrorMessage.SOURCE_CACHE_NEGATIVE, sourceCache);
+            need(storeMapSize >= 1L << 20, ErrorMessage.MAP_SIZE_SETTING, storeMapSize);
+            need(contentFrom != null, ErrorMessage.CONTENT_FROM);
+            need(changeRetention != null && !changeRetention.isNegative(), ErrorMessage.CHANGE_RETENTION_NEGATIVE, changeRetention);
+            need(storeReads != null, ErrorMessage.STORE_READS);
+            need(batchWorkers >= 1, ErrorMessage.BATCH_WORKERS, batchWorkers);
+            need(batchQueue >= 1, ErrorMessage.BATCH_QUEUE, batchQueue);
+            need(bodyMinRate >= 0, ErrorMessage.BODY_RATE_NEGATIVE, bodyMinRate);
+            need(bodyGrace != null && !bodyGrace.isNegative(), ErrorMessage.BODY_GRACE_SETTING, bodyGrace);
+            need(bodyTimeLimit != null && !bodyTimeLimit.isNegative() && !bodyTimeLimit.isZero(), ErrorMessage.BODY_TIME_LIMIT,
+                    bodyTimeLimit);
             need(batchTimeLimit != null && !batchTimeLimit.isNegative() && !batchTimeLimit.isZero(),
-                    "the batch time limit must be positive, not " + batchTimeLimit);
-            need(batchMinShare > 0 && batchMinShare <= 1, "the batch's least share must be above 0 and at most 1"
-                    + " (0.1: a tenth of a batch worker's time while pages wait; 1: batches never give way), not " + batchMinShare);
-            need(confirmDeleteDepth >= 0, "the depth of the store's confirmed deletes must not be negative, not " + confirmDeleteDepth);
-            need(confirmDeleteDocuments >= 0, "the documents a store delete removes without confirmation must not be negative, not "
-                    + confirmDeleteDocuments);
+                    ErrorMessage.BATCH_TIME_LIMIT_SETTING, batchTimeLimit);
+            need(batchMinShare > 0 && batchMinShare <= 1, ErrorMessage.BATCH_SHARE, batchMinShare);
+            need(confirmDeleteDepth >= 0, ErrorMessage.CONFIRM_DEPTH, confirmDeleteDepth);
+            need(confirmDeleteDocuments >= 0, ErrorMessage.CONFIRM_DOCUMENTS, confirmDeleteDocuments);
             for (String p : trustedProxies) checkProxy(p);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
-            need(logLevel != null, "log level must be one of error, warning, info, debug, trace");
-            need(logFile == null || !Files.isDirectory(logFile), "log file " + logFile + " is a folder; name a file in it");
-            need(accessLog == null || !Files.isDirectory(accessLog), "access log " + accessLog + " is a folder; name a file in it");
+            need(logLevel != null, ErrorMessage.LOG_LEVEL);
+            need(logFile == null || !Files.isDirectory(logFile), ErrorMessage.LOG_FILE_FOLDER, logFile);
+            need(accessLog == null || !Files.isDirectory(accessLog), ErrorMessage.ACCESS_LOG_FOLDER, accessLog);
             need(logFile == null || accessLog == null || !logFile.toAbsolutePath().normalize().equals(accessLog.toAbsolutePath().normalize()),
-                    "the log file and the access log must be different files, not both " + logFile);
+                    ErrorMessage.LOGS_SAME_FILE, logFile);
             Path d = data.toAbsolutePath().normalize();
             Path realData = real(d);
             for (Path root : batchRoots) {
@@ -321,8 +319,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 Path r = root.toAbsolutePath().normalize();
                 Path realRoot = real(r);
                 need(!d.startsWith(r) && !r.startsWith(d) && !realData.startsWith(realRoot) && !realRoot.startsWith(realData),
-                        "batch root " + root + " would expose the data folder " + data
-                                + " (its store, accounts and content) to batch jobs; give a folder outside it");
+                        ErrorMessage.BATCH_ROOT_EXPOSES_DATA, root, data);
             }
             return new Config(home.toAbsolutePath().normalize(), d, sites.toAbsolutePath().normalize(), production, bind,
                     port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches, storeMapSize, contentFrom,
@@ -350,20 +347,18 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             String e = entry == null ? "" : entry.strip();
             int slash = e.indexOf('/');
             String address = slash < 0 ? e : e.substring(0, slash);
-            String hint = what + " '" + entry + "' is not an IP address or a CIDR block such as 10.0.0.0/8, 192.168.1.5 or fd00::/8";
             // A literal, never a name: trust must not depend on what DNS answers.
             java.net.InetAddress literal = arno.xml.IpAddress.parse(address);
-            need(literal != null && address.indexOf('%') < 0, hint);
+            need(literal != null && address.indexOf('%') < 0, ErrorMessage.NOT_AN_ADDRESS, what, entry);
             byte[] bytes = literal.getAddress();
             if (slash < 0) return;
             int bits;
             try {
                 bits = Integer.parseInt(e.substring(slash + 1));
             } catch (NumberFormatException ex) {
-                throw ErrorCode.BAD_CONFIGURATION.error(hint);
+                throw ErrorMessage.NOT_AN_ADDRESS.error(what, entry);
             }
-            need(bits >= 0 && bits <= bytes.length * 8, what + " '" + entry + "': the prefix length must be between 0 and "
-                    + bytes.length * 8);
+            need(bits >= 0 && bits <= bytes.length * 8, ErrorMessage.PREFIX_LENGTH, what, entry, bytes.length * 8);
             java.math.BigInteger value = new java.math.BigInteger(1, bytes);
             java.math.BigInteger hostBits = java.math.BigInteger.ONE.shiftLeft(bytes.length * 8 - bits).subtract(java.math.BigInteger.ONE);
             if (!value.and(hostBits).equals(java.math.BigInteger.ZERO)) {
@@ -377,8 +372,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 } catch (java.net.UnknownHostException ex) {
                     throw new IllegalStateException(ex);
                 }
-                throw ErrorCode.BAD_CONFIGURATION.error(what + " '" + entry + "' has bits set after its prefix of " + bits
-                        + "; did you mean " + suggestion + "?");
+                throw ErrorMessage.HOST_BITS_SET.error(what, entry, bits, suggestion);
             }
         }
 
@@ -414,17 +408,17 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             }
         }
 
-        private static void need(boolean ok, String message) {
-            if (!ok) throw ErrorCode.BAD_CONFIGURATION.error(message);
+        private static void need(boolean ok, ErrorMessage message, Object... values) {
+            if (!ok) throw message.error(values);
         }
     }
 
     /** Refuses (naming the setting) unless {@code folder} is a readable folder. */
     public static void requireFolder(Path folder, String setting) {
         if (!Files.isDirectory(folder)) {
-            throw ErrorCode.BAD_CONFIGURATION.error(setting + " " + folder + " does not exist or is not a folder");
+            throw ErrorMessage.SETTING_NOT_FOLDER.error(setting, folder);
         }
-        if (!Files.isReadable(folder)) throw ErrorCode.BAD_CONFIGURATION.error(setting + " " + folder + " cannot be read");
+        if (!Files.isReadable(folder)) throw ErrorMessage.SETTING_UNREADABLE.error(setting, folder);
     }
 
     /**
@@ -449,7 +443,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         } catch (java.time.format.DateTimeParseException | ArithmeticException | NumberFormatException e) {
             // refused below, with the setting's name
         }
-        throw ErrorCode.BAD_CONFIGURATION.error(setting + " needs a duration such as 10s, 500ms or PT1M30S, not '" + text + "'");
+        throw ErrorMessage.NOT_A_DURATION_SETTING.error(setting, text);
     }
 
     /** Parses a share above 0 and at most 1: a fraction ({@code 0.1}) or a percentage ({@code 10%}). */
@@ -461,8 +455,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         } catch (NumberFormatException e) {
             // refused below, with the setting's name
         }
-        throw ErrorCode.BAD_CONFIGURATION.error(setting + " needs a share above 0 and at most 1, such as 0.1 or 10%"
-                + " (1: never give way), not '" + text + "'");
+        throw ErrorMessage.NOT_A_SHARE.error(setting, text);
     }
 
     /** Parses a size such as 512M, 16G or 1048576 (bytes). */
@@ -477,7 +470,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         try {
             return Math.multiplyExact(Long.parseLong(t), unit);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw ErrorCode.BAD_CONFIGURATION.error(setting + " needs a size such as 512M or 16G, not '" + text + "'");
+            throw ErrorMessage.NOT_A_SIZE_SETTING.error(setting, text);
         }
     }
 }

@@ -1,7 +1,7 @@
 package arno.server.config;
 
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Outbound;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
@@ -68,9 +68,9 @@ public final class ConfigFile {
         try {
             bytes = Files.readAllBytes(abs);
         } catch (NoSuchFileException e) {
-            throw ErrorCode.BAD_CONFIGURATION.error("configuration file " + file + " does not exist");
+            throw ErrorMessage.CONFIG_FILE_MISSING.error(file);
         } catch (IOException e) {
-            throw ErrorCode.BAD_CONFIGURATION.error(e, "configuration file " + file + " cannot be read: " + e.getMessage());
+            throw ErrorMessage.CONFIG_FILE_UNREADABLE.error(e, file, e.getMessage());
         }
         parse(abs, bytes, new DefaultHandler());
         validate(abs, bytes);
@@ -91,7 +91,7 @@ public final class ConfigFile {
             Where where = Where.at(file.toString(), e.getLineNumber(), e.getColumnNumber());
             // Xerces names elements as '{"urn:arno:config":name}'; the namespace is the same for all.
             String message = e.getMessage().replace("\"" + NS + "\":", "").replace("'{", "'").replace("}'", "'");
-            throw ErrorCode.BAD_CONFIGURATION.error(e, where.document() + ": " + message + " (" + SEE + ")").at(where);
+            throw ErrorMessage.CONFIG_SCHEMA.error(e, where.document(), message, SEE).at(where);
         } catch (SAXException | IOException e) {
             throw XmlPolicy.translate(e, "configuration file " + file);
         }
@@ -106,7 +106,7 @@ public final class ConfigFile {
             throw XmlPolicy.translate(e, "configuration file " + file);
         } catch (IOException e) {
             // The bytes are in memory: only their decoding can fail (an unknown or wrong encoding).
-            throw ErrorCode.MALFORMED_XML.error(e, "configuration file " + file, e.toString()).at(Where.at(file.toString()));
+            throw ErrorMessage.CONFIG_ENCODING.error(e, file, e).at(Where.at(file.toString()));
         }
     }
 
@@ -307,27 +307,26 @@ public final class ConfigFile {
 
         private ArnoException located(ArnoException e) {
             Where where = here();
-            return ErrorCode.BAD_CONFIGURATION.error(e, where.document() + ": " + e.getMessage()).at(where);
+            return ErrorMessage.CONFIG_SETTING_REFUSED.error(e, where.document(), e.getMessage()).at(where);
         }
 
         Config finish() {
             try {
                 b.outbound = new Outbound.Policy(schemes, outboundHosts, privateAddresses, timeout, redirects);
             } catch (ArnoException e) {
-                throw ErrorCode.BAD_CONFIGURATION.error(e, (outboundAt == null ? file.toString() : outboundAt.document())
-                        + ": " + e.getMessage()).at(outboundAt);
+                throw ErrorMessage.CONFIG_SETTING_REFUSED.error(e, outboundAt == null ? file.toString() : outboundAt.document(),
+                        e.getMessage()).at(outboundAt);
             }
             if (attributeCharacters > Integer.MAX_VALUE) {
                 Where at = xmlAt == null ? Where.at(file.toString()) : xmlAt;
-                throw ErrorCode.BAD_CONFIGURATION.error(at.document() + ": xml/@attribute-characters must be at most "
-                        + Integer.MAX_VALUE + ", not " + attributeCharacters).at(at);
+                throw ErrorMessage.ATTRIBUTE_CHARACTERS.error(at.document(), Integer.MAX_VALUE, attributeCharacters).at(at);
             }
             try {
                 b.xmlLimits = new XmlPolicy.Limits((int) Math.min(expansions, Integer.MAX_VALUE), entityCharacters,
                         (int) Math.min(depth, Integer.MAX_VALUE), (int) attributeCharacters);
             } catch (ArnoException e) {
                 Where at = xmlAt == null ? Where.at(file.toString()) : xmlAt;
-                throw ErrorCode.BAD_CONFIGURATION.error(e, at.document() + ": " + e.getMessage()).at(at);
+                throw ErrorMessage.CONFIG_SETTING_REFUSED.error(e, at.document(), e.getMessage()).at(at);
             }
             return b.unchecked();
         }

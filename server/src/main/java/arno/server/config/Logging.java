@@ -1,6 +1,7 @@
 package arno.server.config;
 
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -76,8 +77,7 @@ public final class Logging {
             if (parent != null) Files.createDirectories(parent);
             out = Files.newOutputStream(logFile, StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
         } catch (IOException | RuntimeException e) {
-            throw ErrorCode.BAD_CONFIGURATION.error(e, "log file " + logFile + " cannot be written: " + e
-                    + "; name a file in a folder Arno may write (log/@file in the configuration)");
+            throw ErrorMessage.LOG_FILE_UNWRITABLE.error(e, logFile, e);
         }
         StreamHandler h = new StreamHandler(out, new SimpleFormatter()) {
             @Override

@@ -20,8 +20,10 @@ import arno.xml.Access;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.FileRoots;
 import arno.xml.Outbound;
+import arno.xml.Where;
 import arno.xml.XmlPolicy;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -188,15 +190,14 @@ public final class Console implements AutoCloseable {
             try {
                 if (method.equals("POST")) {
                     if (!sameOrigin(req)) {
-                        throw ErrorCode.FORBIDDEN.error("a console action must come from the console's own pages (its Origin or"
-                                + " Referer must be " + origin(req) + "); reload the page and try again");
+                        throw ErrorMessage.FOREIGN_CONSOLE_ACTION.error(origin(req));
                     }
                     req.setCharacterEncoding("UTF-8");
                     switch (path) {
                         case "/caches/clear" -> clear(req, resp);
                         case "/store/query" -> page(req, resp, "store", "Store", h -> store(h, req, true));
                         case "/batch/cancel" -> cancel(req, resp);
-                        default -> throw ErrorCode.NOT_FOUND.error("there is no console action " + path);
+                        default -> throw ErrorMessage.NO_CONSOLE_ACTION.error(path);
                     }
                     return;
                 }
@@ -217,11 +218,10 @@ public final class Console implements AutoCloseable {
                         if (path.startsWith("/errors/")) {
                             String id = path.substring("/errors/".length());
                             RecentErrors.Entry e = RecentErrors.shared().find(id);
-                            if (e == null) throw ErrorCode.NOT_FOUND.error("the error " + id + " is not among the last "
-                                    + RecentErrors.CAPACITY + " (the log has every error by its id)");
+                            if (e == null) throw ErrorMessage.ERROR_FORGOTTEN.error(id, RecentErrors.CAPACITY);
                             page(req, resp, "errors", "Error " + id, h -> error(h, e));
                         } else {
-                            throw ErrorCode.NOT_FOUND.error("there is no console page " + path);
+                            throw ErrorMessage.NO_CONSOLE_PAGE.error(path);
                         }
                     }
                 }
@@ -346,9 +346,9 @@ public final class Console implements AutoCloseable {
 
         private void clear(HttpServletRequest req, HttpServletResponse resp) throws IOException {
             String site = req.getParameter("site");
-            if (site == null || site.isBlank()) throw ErrorCode.BAD_PARAMETER.error("clearing caches needs a site (the form's site field)");
+            if (site == null || site.isBlank()) throw ErrorMessage.CLEARING_NEEDS_SITE.error();
             Map<String, Integer> dropped = sites.clearCaches(site);
-            if (dropped.isEmpty()) throw ErrorCode.NOT_FOUND.error("there is no caching site " + site);
+            if (dropped.isEmpty()) throw ErrorMessage.NO_CACHING_SITE.error(site);
             resp.sendRedirect(req.getContextPath() + PATH + "/caches");
         }
 
@@ -467,9 +467,9 @@ public final class Console implements AutoCloseable {
         }
 
         private void cancel(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-            if (batch == null) throw ErrorCode.NOT_FOUND.error("this server runs no batch service");
+            if (batch == null) throw ErrorMessage.NO_BATCH_SERVICE.error();
             String id = req.getParameter("id");
-            if (id == null || id.isBlank()) throw ErrorCode.BAD_PARAMETER.error("cancelling needs a job id (the form's id field)");
+            if (id == null || id.isBlank()) throw ErrorMessage.CANCEL_NEEDS_ID.error();
             batch.cancelJob(id);
             resp.sendRedirect(req.getContextPath() + PATH + "/batch");
         }
@@ -600,13 +600,12 @@ public final class Console implements AutoCloseable {
                         this::brake));
             } catch (RuntimeException e) {
                 ArnoException a = ArnoException.find(e);
-                failure = a != null ? a : ErrorCode.INTERNAL.error(e, "the query failed: " + e);
+                failure = a != null ? a : ErrorMessage.CONSOLE_QUERY_FAILED.error(e, e);
             } catch (OutOfMemoryError e) {
                 // What it held is unreachable now that its frames are gone: the server goes on.
-                failure = ErrorCode.QUERY_MEMORY.error("the query ran out of memory (the heap holds at most "
-                        + Runtime.getRuntime().maxMemory() / (1 << 20) + " MB) and was stopped; narrow it");
+                failure = ErrorMessage.QUERY_OUT_OF_MEMORY.error(Runtime.getRuntime().maxMemory() / (1 << 20));
             } catch (StackOverflowError e) {
-                failure = ErrorCode.TRANSFORMATION_ERROR.error("the query recursed too deeply and was stopped");
+                failure = ErrorMessage.QUERY_RECURSED.error();
             } finally {
                 nanos = System.nanoTime() - t0;
                 // the slot is free before the page that waits for this run is answered
@@ -618,16 +617,12 @@ public final class Console implements AutoCloseable {
 
         /** Why the query must stop now, or null: asked at its checks. */
         private ArnoException brake() {
-            if (closing) return ErrorCode.SHUTTING_DOWN.error("the server is stopping; the query was stopped");
-            if (abandoned) return ErrorCode.QUERY_TIMEOUT.error("the query ran past its time limit of " + limits.time().toSeconds()
-                    + " s and was abandoned");
+            if (closing) return ErrorMessage.QUERY_SERVER_STOPPING.error();
+            if (abandoned) return ErrorMessage.QUERY_ABANDONED.error(limits.time().toSeconds());
             long max = Runtime.getRuntime().maxMemory();
             long after = heap.afterLast();
             if (heap.collections() > collectionsBefore && after > limits.heapShare() * max) {
-                return ErrorCode.QUERY_MEMORY.error(String.format(Locale.ROOT, "the query was stopped to keep the server's memory:"
-                        + " after a garbage collection the heap held %,d MB, over the console's limit of %.0f%% of %,d MB;"
-                        + " narrow the query (fewer items to sort, group or keep; a store:search on indexed values)",
-                        after >> 20, 100 * limits.heapShare(), max >> 20));
+                return ErrorCode.QUERY_MEMORY.error(after >> 20, 100 * limits.heapShare(), max >> 20);
             }
             return null;
         }

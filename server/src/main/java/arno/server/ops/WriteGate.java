@@ -3,6 +3,8 @@ package arno.server.ops;
 import arno.xml.Accounts;
 import arno.xml.ErrorCode;
 import jakarta.servlet.FilterChain;
+import arno.xml.ErrorMessage;
+import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -37,9 +39,7 @@ final class WriteGate extends HttpFilter {
         String m = req.getMethod();
         if (!m.equals("GET") && !m.equals("HEAD") && !m.equals("OPTIONS") && !accounts.anyWith(Accounts.Role.WRITE)) {
             resp.setHeader("Cache-Control", "no-store");
-            MetricsServlet.refuse(resp, ErrorCode.FORBIDDEN.error(what + " is closed: this server runs in production mode and no"
-                    + " account has the write role; an administrator creates one with '" + Operations.ADD_WRITER
-                    + "' (with the server's --data or --config), and writing opens at once"));
+            MetricsServlet.refuse(resp, ErrorMessage.WRITING_CLOSED.error(what, Operations.ADD_WRITER));
             return;
         }
         chain.doFilter(req, resp);

@@ -19,6 +19,7 @@ import arno.store.Store;
 import arno.store.ValueIndexes;
 import arno.store.WriteTransaction;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.XmlPolicy;
 
 /**
@@ -38,9 +39,9 @@ public final class IndexTasks {
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            throw ErrorCode.NOT_FOUND.error("index configuration " + file + " does not exist");
+            throw ErrorMessage.NO_INDEX_CONFIGURATION.error(file);
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot read " + file + ": " + e.getMessage());
+            throw ErrorCode.IO.error(e, file, e.getMessage());
         }
         return IndexConfig.parse(bytes, file.toString(), policy);
     }
@@ -104,7 +105,7 @@ public final class IndexTasks {
         try (java.io.InputStream in = url.openStream()) {
             bytes = in.readAllBytes();
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot read " + url + ": " + e.getMessage());
+            throw ErrorCode.IO.error(e, url, e.getMessage());
         }
         add(store, IndexConfig.parse(bytes, url.toString(), policy), err, false);
         return true;

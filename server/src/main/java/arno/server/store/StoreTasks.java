@@ -1,6 +1,7 @@
 package arno.server.store;
 
 import arno.store.query.Progress;
+import arno.xml.ErrorMessage;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,7 +58,7 @@ public final class StoreTasks {
             return "";
         }
         if (!p.startsWith("/")) {
-            throw ErrorCode.BAD_PARAMETER.error("--prefix must start with '/', was '" + p + "'");
+            throw ErrorMessage.PREFIX_NOT_ROOTED.error(p);
         }
         return p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
     }
@@ -103,9 +104,9 @@ public final class StoreTasks {
                 throw new NoSuchFileException(p.toString());
             }
         } catch (NoSuchFileException e) {
-            throw ErrorCode.NOT_FOUND.error("cannot read " + p + ": no such file or folder");
+            throw ErrorMessage.NO_SUCH_FILE_OR_FOLDER.error(p);
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot read " + p + ": " + e.getMessage());
+            throw ErrorCode.IO.error(e, p, e.getMessage());
         }
     }
 
@@ -126,7 +127,7 @@ public final class StoreTasks {
      */
     public static Loaded load(Store store, List<Input> inputs, int batch, PrintWriter err, boolean tty) {
         if (batch < 1) {
-            throw ErrorCode.BAD_PARAMETER.error("--batch must be at least 1, was " + batch);
+            throw ErrorMessage.BATCH_TOO_SMALL.error(batch);
         }
         long total = inputs.stream().mapToLong(Input::size).sum();
         Progress progress = new Progress(err, tty, System::nanoTime, inputs.size(), total);

@@ -187,7 +187,7 @@ class StoreLoadWhileServingTest {
     }
 
     @Test
-    void refusesAWrongTokenAndAGet() {
+    void refusesAWrongTokenAGetAndBadParameters() {
         List<HttpResponse<String>> answers = new ArrayList<>();
         serving(port -> {
             try {
@@ -195,6 +195,12 @@ class StoreLoadWhileServingTest {
                 answers.add(client.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer not-the-token")
                         .POST(HttpRequest.BodyPublishers.ofString("path=/etc")).build(), HttpResponse.BodyHandlers.ofString()));
                 answers.add(client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()));
+                String token = RunFile.find(data).orElseThrow().token();
+                for (String form : List.of("task=nonsense", "batch=many")) {
+                    answers.add(client.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token)
+                            .header("Content-Type", "application/x-www-form-urlencoded")
+                            .POST(HttpRequest.BodyPublishers.ofString(form)).build(), HttpResponse.BodyHandlers.ofString()));
+                }
             } catch (IOException | InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -202,6 +208,10 @@ class StoreLoadWhileServingTest {
         assertThat(answers.get(0).statusCode()).isEqualTo(401);
         assertThat(answers.get(0).body()).contains("unauthorized").contains(RunFile.NAME);
         assertThat(answers.get(1).statusCode()).isEqualTo(405);
+        assertThat(answers.get(2).statusCode()).isEqualTo(400);
+        assertThat(answers.get(2).body()).contains("bad-parameter").contains("task must be one of").contains("not 'nonsense'");
+        assertThat(answers.get(3).statusCode()).isEqualTo(400);
+        assertThat(answers.get(3).body()).contains("bad-parameter").contains("batch must be a number, not 'many'");
     }
 
     @Test

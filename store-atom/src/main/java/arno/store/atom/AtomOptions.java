@@ -1,9 +1,10 @@
 package arno.store.atom;
 
+import arno.xml.ErrorMessage;
+import arno.xml.Where;
 import java.nio.file.Path;
 import java.util.List;
 
-import arno.xml.ErrorCode;
 
 /**
  * How the Atom service runs. Immutable; every setting has its default here and is checked when
@@ -58,14 +59,14 @@ public final class AtomOptions {
 
     /** The largest variant or media body accepted; larger ones fail with BODY_TOO_LARGE (413). */
     public AtomOptions maxBodyBytes(long bytes) {
-        if (bytes < 1) throw ErrorCode.BAD_CONFIGURATION.error("store body limit must be at least 1 byte, not " + bytes);
+        if (bytes < 1) throw ErrorMessage.STORE_BODY_LIMIT.error(bytes);
         return new AtomOptions(bytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, spoolFolder, hosts);
     }
 
     /** The largest Atom entry accepted (at most 16 MiB: entries are held in memory). */
     public AtomOptions maxEntryBytes(int bytes) {
         if (bytes < 1024 || bytes > (16 << 20)) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store entry limit must be between 1K and 16M, not " + bytes + " bytes");
+            throw ErrorMessage.STORE_ENTRY_LIMIT.error(bytes);
         }
         return new AtomOptions(maxBodyBytes, bytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, spoolFolder, hosts);
     }
@@ -73,7 +74,7 @@ public final class AtomOptions {
     /** The most operations committed in one transaction (1 = no group commit). */
     public AtomOptions groupCommitMax(int operations) {
         if (operations < 1) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store group commit must be at least 1 operation, not " + operations);
+            throw ErrorMessage.STORE_GROUP_COMMIT.error(operations);
         }
         return new AtomOptions(maxBodyBytes, maxEntryBytes, operations, pageSize, maxPageSize, hrefPrefix, spoolFolder, hosts);
     }
@@ -81,8 +82,7 @@ public final class AtomOptions {
     /** Feed paging: the page size when a client asks for none, and the largest it may ask for. */
     public AtomOptions pageSize(int standard, int max) {
         if (standard < 1 || max < standard) {
-            throw ErrorCode.BAD_CONFIGURATION.error("store page sizes must satisfy 1 <= size <= max, not " + standard
-                    + " and " + max);
+            throw ErrorMessage.STORE_PAGE_SIZES.error(standard, max);
         }
         return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, standard, max, hrefPrefix, spoolFolder, hosts);
     }
@@ -95,7 +95,7 @@ public final class AtomOptions {
     public AtomOptions hrefPrefix(String prefix) {
         String p = prefix == null ? "" : prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
         if (!p.isEmpty() && !p.startsWith("/")) {
-            throw ErrorCode.BAD_CONFIGURATION.error("the store's href prefix must be a path like /store, not '" + prefix + "'");
+            throw ErrorMessage.STORE_HREF_PREFIX.error(prefix);
         }
         return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, p, spoolFolder, hosts);
     }
@@ -114,7 +114,7 @@ public final class AtomOptions {
         List<String> h = List.copyOf(names);
         for (String n : h) {
             if (n.isBlank() || n.contains("/") || n.contains(" ")) {
-                throw ErrorCode.BAD_CONFIGURATION.error("a host the store answers as must be a host name, not '" + n + "'");
+                throw ErrorMessage.STORE_HOST.error(n);
             }
         }
         return new AtomOptions(maxBodyBytes, maxEntryBytes, groupCommitMax, pageSize, maxPageSize, hrefPrefix, spoolFolder, h);

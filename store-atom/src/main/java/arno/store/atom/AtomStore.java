@@ -20,6 +20,7 @@ import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.WriteTransaction;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import arno.xml.XmlChars;
 
@@ -227,21 +228,17 @@ public final class AtomStore implements AutoCloseable {
         if (named != null) {
             Kind.Collection c = pk.collection(named);
             if (c == null) {
-                throw unprocessable(pk, "there is no collection '" + named + "' in " + of + ": its collections are "
-                        + collectionNames(pk));
+                throw unprocessable(pk, ErrorMessage.NO_COLLECTION_IN, named, of, collectionNames(pk));
             }
             if (c.kinds().isEmpty()) {
-                throw unprocessable(pk, "collection '" + named + "' of " + of + " holds media resources ("
-                        + String.join(" ", c.mediaTypes()) + "), not entries");
+                throw unprocessable(pk, ErrorMessage.COLLECTION_OF_MEDIA, named, of, String.join(" ", c.mediaTypes()));
             }
             if (kind == null) {
                 if (c.kinds().size() == 1) return c;
-                throw unprocessable(pk, "the entry has no kind (category scheme=\"" + Atom.KIND_SCHEME + "\") and collection '"
-                        + named + "' of " + of + " accepts several: " + String.join(", ", c.kinds()));
+                throw unprocessable(pk, ErrorMessage.ENTRY_KIND_AMBIGUOUS, Atom.KIND_SCHEME, named, of, String.join(", ", c.kinds()));
             }
             if (!c.acceptsKind(kind)) {
-                throw unprocessable(pk, "kind '" + kind + "' may not be in collection '" + named + "' of " + of
-                        + ": it accepts " + String.join(", ", c.kinds()));
+                throw unprocessable(pk, ErrorMessage.KIND_NOT_IN_COLLECTION, kind, named, of, String.join(", ", c.kinds()));
             }
             return c;
         }
@@ -249,13 +246,13 @@ public final class AtomStore implements AutoCloseable {
         for (Kind.Collection c : pk.collections()) if (!c.kinds().isEmpty()) entries.add(c);
         if (kind == null) {
             if (entries.size() == 1 && entries.get(0).kinds().size() == 1) return entries.get(0);
-            throw unprocessable(pk, "the entry has no kind (category scheme=\"" + Atom.KIND_SCHEME + "\" term=\"...\"),"
-                    + " and " + of + " accepts " + (entries.isEmpty() ? "no entries" : "entries of " + acceptedKinds(entries)));
+            throw entries.isEmpty() ? unprocessable(pk, ErrorMessage.ENTRY_WITHOUT_KIND_NONE, Atom.KIND_SCHEME, of)
+                    : unprocessable(pk, ErrorMessage.ENTRY_WITHOUT_KIND, Atom.KIND_SCHEME, of, acceptedKinds(entries));
         }
         for (Kind.Collection c : entries) if (c.acceptsKind(kind)) return c;
-        throw unprocessable(pk, "kind '" + kind + "' may not be a " + (parent.isRoot() ? "top-level entry" : "child of " + of)
-                + ": " + (parent.isRoot() ? "the root's" : "its") + " collections accept "
-                + (entries.isEmpty() ? "no entries" : acceptedKinds(entries)));
+        String accepted = entries.isEmpty() ? "no entries" : acceptedKinds(entries);
+        throw parent.isRoot() ? unprocessable(pk, ErrorMessage.KIND_NOT_TOP_LEVEL, kind, accepted)
+                : unprocessable(pk, ErrorMessage.KIND_NOT_CHILD, kind, of, accepted);
     }
 
     private static String acceptedKinds(List<Kind.Collection> cs) {
@@ -271,8 +268,11 @@ public final class AtomStore implements AutoCloseable {
         return String.join(", ", names);
     }
 
-    private static arno.xml.ArnoException unprocessable(Kind k, String why) {
-        return ErrorCode.UNPROCESSABLE.error(why + "; see " + k.source()).at(Where.at("store:" + k.source()));
+    /** {@code message} about kind {@code k}, whose last value, after {@code values}, is the kind's document. */
+    private static arno.xml.ArnoException unprocessable(Kind k, ErrorMessage message, Object... values) {
+        Object[] all = java.util.Arrays.copyOf(values, values.length + 1);
+        all[values.length] = k.source();
+        return message.error(all).at(Where.at("store:" + k.source()));
     }
 
     /**
@@ -305,12 +305,11 @@ public final class AtomStore implements AutoCloseable {
         if (collection != null) {
             c = pk.collection(collection);
             if (c == null) {
-                throw unprocessable(pk, "there is no collection '" + collection + "' in " + of + ": its collections are "
-                        + collectionNames(pk));
+                throw unprocessable(pk, ErrorMessage.NO_COLLECTION_IN, collection, of, collectionNames(pk));
             }
             if (!c.acceptsMediaType(type)) {
-                throw unprocessable(pk, "collection '" + collection + "' of " + of + " does not accept media type " + type
-                        + (c.mediaTypes().isEmpty() ? " (it holds entries)" : ": it accepts " + String.join(" ", c.mediaTypes())));
+                throw c.mediaTypes().isEmpty() ? unprocessable(pk, ErrorMessage.MEDIA_NOT_IN_ENTRY_COLLECTION, collection, of, type)
+                        : unprocessable(pk, ErrorMessage.MEDIA_NOT_IN_COLLECTION, collection, of, type, String.join(" ", c.mediaTypes()));
             }
         } else {
             List<String> accepted = new ArrayList<>();
@@ -319,8 +318,8 @@ public final class AtomStore implements AutoCloseable {
                 if (c == null && x.acceptsMediaType(type)) c = x;
             }
             if (c == null) {
-                throw unprocessable(pk, "no collection of " + of + " accepts media type " + type + ": "
-                        + (accepted.isEmpty() ? "it accepts no media resources" : "they accept " + String.join(" ", accepted)));
+                throw accepted.isEmpty() ? unprocessable(pk, ErrorMessage.MEDIA_NOWHERE, of, type)
+                        : unprocessable(pk, ErrorMessage.MEDIA_ELSEWHERE, of, type, String.join(" ", accepted));
             }
         }
         Kind k = c.kinds().size() == 1 ? m.require(c.kinds().get(0), "collection '" + c.name() + "' of " + of) : null;
@@ -358,8 +357,7 @@ public final class AtomStore implements AutoCloseable {
         Tx.ifMatch(doc, info, ifMatch);
         Entry old = tx.require(path);
         if (posted.kind != null && !posted.kind.equals(old.kind)) {
-            throw ErrorCode.UNPROCESSABLE.error("the entry " + path + " is of kind '" + old.kind + "' and cannot become '"
-                    + posted.kind + "'; delete it and create a new one").at(Where.at("store:" + doc));
+            throw ErrorMessage.KIND_CHANGED.error(path, old.kind, posted.kind).at(Where.at("store:" + doc));
         }
         Model m = tx.model();
         Kind k = old.kind == null ? null : m.require(old.kind, "the entry " + path);
@@ -409,7 +407,7 @@ public final class AtomStore implements AutoCloseable {
     private static void checkVariant(ResourcePath path, String extension) {
         ResourcePath.checkExtension(extension);
         if (extension.equals(Atom.ENTRY_EXTENSION)) {
-            throw ErrorCode.UNPROCESSABLE.error(path.entryDocument() + " is the entry, not a variant; replace it as an entry")
+            throw ErrorMessage.ENTRY_NOT_VARIANT.error(path.entryDocument())
                     .at(Where.at("store:" + path.entryDocument()));
         }
     }
@@ -417,7 +415,7 @@ public final class AtomStore implements AutoCloseable {
     /** A body read by the caller is held to the same limit as one this service reads. */
     private void checkSize(Body body, String what) {
         if (body.length() > options.maxBodyBytes()) {
-            throw ErrorCode.BODY_TOO_LARGE.error(String.valueOf(body.length()), options.maxBodyBytes()).at(Where.at(what));
+            throw ErrorCode.BODY_TOO_LARGE.error(body.length(), options.maxBodyBytes()).at(Where.at(what));
         }
     }
 
@@ -440,14 +438,14 @@ public final class AtomStore implements AutoCloseable {
                             .append(", ").append(x.mediaType()).append(')');
                 }
             }
-            String why = "cannot store " + doc + ": " + (k == null ? "the entry " + path + " has no kind, so it has no variants but its media"
-                    : "kind '" + k.name() + "' has no variant with the extension '" + ext + "': its variants are "
-                            + (known.length() == 0 ? "none" : known) + "; see " + k.source());
-            throw ErrorCode.UNPROCESSABLE.error(why).at(Where.at("store:" + doc));
+            throw (k == null ? ErrorMessage.VARIANTS_WITHOUT_KIND.error(doc, path)
+                    : ErrorMessage.NO_VARIANT_EXTENSION.error(doc, k.name(), ext, known.length() == 0 ? "none" : known, k.source()))
+                    .at(Where.at("store:" + doc));
         }
         if (mediaType != null && !MediaTypes.essence(mediaType).equals(type)) {
-            throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error(doc + " is " + type + ", not " + MediaTypes.essence(mediaType)
-                    + (k != null && v != null ? " (variant " + v.role() + " of kind " + k.name() + "; see " + k.source() + ")" : ""))
+            throw (k != null && v != null
+                    ? ErrorMessage.WRONG_VARIANT_MEDIA_TYPE.error(doc, type, MediaTypes.essence(mediaType), v.role(), k.name(), k.source())
+                    : ErrorMessage.WRONG_MEDIA_TYPE.error(doc, type, MediaTypes.essence(mediaType)))
                     .at(Where.at("store:" + doc));
         }
         Tx.ifMatch(doc, tx.view().info(doc), ifMatch);
@@ -463,13 +461,12 @@ public final class AtomStore implements AutoCloseable {
             String doc = path.variantDocument(extension);
             DocumentInfo info = tx.view().info(doc);
             if (info == null || extension.equals(Atom.ENTRY_EXTENSION)) {
-                throw ErrorCode.NOT_FOUND.error("there is no variant " + doc).at(Where.at("store:" + doc));
+                throw ErrorMessage.NO_VARIANT.error(doc).at(Where.at("store:" + doc));
             }
             Tx.ifMatch(doc, info, ifMatch);
             Entry e = tx.stored(path);
             if (e != null && e.media != null && e.media.href().equals(doc)) {
-                throw ErrorCode.UNPROCESSABLE.error(doc + " is the media of the media-link entry " + path
-                        + "; delete the entry, or replace the media").at(Where.at("store:" + doc));
+                throw ErrorMessage.MEDIA_OF_ENTRY.error(doc, path).at(Where.at("store:" + doc));
             }
             tx.w.delete(doc);
             if (e != null) tx.write(path, e, user);
@@ -494,7 +491,7 @@ public final class AtomStore implements AutoCloseable {
      */
     public Deleted delete(ResourcePath path, long ifMatch, String user, java.util.function.LongConsumer confirm) {
         if (path.isRoot()) {
-            throw ErrorCode.METHOD_NOT_ALLOWED.error("the root", "DELETE", "GET");
+            throw ErrorMessage.ROOT_NOT_DELETED.error();
         }
         WritePath.Done d = WritePath.await(writes.submit(tx -> delete(tx, path, ifMatch, confirm)));
         return new Deleted(path, d.applied().documents(), d.applied().linksRemoved(), d.version());
@@ -551,8 +548,7 @@ public final class AtomStore implements AutoCloseable {
 
     CompletableFuture<WritePath.Done> putModelAsync(String kind, long ifMatch, byte[] introspection) {
         if (kind == null || !kind.matches("[A-Za-z][A-Za-z0-9_\\-]{0,63}")) {
-            throw ErrorCode.NOT_FOUND.error("there is no kind '" + kind + "': a kind is a letter followed by at most 63"
-                    + " letters, digits, '-' or '_'").at(Where.at("store:" + Atom.MODEL_FOLDER + kind + ".xml"));
+            throw ErrorMessage.NO_SUCH_KIND_NAME.error(kind).at(Where.at("store:" + Atom.MODEL_FOLDER + kind + ".xml"));
         }
         String path = Introspection.path(kind);
         checkSize(introspection.length, path);
@@ -583,8 +579,7 @@ public final class AtomStore implements AutoCloseable {
     private static void checkSlug(String slug) {
         String problem = XmlChars.problem(slug);
         if (problem != null) {
-            throw ErrorCode.BAD_REQUEST.error("the Slug '" + XmlChars.quote(slug) + "' holds " + problem
-                    + ", a character XML 1.0 cannot carry, so it cannot name or title an entry; send the Slug without it");
+            throw ErrorMessage.SLUG_CHARACTER.error(XmlChars.quote(slug), problem);
         }
     }
 
@@ -595,7 +590,7 @@ public final class AtomStore implements AutoCloseable {
 
     private void checkSize(long length, String what) {
         if (length > options.maxEntryBytes()) {
-            throw ErrorCode.BODY_TOO_LARGE.error(String.valueOf(length), (long) options.maxEntryBytes()).at(Where.at(what));
+            throw ErrorCode.BODY_TOO_LARGE.error(length, (long) options.maxEntryBytes()).at(Where.at(what));
         }
     }
 

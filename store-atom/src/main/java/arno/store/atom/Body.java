@@ -1,5 +1,6 @@
 package arno.store.atom;
 
+import arno.xml.ErrorMessage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,7 +8,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import arno.xml.ErrorCode;
 
 /**
  * A request body read to its end before it enters the write path, so that a slow client never
@@ -56,7 +56,7 @@ public final class Body implements AutoCloseable {
             if (head.length + 1L > max) throw tooLarge(max);
             return spoolRest(in, head, next, max, folder);
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "the request body could not be read: " + e.getMessage());
+            throw ErrorMessage.BODY_NOT_READ.error(e, e.getMessage());
         }
     }
 
@@ -81,7 +81,7 @@ public final class Body implements AutoCloseable {
     }
 
     private static RuntimeException tooLarge(long max) {
-        return ErrorCode.BODY_TOO_LARGE.error("more than " + max, max);
+        return ErrorMessage.BODY_OVER_LIMIT.error(max);
     }
 
     /** The body's length in bytes. */
@@ -104,7 +104,7 @@ public final class Body implements AutoCloseable {
         try {
             return Files.newInputStream(file);
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "the spooled request body " + file + " cannot be read: " + e.getMessage());
+            throw ErrorMessage.SPOOLED_BODY_UNREADABLE.error(e, file, e.getMessage());
         }
     }
 

@@ -39,7 +39,7 @@ import net.sf.saxon.type.SchemaType;
 import net.sf.saxon.type.Untyped;
 
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -199,8 +199,7 @@ final class Entry {
     private static Entry read(AtomXml xml, XdmNode entry, String what, String systemId, boolean stored, String mount) {
         net.sf.saxon.s9api.QName n = entry.getNodeName();
         if (!Atom.NS.equals(n.getNamespaceUri().toString()) || !"entry".equals(n.getLocalName())) {
-            throw invalid(what, systemId, entry, "the document element is {" + n.getNamespaceUri() + "}" + n.getLocalName()
-                    + "; an Atom entry is <entry xmlns=\"" + Atom.NS + "\">");
+            throw invalid(what, systemId, entry, ErrorMessage.NOT_ATOM_ENTRY, n.getNamespaceUri(), n.getLocalName(), Atom.NS);
         }
         String id = null;
         String kind = null;
@@ -212,8 +211,7 @@ final class Entry {
         for (XdmNode c : entry.children()) {
             if (c.getNodeKind() == XdmNodeKind.TEXT) {
                 if (!c.getStringValue().isBlank()) {
-                    throw invalid(what, systemId, c, "atom:entry has text of its own (\"" + abbreviate(c.getStringValue().strip())
-                            + "\"); text belongs in its child elements");
+                    throw invalid(what, systemId, c, ErrorMessage.ENTRY_TEXT, abbreviate(c.getStringValue().strip()));
                 }
                 continue;
             }
@@ -236,11 +234,10 @@ final class Entry {
                         if (Atom.KIND_SCHEME.equals(c.attribute("scheme"))) {
                             String term = c.attribute("term");
                             if (term == null || term.isBlank()) {
-                                throw invalid(what, systemId, c, "the kind category (scheme=\"" + Atom.KIND_SCHEME + "\") has no term");
+                                throw invalid(what, systemId, c, ErrorMessage.KIND_WITHOUT_TERM, Atom.KIND_SCHEME);
                             }
                             if (kind != null && !kind.equals(term.strip())) {
-                                throw invalid(what, systemId, c, "the entry has two kinds, '" + kind + "' and '" + term.strip()
-                                        + "'; give one category scheme=\"" + Atom.KIND_SCHEME + "\"");
+                                throw invalid(what, systemId, c, ErrorMessage.TWO_KINDS, kind, term.strip(), Atom.KIND_SCHEME);
                             }
                             kind = term.strip();
                             continue;
@@ -274,7 +271,7 @@ final class Entry {
             kept.removeIf(k -> k.name.getNamespaceURI().equals(Atom.NS) && k.name.getLocalPart().equals("content"));
         }
         if (!elements.contains(new QName(Atom.NS, "title"))) {
-            throw ErrorCode.UNPROCESSABLE.error(what + " has no atom:title; every Atom entry needs one (RFC 4287 4.1.2)")
+            throw ErrorMessage.NO_TITLE.error(what)
                     .at(Where.at(systemId, entry.getLineNumber(), entry.getColumnNumber()));
         }
         return new Entry(id, kind, kept, links, media, elements);
@@ -283,7 +280,7 @@ final class Entry {
     /** The href of a typed link as the document path of an entry ({@code /a/b.atom}). */
     private static String target(XdmNode link, String what, String systemId, boolean stored, String mount, String role) {
         String href = link.attribute("href");
-        if (href == null) throw invalid(what, systemId, link, "the link with role '" + role + "' has no href");
+        if (href == null) throw invalid(what, systemId, link, ErrorMessage.LINK_WITHOUT_HREF, role);
         href = href.strip();
         if (stored) return href;
         if (!mount.isEmpty() && href.startsWith(mount + "/")) href = href.substring(mount.length());
@@ -296,8 +293,7 @@ final class Entry {
                 // fall through to the error below
             }
         }
-        throw ErrorCode.UNPROCESSABLE.error("the link with role '" + role + "' points to '" + href
-                + "', which is not the path of an entry; typed links point to entries, e.g. href=\"/journals/ja/v1/i1/a0001/f1.atom\"")
+        throw ErrorMessage.LINK_NOT_TO_ENTRY.error(role, href)
                 .at(Where.at(systemId, link.getLineNumber(), link.getColumnNumber()));
     }
 
@@ -444,7 +440,8 @@ final class Entry {
         return s.length() <= 40 ? s : s.substring(0, 37) + "...";
     }
 
-    private static ArnoException invalid(String what, String systemId, XdmNode at, String why) {
-        return ErrorCode.INVALID_XML.error(what, why).at(Where.at(systemId, at.getLineNumber(), at.getColumnNumber()));
+    /** {@code message} about {@code what}, its first value, then {@code values}; located at {@code at}. */
+    private static ArnoException invalid(String what, String systemId, XdmNode at, ErrorMessage message, Object... values) {
+        return message.error(ErrorMessage.prepend(what, values)).at(Where.at(systemId, at.getLineNumber(), at.getColumnNumber()));
     }
 }

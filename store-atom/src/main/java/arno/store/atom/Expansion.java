@@ -2,6 +2,7 @@ package arno.store.atom;
 
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -92,7 +93,7 @@ public final class Expansion {
                     switch (v.strip().toLowerCase(Locale.ROOT)) {
                         case "yes", "true" -> ancestors = true;
                         case "no", "false", "" -> ancestors = false;
-                        default -> throw ErrorCode.BAD_PARAMETER.error("with-ancestors=" + v + " is neither yes nor no");
+                        default -> throw ErrorMessage.WITH_ANCESTORS.error(v);
                     }
                 }
             }
@@ -106,8 +107,7 @@ public final class Expansion {
                     } else if (t.matches("[0-9]{1,9}")) {
                         descendants = Integer.parseInt(t);
                     } else {
-                        throw ErrorCode.BAD_PARAMETER.error("with-descendants=" + v
-                                + " is neither a depth (0, 1, 2…) nor all");
+                        throw ErrorMessage.WITH_DESCENDANTS.error(v);
                     }
                 }
             }
@@ -119,7 +119,7 @@ public final class Expansion {
                         String t = role.strip();
                         if (t.isEmpty()) continue;
                         if (!t.matches("[A-Za-z0-9_.-]{1,100}")) {
-                            throw ErrorCode.BAD_PARAMETER.error("with-variants=" + v + " is not a role name (or all)");
+                            throw ErrorMessage.WITH_VARIANTS.error(v);
                         }
                         roles.add(t);
                     }
@@ -149,10 +149,9 @@ public final class Expansion {
      */
     public static void write(DocumentStore.View view, Configuration config, ResourcePath entry, Options o,
                              ContentHandler out) throws SAXException {
-        if (entry.isRoot()) throw ErrorCode.NOT_FOUND.error("the root / has no entry; its children are the feed /");
+        if (entry.isRoot()) throw ErrorMessage.ROOT_HAS_NO_ENTRY.error();
         if (!view.exists(entry.entryDocument())) {
-            throw ErrorCode.NOT_FOUND.error("there is no entry " + entry + " (no document " + entry.entryDocument()
-                    + " in version " + view.version() + ")").at(Where.at(DocumentStore.SCHEME + entry.entryDocument()));
+            throw ErrorMessage.NO_ENTRY_IN_VERSION.error(entry, entry.entryDocument(), view.version()).at(Where.at(DocumentStore.SCHEME + entry.entryDocument()));
         }
         new Writer(view, config, o, out).entry(entry, o.ancestors, o.descendants, true, new HashSet<>());
     }
@@ -185,7 +184,7 @@ public final class Expansion {
             TreeInfo tree = view.document(path.entryDocument(), config);
             NodeInfo root = documentElement(tree.getRootNode());
             if (root == null || !Atom.NS.equals(root.getURI()) || !root.getLocalPart().equals("entry")) {
-                throw ErrorCode.STORE_CORRUPT.error(path.entryDocument() + " is not an atom:entry")
+                throw ErrorMessage.STORED_NOT_ENTRY.error(path.entryDocument())
                         .at(Where.at(DocumentStore.SCHEME + path.entryDocument()));
             }
             seen.add(path.path());

@@ -25,7 +25,7 @@ import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmNodeKind;
 
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -117,7 +117,7 @@ final class Introspection {
         }
         if (!errors.isEmpty()) {
             SAXParseException first = errors.get(0);
-            ArnoException a = ErrorCode.INVALID_XML.error(uri, first.getMessage() + " (schema arno/schema/introspection.xsd)")
+            ArnoException a = ErrorMessage.INTROSPECTION_INVALID.error(uri, first.getMessage())
                     .at(Where.of(first, uri));
             for (SAXParseException e : errors.subList(1, errors.size())) {
                 a.detail(new ArnoException.Detail(null, e.getMessage(), Where.of(e, uri), false));
@@ -131,8 +131,7 @@ final class Introspection {
         for (XdmNode c : doc.children()) if (c.getNodeKind() == XdmNodeKind.ELEMENT) root = c;
         String name = root.attribute("name");
         if (kind != null && !name.equals(kind)) {
-            throw invalid(uri, root, "the document of kind '" + kind + "' declares name=\"" + name
-                    + "\"; the name must be the document's (" + path(kind) + ")");
+            throw invalid(uri, root, ErrorMessage.KIND_NAME_MISMATCH, kind, name, path(kind));
         }
         String title = name;
         List<QName> requires = new ArrayList<>();
@@ -155,8 +154,7 @@ final class Introspection {
         Map<String, Kind.Variant> byExtension = new LinkedHashMap<>();
         for (Kind.Variant v : variants) byExtension.put(v.extension(), v);
         if (byExtension.containsKey(Atom.ENTRY_EXTENSION)) {
-            throw invalid(uri, root, "a variant may not have the extension '" + Atom.ENTRY_EXTENSION
-                    + "': PATH.atom is the entry itself");
+            throw invalid(uri, root, ErrorMessage.VARIANT_ATOM_EXTENSION, Atom.ENTRY_EXTENSION);
         }
         return new Kind(name, title, requires, variants, collections, links, path(name));
     }
@@ -165,28 +163,23 @@ final class Introspection {
         List<String> kinds = list(e.attribute("kinds"));
         List<String> types = list(e.attribute("media-types"));
         if (kinds.isEmpty() && types.isEmpty()) {
-            throw invalid(uri, e, "collection '" + e.attribute("name") + "' accepts nothing: give it kinds=\"...\""
-                    + " (entries) or media-types=\"...\" (media resources), or both");
+            throw invalid(uri, e, ErrorMessage.COLLECTION_ACCEPTS_NOTHING, e.attribute("name"));
         }
         Kind.Naming naming = Kind.Naming.valueOf(e.attribute("naming").strip().toUpperCase(java.util.Locale.ROOT));
         String pattern = e.attribute("pattern");
         if (naming == Kind.Naming.PATTERN) {
             if (pattern == null) {
-                throw invalid(uri, e, "collection '" + e.attribute("name") + "' has naming=\"pattern\" but no"
-                        + " pattern=\"...\" (e.g. pattern=\"t{n}\")");
+                throw invalid(uri, e, ErrorMessage.PATTERN_MISSING, e.attribute("name"));
             }
             if (!pattern.contains("{n}") && !pattern.contains("{slug}")) {
-                throw invalid(uri, e, "the pattern \"" + pattern + "\" of collection '" + e.attribute("name")
-                        + "' names only one child: put {n} (the next free number) or {slug} in it");
+                throw invalid(uri, e, ErrorMessage.PATTERN_NAMES_ONE, pattern, e.attribute("name"));
             }
             String sample = pattern.replace("{n}", "1").replace("{slug}", "x");
             if (!ResourcePath.NAME.matcher(sample).matches()) {
-                throw invalid(uri, e, "the pattern \"" + pattern + "\" of collection '" + e.attribute("name")
-                        + "' does not make names (a letter or digit first, at most 100 characters)");
+                throw invalid(uri, e, ErrorMessage.PATTERN_NOT_NAMES, pattern, e.attribute("name"));
             }
         } else if (pattern != null) {
-            throw invalid(uri, e, "collection '" + e.attribute("name") + "' has a pattern but naming=\""
-                    + naming.name().toLowerCase(java.util.Locale.ROOT) + "\"; use naming=\"pattern\"");
+            throw invalid(uri, e, ErrorMessage.PATTERN_UNUSED, e.attribute("name"), naming.name().toLowerCase(java.util.Locale.ROOT));
         }
         List<String> essences = new ArrayList<>();
         for (String t : types) essences.add(MediaTypes.essence(t));
@@ -208,7 +201,8 @@ final class Introspection {
         return new QName(ns == null ? "" : ns.toString(), local, prefix);
     }
 
-    private static ArnoException invalid(String uri, XdmNode at, String why) {
-        return ErrorCode.INVALID_XML.error(uri, why).at(Where.at(uri, at.getLineNumber(), at.getColumnNumber()));
+    /** {@code message} about the document {@code uri}, its first value, then {@code values}; located at {@code at}. */
+    private static ArnoException invalid(String uri, XdmNode at, ErrorMessage message, Object... values) {
+        return message.error(ErrorMessage.prepend(uri, values)).at(Where.at(uri, at.getLineNumber(), at.getColumnNumber()));
     }
 }

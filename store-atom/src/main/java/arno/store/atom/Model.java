@@ -11,7 +11,7 @@ import net.sf.saxon.s9api.XdmNode;
 import arno.store.DocumentInfo;
 import arno.store.Snapshot;
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -58,12 +58,9 @@ public final class Model {
         if (k != null) return k;
         ArnoException e = broken.get(name);
         if (e != null) {
-            throw ErrorCode.UNPROCESSABLE.error(e, "the introspection document of kind '" + name + "' ("
-                    + Introspection.path(name) + "), which " + forWhat + " needs, cannot be read: " + e.getMessage()
-                    + "; replace it with a valid one").at(e.where());
+            throw ErrorMessage.KIND_UNREADABLE.error(e, name, Introspection.path(name), forWhat, e.getMessage()).at(e.where());
         }
-        throw ErrorCode.UNPROCESSABLE.error("there is no kind '" + name + "' (no " + Introspection.path(name)
-                + "), which " + forWhat + " needs; write the introspection document first")
+        throw ErrorMessage.NO_KIND.error(name, Introspection.path(name), forWhat)
                 .at(Where.at("store:" + Introspection.path(name)));
     }
 

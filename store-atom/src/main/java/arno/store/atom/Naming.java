@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import arno.store.Snapshot;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -77,8 +77,7 @@ final class Naming {
         if (!named.contains("{n}")) {
             check(named, "made from the Slug '" + slug + "'");
             if (taken(view, parent, named)) {
-                throw ErrorCode.CONFLICT.error(parent.child(named) + " exists; choose another Slug, or replace it"
-                        + " with PUT " + parent.child(named).entryDocument()).at(Where.at("store:" + parent.child(named).entryDocument()));
+                throw ErrorMessage.CHILD_EXISTS.error(parent.child(named), parent.child(named).entryDocument()).at(Where.at("store:" + parent.child(named).entryDocument()));
             }
             return named;
         }
@@ -137,8 +136,7 @@ final class Naming {
     /** UNPROCESSABLE unless {@code name} ({@code from} says how it was made) is a name. */
     private static void check(String name, String from) {
         if (!ResourcePath.NAME.matcher(name).matches()) {
-            throw ErrorCode.UNPROCESSABLE.error("the name '" + name + "' " + from
-                    + " is not a name (a letter or digit, then at most 99 letters, digits, '-' or '_')");
+            throw ErrorMessage.NOT_A_NAME.error(name, from);
         }
     }
 }

@@ -1,5 +1,6 @@
 package arno.store.atom;
 
+import arno.xml.ErrorMessage;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -39,8 +40,7 @@ public record Put(ResourcePath path, String extension, String mediaType, byte[] 
     private static ResourcePath.Document document(String storePath) {
         ResourcePath.Document d = ResourcePath.document(storePath);
         if (d == null) {
-            throw arno.xml.ErrorCode.UNSUPPORTED_URI.error("store:" + storePath + " is not a resource document: one is"
-                    + " PATH.atom (an entry) or PATH.EXT (a variant), e.g. store:/journals/ja/v1/i1/a0001.xhtml")
+            throw ErrorMessage.NOT_RESOURCE_DOCUMENT.error(storePath)
                     .at(arno.xml.Where.at("store:" + storePath));
         }
         return d;

@@ -13,6 +13,7 @@ import java.util.function.Function;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -68,8 +69,7 @@ final class Puts {
         Set<String> documents = new HashSet<>();
         for (Put p : puts) {
             if (!documents.add(p.document())) {
-                throw ErrorCode.UNPROCESSABLE.error("store:" + p.document() + " is written twice in one transaction;"
-                        + " each document may be written once").at(Where.at("store:" + p.document()));
+                throw ErrorMessage.WRITTEN_TWICE.error(p.document()).at(Where.at("store:" + p.document()));
             }
         }
         List<Ready> ready = new ArrayList<>(puts.size());
@@ -98,13 +98,13 @@ final class Puts {
         }
         long max = atom.options().maxBodyBytes();
         if (p.bytes() != null && p.bytes().length > max) {
-            throw ErrorCode.BODY_TOO_LARGE.error(String.valueOf(p.bytes().length), max).at(Where.at("store:" + doc));
+            throw ErrorCode.BODY_TOO_LARGE.error(p.bytes().length, max).at(Where.at("store:" + doc));
         }
         if (p.bytes() != null) return new Ready(p, null, Body.spool(new ByteArrayInputStream(p.bytes()), max, atom.options().spoolFolder()));
         try (InputStream in = Files.newInputStream(p.file())) {
             return new Ready(p, null, Body.spool(in, max, atom.options().spoolFolder()));
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "the body of store:" + doc + " cannot be read from " + p.file() + ": " + e.getMessage());
+            throw ErrorMessage.PUT_BODY_UNREADABLE.error(e, doc, p.file(), e.getMessage());
         } catch (ArnoException e) {
             throw e.at(Where.at("store:" + doc));
         }
@@ -114,8 +114,7 @@ final class Puts {
         try {
             return Files.readAllBytes(p.file());
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "the entry store:" + p.document() + " cannot be read from " + p.file() + ": "
-                    + e.getMessage());
+            throw ErrorMessage.PUT_ENTRY_UNREADABLE.error(e, p.document(), p.file(), e.getMessage());
         }
     }
 

@@ -1,6 +1,7 @@
 package arno.store.atom;
 
-import arno.xml.ErrorCode;
+import arno.xml.ArnoException;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import java.util.regex.Pattern;
 
@@ -21,12 +22,11 @@ public record ResourcePath(String path) {
     public ResourcePath {
         if (!path.isEmpty()) {
             if (path.charAt(0) != '/' || path.endsWith("/")) {
-                throw bad(path, "must start with '/' and not end with one");
+                throw bad(path, ErrorMessage.PATH_NOT_ROOTED.error(path));
             }
             for (String seg : path.substring(1).split("/", -1)) {
                 if (!NAME.matcher(seg).matches()) {
-                    throw bad(path, "has the segment '" + seg + "'; a name is a letter or digit followed by at most"
-                            + " 99 letters, digits, '-' or '_'");
+                    throw bad(path, ErrorMessage.PATH_BAD_SEGMENT.error(path, seg));
                 }
             }
         }
@@ -40,7 +40,7 @@ public record ResourcePath(String path) {
     /** Checks an extension ({@code atom}, {@code xml}, {@code pdf}): 1-10 lower-case letters or digits. */
     public static String checkExtension(String ext) {
         if (!EXTENSION.matcher(ext).matches()) {
-            throw bad(ext, "is not an extension: 1 to 10 lower-case letters or digits");
+            throw bad(ext, ErrorMessage.BAD_EXTENSION.error(ext));
         }
         return ext;
     }
@@ -125,7 +125,7 @@ public record ResourcePath(String path) {
         return isRoot() ? "/" : path;
     }
 
-    private static RuntimeException bad(String path, String why) {
-        return ErrorCode.NOT_FOUND.error("no resource '" + path + "': the path " + why).at(Where.at("store:" + path));
+    private static RuntimeException bad(String path, ArnoException e) {
+        return e.at(Where.at("store:" + path));
     }
 }

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import arno.store.Snapshot;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -73,7 +74,7 @@ public final class TreeLoader {
      */
     public static Result load(AtomStore atom, Path folder, String user, Progress progress) {
         if (!Files.isDirectory(folder)) {
-            throw ErrorCode.NOT_FOUND.error("there is no folder " + folder + " to load").at(Where.at(folder.toUri().toString()));
+            throw ErrorMessage.NO_FOLDER_TO_LOAD.error(folder).at(Where.at(folder.toUri().toString()));
         }
         return new TreeLoader(atom, user, progress).run(folder);
     }
@@ -144,8 +145,7 @@ public final class TreeLoader {
             String n = f.getFileName().toString();
             int dot = n.lastIndexOf('.');
             if (dot <= 0) {
-                fail(ErrorCode.BAD_PARAMETER.error("cannot load " + f + ": a file is an entry (NAME.atom) or a variant"
-                        + " (NAME.EXT)").at(Where.at(f.toUri().toString())));
+                fail(ErrorMessage.NOT_LOADABLE_FILE.error(f).at(Where.at(f.toUri().toString())));
                 return;
             }
             ResourcePath p = childOf(resource, n.substring(0, dot), f);
@@ -154,7 +154,7 @@ public final class TreeLoader {
                 try (InputStream in = Files.newInputStream(f)) {
                     return atom.putVariantAsync(p, ext, null, -1, in, user);
                 } catch (IOException x) {
-                    throw ErrorCode.IO.error(x, "cannot read " + f + ": " + x.getMessage());
+                    throw ErrorCode.IO.error(x, f, x.getMessage());
                 }
             }, f);
             counts[1]++;
@@ -167,8 +167,7 @@ public final class TreeLoader {
 
     private ResourcePath childOf(ResourcePath parent, String name, Path file) {
         if (!ResourcePath.NAME.matcher(name).matches()) {
-            throw ErrorCode.BAD_PARAMETER.error("cannot load " + file + ": '" + name + "' is not a resource name (a letter"
-                    + " or digit, then at most 99 letters, digits, '-' or '_')").at(Where.at(file.toUri().toString()));
+            throw ErrorMessage.NOT_RESOURCE_NAME.error(file, name).at(Where.at(file.toUri().toString()));
         }
         return parent.child(name);
     }
@@ -220,7 +219,7 @@ public final class TreeLoader {
         try (Stream<Path> s = Files.list(dir)) {
             return s.sorted().toList();
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot list " + dir + ": " + e.getMessage());
+            throw ErrorMessage.CANNOT_LIST.error(e, dir, e.getMessage());
         }
     }
 
@@ -228,7 +227,7 @@ public final class TreeLoader {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().startsWith(".")).count();
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot list " + dir + ": " + e.getMessage());
+            throw ErrorMessage.CANNOT_LIST.error(e, dir, e.getMessage());
         }
     }
 
@@ -236,7 +235,7 @@ public final class TreeLoader {
         try {
             return Files.readAllBytes(f);
         } catch (IOException e) {
-            throw ErrorCode.IO.error(e, "cannot read " + f + ": " + e.getMessage());
+            throw ErrorCode.IO.error(e, f, e.getMessage());
         }
     }
 }

@@ -14,7 +14,7 @@ import net.sf.saxon.s9api.XdmNode;
 import arno.store.DocumentInfo;
 import arno.store.Snapshot;
 import arno.store.WriteTransaction;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 
 /**
@@ -110,14 +110,13 @@ public final class Tx {
         if (version < 0) throw notFound(parent);
         String k = kindOf(doc, version);
         if (k == null) {
-            throw ErrorCode.UNPROCESSABLE.error(parent + " has no kind (category scheme=\"" + Atom.KIND_SCHEME
-                    + "\"), so it has no collections and takes no children").at(Where.at("store:" + doc));
+            throw ErrorMessage.NO_KIND_NO_CHILDREN.error(parent, Atom.KIND_SCHEME).at(Where.at("store:" + doc));
         }
         return m.require(k, "the entry " + parent);
     }
 
     static arno.xml.ArnoException notFound(ResourcePath p) {
-        return ErrorCode.NOT_FOUND.error("there is no entry " + p + " (no document " + p.entryDocument() + ")")
+        return ErrorMessage.NO_ENTRY.error(p, p.entryDocument())
                 .at(Where.at("store:" + p.entryDocument()));
     }
 
@@ -129,18 +128,15 @@ public final class Tx {
         if (ifMatch == -1) return;
         if (ifMatch == 0) {
             if (info != null) {
-                throw ErrorCode.PRECONDITION_FAILED.error(doc + " exists already (version " + info.version()
-                        + "); replace it with If-Match: \"" + info.version() + "\"").at(Where.at("store:" + doc));
+                throw ErrorMessage.EXISTS_ALREADY.error(doc, info.version(), info.version()).at(Where.at("store:" + doc));
             }
             return;
         }
         if (info == null) {
-            throw ErrorCode.PRECONDITION_FAILED.error(doc + " does not exist, so it is not at version " + ifMatch
-                    + " (If-Match)").at(Where.at("store:" + doc));
+            throw ErrorMessage.NOT_AT_VERSION_ABSENT.error(doc, ifMatch).at(Where.at("store:" + doc));
         }
         if (info.version() != ifMatch) {
-            throw ErrorCode.PRECONDITION_FAILED.error(doc + " is at version " + info.version() + ", not " + ifMatch
-                    + " (If-Match): someone changed it since you read it; read it again and reapply your change")
+            throw ErrorMessage.NOT_AT_VERSION.error(doc, info.version(), ifMatch)
                     .at(Where.at("store:" + doc));
         }
     }
@@ -150,8 +146,7 @@ public final class Tx {
         for (QName q : k.requires()) {
             if (!e.has(q.getNamespaceURI(), q.getLocalPart())) {
                 String name = q.getPrefix().isEmpty() ? q.getLocalPart() : q.getPrefix() + ":" + q.getLocalPart();
-                throw ErrorCode.UNPROCESSABLE.error(what + " lacks the element " + name + " {" + q.getNamespaceURI()
-                        + "}, which every entry of kind '" + k.name() + "' must have; see " + k.source())
+                throw ErrorMessage.LACKS_REQUIRED.error(what, name, q.getNamespaceURI(), k.name(), k.source())
                         .at(Where.at("store:" + doc));
             }
         }
@@ -168,8 +163,7 @@ public final class Tx {
             long version = l.href().equals(self) ? 0 : view().documentVersion(l.href());
             String targetKind = l.href().equals(self) ? k == null ? null : k.name() : kindOf(l.href(), version);
             if (!l.href().equals(self) && version < 0) {
-                throw ErrorCode.UNPROCESSABLE.error("the link with role '" + l.role() + "' of " + what + " points to "
-                        + l.href() + ", which does not exist; typed links point to existing entries").at(Where.at("store:" + self));
+                throw ErrorMessage.LINK_TARGET_MISSING.error(l.role(), what, l.href()).at(Where.at("store:" + self));
             }
             Kind.LinkRule rule = k == null ? null : k.link(l.role());
             if (rule == null) {
@@ -181,15 +175,13 @@ public final class Tx {
                     }
                 }
                 if (!reciprocal) {
-                    throw ErrorCode.UNPROCESSABLE.error(k == null
-                            ? what + " has no kind, so it may carry no typed links (it has one with role '" + l.role() + "')"
-                            : "kind '" + k.name() + "' declares no link role '" + l.role() + "' (" + what + "): its link roles are "
-                                    + roles(k) + "; see " + k.source()).at(Where.at("store:" + self));
+                    throw (k == null
+                            ? ErrorMessage.LINK_WITHOUT_KIND.error(what, l.role())
+                            : ErrorMessage.LINK_ROLE_UNDECLARED.error(k.name(), l.role(), what, roles(k), k.source())).at(Where.at("store:" + self));
                 }
             } else if (!rule.acceptsTarget(targetKind)) {
-                throw ErrorCode.UNPROCESSABLE.error("a link with role '" + l.role() + "' of kind '" + k.name()
-                        + "' points to entries of kind " + String.join(" or ", rule.kinds()) + ", and " + l.href()
-                        + " is of kind '" + targetKind + "' (" + what + "); see " + k.source()).at(Where.at("store:" + self));
+                throw ErrorMessage.LINK_TARGET_KIND.error(l.role(), k.name(), String.join(" or ", rule.kinds()), l.href(),
+                        targetKind, what, k.source()).at(Where.at("store:" + self));
             }
         }
     }

@@ -1,5 +1,6 @@
 package arno.store.atom;
 
+import arno.xml.ErrorMessage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +12,6 @@ import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.WriteTransaction;
 import arno.xml.ArnoException;
-import arno.xml.ErrorCode;
 
 /**
  * The single node's {@link WritePath}, the one writer of the service: a thread that takes queued operations and applies them in one
@@ -63,7 +63,7 @@ final class Writer implements WritePath {
     @Override
     public CompletableFuture<Done> submit(Op op) {
         if (closing) {
-            throw ErrorCode.SHUTTING_DOWN.error("the store " + store.directory() + " is closing and takes no more writes");
+            throw ErrorMessage.STORE_CLOSING.error(store.directory());
         }
         Task t = new Task(op);
         queue.add(t);

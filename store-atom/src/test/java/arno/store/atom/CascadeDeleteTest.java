@@ -131,7 +131,7 @@ class CascadeDeleteTest {
             long before = store.version();
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> atom.delete(ja, -1, "ed", count -> {
                 seen[0] = count;
-                throw arno.xml.ErrorCode.CONFLICT.error("not confirmed");
+                throw arno.xml.ErrorCode.CONFLICT.error("the delete", "not confirmed");
             })).hasMessageContaining("not confirmed");
             assertThat(seen[0]).isEqualTo(4); // ja.atom, ja.png, v1.atom, v1/i1.atom
             assertThat(store.version()).isEqualTo(before);

@@ -4,7 +4,7 @@ import arno.http.Conditional;
 import arno.store.Snapshot;
 import arno.store.atom.AtomStore;
 import arno.store.atom.ResourcePath;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.LongConsumer;
@@ -50,35 +50,32 @@ final class Confirmations {
             if (stated == null) {
                 return count -> {
                     if (guard.applies(path, count)) {
-                        throw refused(ErrorCode.PRECONDITION_REQUIRED, entry, what(path, count) + " now: " + how(entry, count));
+                        throw refused(entry, ErrorMessage.DELETE_GROWN, path, documents(count), entry, count);
                     }
                 };
             }
             if (!number) {
-                throw refused(ErrorCode.BAD_PARAMETER, entry, "recursive=" + stated + " states no number: "
-                        + what(path, removed) + " (?recursive=" + removed + ")");
+                throw refused(entry, ErrorMessage.RECURSIVE_NOT_NUMBER, stated, path, documents(removed), removed);
             }
         } else {
             admin.run();
             Conditional.Tags match = Conditional.tags(req, "If-Match");
             if (match == null || match.any()) {
-                throw refused(ErrorCode.PRECONDITION_REQUIRED, entry, what(path, removed) + ": " + how(entry, removed)
-                        + (match == null ? "" : " (If-Match: * confirms nothing)"));
+                throw match == null ? refused(entry, ErrorMessage.DELETE_UNCONFIRMED, path, documents(removed), entry, removed)
+                        : refused(entry, ErrorMessage.DELETE_STAR_CONFIRMS_NOTHING, path, documents(removed), entry, removed);
             }
             if (!number) {
-                throw refused(ErrorCode.PRECONDITION_REQUIRED, entry, what(path, removed) + ": " + how(entry, removed)
-                        + (stated == null ? "" : " (recursive=" + stated + " states no number)"));
+                throw stated == null ? refused(entry, ErrorMessage.DELETE_UNCONFIRMED, path, documents(removed), entry, removed)
+                        : refused(entry, ErrorMessage.DELETE_COUNT_MISSING, path, documents(removed), entry, removed, stated);
             }
         }
         long confirmed = Long.parseLong(stated.strip());
         if (confirmed != removed) {
-            throw refused(ErrorCode.CONFLICT, entry, what(path, removed) + ", not " + confirmed
-                    + ": see what lies below it, then confirm with ?recursive=" + removed);
+            throw refused(entry, ErrorMessage.DELETE_COUNT_WRONG, path, documents(removed), confirmed, removed);
         }
         return count -> {
             if (count != confirmed) {
-                throw refused(ErrorCode.CONFLICT, entry, what(path, count) + " now, not the " + confirmed
-                        + " confirmed: something was written meanwhile; confirm again with ?recursive=" + count);
+                throw refused(entry, ErrorMessage.DELETE_COUNT_CHANGED, path, documents(count), confirmed, count);
             }
         };
     }
@@ -91,29 +88,21 @@ final class Confirmations {
         admin.run();
         Conditional.Tags match = Conditional.tags(req, "If-Match");
         if (match != null && match.any()) {
-            throw refused(ErrorCode.PRECONDITION_REQUIRED, path, "changing the model (" + path + ") needs If-Match with"
-                    + " its ETag (GET it), which If-Match: * does not confirm; If-None-Match: * adds a new kind");
+            throw refused(path, ErrorMessage.MODEL_NEEDS_ETAG, path);
         }
     }
 
     /** A write to the store's configuration, refused whoever asks. */
     static RuntimeException configuration(String path, String method) {
-        return refused(ErrorCode.FORBIDDEN, path, "the store's configuration (" + CONFIG_FOLDER + ") is not changed over"
-                + " HTTP, so " + method + " " + path + " is refused; an administrator changes it on the server with"
-                + " ./arno store index add FILE");
+        return refused(path, ErrorMessage.CONFIGURATION_NOT_OVER_HTTP, CONFIG_FOLDER, method, path);
     }
 
-    private static String what(ResourcePath path, long removed) {
-        return "deleting " + path + " removes " + removed + " document" + (removed == 1 ? "" : "s")
-                + " (its entry, its variants and everything below it)";
+    /** "1 document", "7 documents": how many a delete removes. */
+    private static String documents(long removed) {
+        return removed + (removed == 1 ? " document" : " documents");
     }
 
-    private static String how(String entry, long removed) {
-        return "an account with the admin role confirms it with If-Match: its ETag (GET " + entry + ") and ?recursive="
-                + removed;
-    }
-
-    private static RuntimeException refused(ErrorCode code, String path, String message) {
-        return code.error(message).at(Where.at("store:" + path));
+    private static RuntimeException refused(String path, ErrorMessage message, Object... values) {
+        return message.error(values).at(Where.at("store:" + path));
     }
 }

@@ -1,6 +1,6 @@
 package arno.store.http;
 
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -21,8 +21,7 @@ final class ContentType {
         int semi = header.indexOf(';');
         String essence = (semi >= 0 ? header.substring(0, semi) : header).strip();
         if (!ESSENCE.matcher(essence).matches()) {
-            throw ErrorCode.BAD_REQUEST.error("the Content-Type '" + header + "' is not a media type: it must be"
-                    + " type/subtype, such as application/atom+xml;type=entry or image/png");
+            throw ErrorMessage.NOT_MEDIA_TYPE.error(header);
         }
         return essence.toLowerCase(Locale.ROOT);
     }

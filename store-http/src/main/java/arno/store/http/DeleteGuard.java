@@ -1,7 +1,7 @@
 package arno.store.http;
 
 import arno.store.atom.ResourcePath;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 
 /**
  * Which deletes through the store API are big enough to need an administrator's explicit
@@ -23,9 +23,9 @@ public record DeleteGuard(int depth, long documents) {
     public static final DeleteGuard DEFAULT = new DeleteGuard(2, 100);
 
     public DeleteGuard {
-        if (depth < 0) throw ErrorCode.BAD_CONFIGURATION.error("the depth of guarded deletes must not be negative, not " + depth);
+        if (depth < 0) throw ErrorMessage.GUARD_DEPTH.error(depth);
         if (documents < 0) {
-            throw ErrorCode.BAD_CONFIGURATION.error("the documents of an unguarded delete must not be negative, not " + documents);
+            throw ErrorMessage.GUARD_DOCUMENTS.error(documents);
         }
     }
 

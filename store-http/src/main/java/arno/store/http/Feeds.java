@@ -7,7 +7,7 @@ import arno.store.atom.Expansion;
 import arno.store.atom.Kind;
 import arno.store.atom.Model;
 import arno.store.atom.ResourcePath;
-import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -66,8 +66,7 @@ final class Feeds {
         static Cursor parse(String after) {
             Matcher m = FORM.matcher(after.strip());
             if (!m.matches() || !ResourcePath.NAME.matcher(m.group(2)).matches()) {
-                throw ErrorCode.BAD_PARAMETER.error("after=" + after + " is not a position in the feed; follow the feed's"
-                        + " next link (its after= is VERSION.NAME of the last member shown)");
+                throw ErrorMessage.NOT_FEED_POSITION.error(after);
             }
             return new Cursor(Long.parseLong(m.group(1)), m.group(2));
         }
@@ -277,9 +276,9 @@ final class Feeds {
         if (c != null) return c;
         List<String> names = new ArrayList<>();
         if (kind != null) for (Kind.Collection x : kind.collections()) names.add(x.name());
-        throw ErrorCode.NOT_FOUND.error("there is no collection '" + name + "' of " + (parent.isRoot() ? "the root" : parent)
-                + (kind == null ? " (it has no kind)" : " (kind " + kind.name() + "): its collections are "
-                + (names.isEmpty() ? "none" : String.join(", ", names)))).at(Where.at("store:" + parent.childrenFolder()));
+        throw (kind == null ? ErrorMessage.NO_COLLECTION_WITHOUT_KIND.error(name, parent.isRoot() ? "the root" : parent)
+                : ErrorMessage.NO_COLLECTION_OF.error(name, parent.isRoot() ? "the root" : parent, kind.name(),
+                        names.isEmpty() ? "none" : String.join(", ", names))).at(Where.at("store:" + parent.childrenFolder()));
     }
 
     /** The IRI of collection {@code c} of {@code parent}: GET its feed, POST a member. */

@@ -2,6 +2,7 @@ package arno.store.http;
 
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -34,7 +35,7 @@ final class LimitedInput extends FilterInputStream {
     /** The body of {@code req}, refused with 413 at once when its Content-Length is over {@code limit}, else when reading passes it. */
     static LimitedInput of(jakarta.servlet.http.HttpServletRequest req, long limit) throws IOException {
         long declared = req.getContentLengthLong();
-        if (declared > limit) throw ErrorCode.BODY_TOO_LARGE.error(Long.toString(declared), limit);
+        if (declared > limit) throw ErrorCode.BODY_TOO_LARGE.error(declared, limit);
         return new LimitedInput(req.getInputStream(), limit, declared);
     }
 
@@ -56,7 +57,7 @@ final class LimitedInput extends FilterInputStream {
         }
         if (n > 0) count += n;
         if (count > limit) {
-            throw ErrorCode.BODY_TOO_LARGE.error("more than " + limit, limit);
+            throw ErrorMessage.BODY_OVER_LIMIT.error(limit);
         }
         return n;
     }
@@ -68,17 +69,15 @@ final class LimitedInput extends FilterInputStream {
         Throwable root = e;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SocketTimeoutException) {
-                return ErrorCode.BODY_TOO_SLOW.error(e, "the request body stopped arriving after " + arrived
-                        + ": nothing more came within the server's upload time-out");
+                return ErrorMessage.BODY_STALLED.error(e, arrived);
             }
             if (t instanceof EOFException) {
-                return ErrorCode.BAD_REQUEST.error(e, "the request body broke off after " + arrived
-                        + ": the connection closed before its end");
+                return ErrorMessage.BODY_BROKE_OFF.error(e, arrived);
             }
             root = t;
         }
-        return ErrorCode.BAD_REQUEST.error(e, "the request body could not be read after " + arrived + ": "
-                + (root.getMessage() != null ? root.getMessage() : "the connection failed"));
+        return ErrorMessage.BODY_FAILED_AFTER.error(e, arrived,
+                root.getMessage() != null ? root.getMessage() : "the connection failed");
     }
 
     @Override

@@ -17,6 +17,7 @@ import arno.store.atom.ResourcePath;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.ErrorXml;
 import arno.xml.Hosts;
 import arno.xml.Where;
@@ -204,9 +205,9 @@ public final class StoreServlet extends HttpServlet {
             ArnoException a = ArnoException.find(e);
             if (a == null) {
                 if (e instanceof UncheckedIOException u && u.getCause() != null) {
-                    a = ErrorCode.BAD_REQUEST.error(u, "the request body could not be read: " + u.getCause().getMessage());
+                    a = ErrorMessage.BODY_UNREADABLE.error(u, u.getCause().getMessage());
                 } else {
-                    a = ErrorCode.INTERNAL.error(e, "unexpected failure on " + method + " " + req.getRequestURI() + ": " + e);
+                    a = ErrorMessage.UNEXPECTED_ON.error(e, method, req.getRequestURI(), e);
                 }
             }
             error(req, resp, a);
@@ -314,7 +315,7 @@ public final class StoreServlet extends HttpServlet {
             try {
                 out.serializeNode(new XdmNode(root));
             } catch (net.sf.saxon.s9api.SaxonApiException e) {
-                throw ErrorCode.IO.error(e, "cannot write " + storePath + ": " + e.getMessage());
+                throw ErrorMessage.CANNOT_WRITE.error(e, storePath, e.getMessage());
             }
         }
     }
@@ -346,8 +347,7 @@ public final class StoreServlet extends HttpServlet {
                     first = -1; // invalid: ignored
                 } else if (first >= length) {
                     resp.setHeader("Content-Range", "bytes */" + length);
-                    throw ErrorCode.RANGE_NOT_SATISFIABLE.error("the range '" + range + "' lies outside the " + length
-                            + " bytes of " + b.uri()).at(Where.at("store:" + b.uri()));
+                    throw ErrorMessage.RANGE_OUTSIDE.error(range, length, b.uri()).at(Where.at("store:" + b.uri()));
                 }
                 if (first >= 0) {
                     start = first;
@@ -429,16 +429,14 @@ public final class StoreServlet extends HttpServlet {
         String type = req.getContentType();
         String media = ContentType.essence(type);
         if (media == null) {
-            throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a POST to " + parent.childrenFolder() + " needs a Content-Type:"
-                    + " application/atom+xml for an entry, or the media type of a media resource");
+            throw ErrorMessage.POST_WITHOUT_TYPE.error(parent.childrenFolder());
         }
         String collection = req.getParameter("collection");
         String slug = slug(req);
         AtomStore.Written w;
         if (media.equals("application/atom+xml")) {
             if (type.contains("type=feed")) {
-                throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a feed cannot be posted; post one atom:entry"
-                        + " (application/atom+xml;type=entry)");
+                throw ErrorMessage.FEED_POSTED.error();
             }
             w = atoms.createEntry(parent, collection, slug, body(req), user);
         } else {
@@ -476,10 +474,10 @@ public final class StoreServlet extends HttpServlet {
                 if (c.acceptsMediaType(media)) return;
                 accepted.addAll(c.mediaTypes());
             }
-            throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a POST to " + parent.childrenFolder() + " (kind " + kind.name()
-                    + ") is an Atom entry (application/atom+xml;type=entry)"
-                    + (accepted.isEmpty() ? "" : " or media of type " + String.join(", ", accepted)) + ", not " + media
-                    + "; see " + kind.source()).at(Where.at("store:" + kind.source()));
+            throw (accepted.isEmpty()
+                    ? ErrorMessage.POST_TYPE_REFUSED.error(parent.childrenFolder(), kind.name(), media, kind.source())
+                    : ErrorMessage.POST_TYPE_OR_MEDIA.error(parent.childrenFolder(), kind.name(), String.join(", ", accepted), media,
+                            kind.source())).at(Where.at("store:" + kind.source()));
         }
     }
 
@@ -489,20 +487,17 @@ public final class StoreServlet extends HttpServlet {
         String media = Objects.requireNonNullElse(ContentType.essence(type), "");
         long ifMatch = ifMatch(req, doc.storePath(), true);
         if (doc.isEntry() && ifMatch == 0) {
-            throw ErrorCode.PRECONDITION_REQUIRED.error("an entry is created by a POST to its parent's folder ("
-                    + doc.resource().parent().childrenFolder() + "); a PUT to " + doc.storePath()
-                    + " replaces it and needs If-Match with its ETag").at(Where.at("store:" + doc.storePath()));
+            throw ErrorMessage.ENTRY_BY_POST.error(doc.resource().parent().childrenFolder(), doc.storePath()).at(Where.at("store:" + doc.storePath()));
         }
         AtomStore.Written w;
         if (doc.isEntry()) {
             if (!media.equals("application/atom+xml")) {
-                throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("an entry is replaced with application/atom+xml;type=entry, not "
-                        + (type == null ? "a body without Content-Type" : type));
+                throw (type == null ? ErrorMessage.ENTRY_WITHOUT_TYPE.error() : ErrorMessage.ENTRY_TYPE.error(type));
             }
             w = atoms.replaceEntry(doc.resource(), ifMatch, body(req), user);
         } else {
             if (media.isEmpty()) {
-                throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("a variant is sent with its media type as Content-Type");
+                throw ErrorMessage.VARIANT_WITHOUT_TYPE.error();
             }
             w = atoms.putVariant(doc.resource(), doc.extension(), media, ifMatch, SpooledRequest.body(req), user);
         }
@@ -514,8 +509,7 @@ public final class StoreServlet extends HttpServlet {
         String path = Atom.MODEL_FOLDER + kind + ".xml";
         String type = req.getContentType();
         if (type == null || !Atom.isXml(type)) {
-            throw ErrorCode.UNSUPPORTED_MEDIA_TYPE.error("an introspection document is sent as application/xml, not "
-                    + (type == null ? "a body without Content-Type" : type));
+            throw (type == null ? ErrorMessage.INTROSPECTION_WITHOUT_TYPE.error() : ErrorMessage.INTROSPECTION_TYPE.error(type));
         }
         confirmations.model(req, path, () -> requireAdmin(req, "changing the model (" + path + ")"));
         long ifMatch = ifMatch(req, path, true);
@@ -574,15 +568,14 @@ public final class StoreServlet extends HttpServlet {
         if (match == null) {
             if (noneMatch != null && noneMatch.any()) return 0;
             if (!required) return -1;
-            throw ErrorCode.PRECONDITION_REQUIRED.error("replacing " + storePath + " needs If-Match with its ETag"
-                    + " (GET it for the current one), or If-None-Match: * to create it")
+            throw ErrorMessage.REPLACE_NEEDS_ETAG.error(storePath)
                     .at(Where.at("store:" + storePath));
         }
         if (match.any()) {
             try (Snapshot s = atoms.store().read()) {
                 DocumentInfo info = s.info(storePath);
                 if (info == null) {
-                    throw ErrorCode.PRECONDITION_FAILED.error("If-Match: * but nothing is stored at " + storePath);
+                    throw ErrorMessage.IF_MATCH_ANY_NOTHING.error(storePath);
                 }
                 return info.version();
             }
@@ -591,9 +584,8 @@ public final class StoreServlet extends HttpServlet {
         if (match.tags().size() == 1 && !match.tags().get(0).weak() && match.tags().get(0).identity().matches("[0-9]{1,18}")) {
             return Long.parseLong(match.tags().get(0).identity());
         }
-        throw ErrorCode.PRECONDITION_FAILED.error("If-Match " + String.join(", ", Collections.list(req.getHeaders("If-Match")))
-                + " is not the ETag of " + storePath
-                + " (its ETags are strong, one version in quotes: \"12\")").at(Where.at("store:" + storePath));
+        throw ErrorMessage.IF_MATCH_NOT_ETAG.error(String.join(", ", Collections.list(req.getHeaders("If-Match"))), storePath)
+                .at(Where.at("store:" + storePath));
     }
 
     /** The whole body (an entry, a model), within the limit. */
@@ -615,7 +607,7 @@ public final class StoreServlet extends HttpServlet {
         try {
             return java.net.URLDecoder.decode(slug.replace("+", "%2B"), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw ErrorCode.BAD_REQUEST.error("the Slug header '" + slug + "' has a bad percent-encoding");
+            throw ErrorMessage.SLUG_ENCODING.error(slug);
         }
     }
 
@@ -688,7 +680,7 @@ public final class StoreServlet extends HttpServlet {
     }
 
     private static ArnoException notFound(String storePath) {
-        return ErrorCode.NOT_FOUND.error("nothing is stored at " + storePath).at(Where.at("store:" + storePath));
+        return ErrorMessage.NOTHING_STORED.error(storePath).at(Where.at("store:" + storePath));
     }
 
     // ---- Small helpers --------------------------------------------------------------------
@@ -743,14 +735,14 @@ public final class StoreServlet extends HttpServlet {
             int n = Integer.parseInt(v.strip());
             if (n >= min && n <= max) return n;
         }
-        throw ErrorCode.BAD_PARAMETER.error(name + "=" + v + " must be a whole number of at least " + min);
+        throw ErrorMessage.WHOLE_NUMBER.error(name, v, min);
     }
 
     private static long longParameter(HttpServletRequest req, String name, long dflt) {
         String v = req.getParameter(name);
         if (v == null) return dflt;
         if (v.strip().matches("[0-9]{1,18}")) return Long.parseLong(v.strip());
-        throw ErrorCode.BAD_PARAMETER.error(name + "=" + v + " must be a version: a whole number of at least 0");
+        throw ErrorMessage.VERSION_NUMBER.error(name, v);
     }
 
     private Serializer serializer(OutputStream out) {
@@ -775,7 +767,7 @@ public final class StoreServlet extends HttpServlet {
         } catch (SAXException | net.sf.saxon.s9api.SaxonApiException e) {
             ArnoException a = ArnoException.find(e);
             if (a != null) throw a;
-            throw ErrorCode.IO.error(e, "cannot write the answer: " + e.getMessage());
+            throw ErrorMessage.ANSWER_NOT_WRITTEN.error(e, e.getMessage());
         }
     }
 }

@@ -26,6 +26,7 @@ import arno.xml.Access;
 import arno.xml.ArnoException;
 import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import arno.xml.FileRoots;
 import arno.xml.Outbound;
 import arno.xml.StoreDocumentPool;
@@ -133,7 +134,8 @@ public final class StoreQuery {
                 Where where = se.getLocation() == null ? Where.at(label)
                         : Where.at(label, se.getLocation().getLineNumber(), se.getLocation().getColumnNumber());
                 if (failure == null) {
-                    failure = ErrorCode.COMPILE_ERROR.error(e, (code == null ? "" : code + " ") + se.getMessage())
+                    failure = (code == null ? ErrorCode.COMPILE_ERROR.error(e, se.getMessage())
+                            : ErrorMessage.QUERY_NOT_COMPILED_CODE.error(e, code, se.getMessage()))
                             .at(where).processorCode(code);
                 } else {
                     failure.detail(new ArnoException.Detail(code, se.getMessage(), where, false));
@@ -218,14 +220,14 @@ public final class StoreQuery {
                 throw found;
             }
             String code = arno.xml.ErrorXml.processorCode(e.getErrorCode());
-            throw ErrorCode.TRANSFORMATION_ERROR.error(e, "the query failed: " + (code == null ? "" : code + " ")
-                    + e.getMessage()).at(Where.at(label, e.getLineNumber(), -1)).processorCode(code);
+            throw (code == null ? ErrorMessage.QUERY_FAILED.error(e, e.getMessage())
+                    : ErrorMessage.QUERY_FAILED_CODE.error(e, code, e.getMessage())).at(Where.at(label, e.getLineNumber(), -1)).processorCode(code);
         } catch (UncheckedIOException e) {
             ArnoException found = ArnoException.find(e);
             if (found != null) {
                 throw found;
             }
-            throw ErrorCode.IO.error(e, "cannot write the query's result: " + e.getMessage());
+            throw ErrorMessage.RESULT_NOT_WRITTEN.error(e, e.getMessage());
         } catch (RuntimeException e) {
             // a limit met inside a function call comes wrapped in Saxon's "internal error"
             ArnoException found = ArnoException.find(e);
@@ -296,11 +298,11 @@ public final class StoreQuery {
                 if (progress != null) {
                     progress.finish();
                 }
-                throw ErrorCode.QUERY_TIMEOUT.error(String.format(Locale.ROOT, "the query ran past its time limit of %s"
-                        + " and was stopped: %,d documents examined, %,d characters of results written%s; raise --timeout"
-                        + " or narrow the query (a store:search on indexed values reads fewer documents)",
-                        r.timeout().toString().substring(2).toLowerCase(Locale.ROOT), documents, written,
-                        searches > 0 ? " (" + searches + " searches)" : ""));
+                throw (searches > 0
+                        ? ErrorMessage.QUERY_STOPPED_SEARCHES.error(r.timeout().toString().substring(2).toLowerCase(Locale.ROOT),
+                                documents, written, searches)
+                        : ErrorCode.QUERY_TIMEOUT.error(r.timeout().toString().substring(2).toLowerCase(Locale.ROOT),
+                                documents, written));
             }
         }
 
