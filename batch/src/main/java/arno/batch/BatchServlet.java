@@ -60,14 +60,13 @@ final class BatchServlet extends HttpServlet {
      * cancelling with the write role; refusals answered as every error here is.
      */
     AuthFilter filter() {
-        String unauthorized = "the batch service needs an account (HTTP Basic) for submitting, reading and cancelling jobs";
         return AuthFilter.builder(service.accounts(), "arno-batch", (req, resp, e) -> {
                     resp.setHeader("Cache-Control", "no-store");
                     error(req, resp, e, null);
                 })
                 .open(AuthFilter.paths("/schema"))
-                .require(AuthFilter.methods("GET", "HEAD"), Accounts.Role.READ, unauthorized)
-                .require(AuthFilter.any(), Accounts.Role.WRITE, unauthorized)
+                .require(AuthFilter.methods("GET", "HEAD"), Accounts.Role.READ, ErrorMessage.BATCH_NEEDS_ACCOUNT)
+                .require(AuthFilter.any(), Accounts.Role.WRITE, ErrorMessage.BATCH_NEEDS_ACCOUNT)
                 .build();
     }
 
@@ -78,7 +77,7 @@ final class BatchServlet extends HttpServlet {
         try {
             if (!AuthFilter.admitted(req)) {
                 // Mounted alone, jobs would be open to anyone: refuse everything instead.
-                throw ErrorCode.INTERNAL.error("the batch service is mounted without its AuthFilter; mount BatchService.endpoint()");
+                throw ErrorMessage.MOUNTED_WITHOUT_FILTER.error("the batch service", "BatchService.endpoint()");
             }
             // Checked once by the filter (the password hash is slow on purpose); null for the schema.
             Accounts.Account user = AuthFilter.account(req);

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 
 import javax.sql.DataSource;
 
+import arno.xml.ErrorMessage;
 import arno.xml.ErrorCode;
 
 /**
@@ -115,10 +116,8 @@ public final class Schema {
         int before = done.keySet().stream().mapToInt(Integer::intValue).max().orElse(0);
         String database = currentDatabase(c);
         if (before > latest()) {
-            throw ErrorCode.STORE_FORMAT.error("the cluster database '" + database + "' has schema version " + before
-                    + " (" + done.get(before)[0] + "), newer than this Arno's " + latest() + " (" + MIGRATIONS.get(latest() - 1)
-                    + "): a newer Arno has migrated it. Run that version (or a newer one) on this node; a database is never"
-                    + " migrated back");
+            throw ErrorMessage.CLUSTER_SCHEMA_NEWER.error(database, before, done.get(before)[0], latest(),
+                    MIGRATIONS.get(latest() - 1));
         }
         for (int v = 1; v <= latest(); v++) {
             String file = MIGRATIONS.get(v - 1);
@@ -127,10 +126,7 @@ public final class Schema {
             String[] was = done.get(v);
             if (was != null) {
                 if (!was[1].equals(sha)) {
-                    throw ErrorCode.STORE_FORMAT.error("the cluster database '" + database + "' ran " + was[0]
-                            + " as schema version " + v + " with SHA-256 " + was[1] + ", but this Arno's " + file + " has "
-                            + sha + ": a migration was edited after it was run. Restore the file as it was released and"
-                            + " put the change into a new version");
+                    throw ErrorMessage.CLUSTER_MIGRATION_EDITED.error(database, was[0], v, was[1], file, sha);
                 }
                 continue;
             }

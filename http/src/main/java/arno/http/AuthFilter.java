@@ -3,6 +3,7 @@ package arno.http;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -56,20 +57,20 @@ public final class AuthFilter extends HttpFilter {
     }
 
     /** A rule: the requests it matches; the role they need (null: open); what a request without credentials is told. */
-    private record Rule(Predicate<HttpServletRequest> matches, Accounts.Role role, String unauthorized) {}
+    private record Rule(Predicate<HttpServletRequest> matches, Accounts.Role role, ErrorMessage unauthorized, Object[] values) {}
 
     private final transient Accounts accounts;
     private final String challenge;
     private final transient Answer answer;
     private final transient List<Rule> rules;
-    private final String hint;
+    private final ErrorMessage forbidden;
 
     private AuthFilter(Builder b) {
         this.accounts = b.accounts;
         this.challenge = "Basic realm=\"" + b.realm + "\", charset=\"UTF-8\"";
         this.answer = b.answer;
         this.rules = List.copyOf(b.rules);
-        this.hint = b.hint;
+        this.forbidden = b.forbidden;
     }
 
     /**
@@ -118,7 +119,7 @@ public final class AuthFilter extends HttpFilter {
             }
         }
         if (rule == null) {
-            refuse(req, resp, ErrorCode.FORBIDDEN.error(req.getMethod() + " " + req.getRequestURI() + " is not open to anyone"));
+            refuse(req, resp, ErrorMessage.NOT_OPEN.error(req.getMethod(), req.getRequestURI()));
             return;
         }
         if (rule.role() != null) {
@@ -129,15 +130,14 @@ public final class AuthFilter extends HttpFilter {
             } catch (Accounts.Refusal e) {
                 if (e.retryAfterSeconds() > 0) resp.setHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
                 boolean bare = e.code() == ErrorCode.UNAUTHORIZED && header == null && rule.unauthorized() != null;
-                refuse(req, resp, bare ? ErrorCode.UNAUTHORIZED.error(rule.unauthorized()) : e);
+                refuse(req, resp, bare ? rule.unauthorized().error(rule.values()) : e);
                 return;
             } catch (ArnoException e) {
                 refuse(req, resp, e); // a malformed accounts file: the operator's to fix, said as the mount says errors
                 return;
             }
             if (!account.has(rule.role())) {
-                refuse(req, resp, ErrorCode.FORBIDDEN.error("the account " + account.name() + " lacks the " + rule.role().token()
-                        + " role that " + req.getMethod() + " needs here; " + hint));
+                refuse(req, resp, forbidden.error(account.name(), rule.role().token(), req.getMethod()));
                 return;
             }
             req.setAttribute(ACCOUNT, account);
@@ -157,7 +157,7 @@ public final class AuthFilter extends HttpFilter {
         private final String realm;
         private final Answer answer;
         private final List<Rule> rules = new ArrayList<>();
-        private String hint = "an administrator can add it in the accounts file";
+        private ErrorMessage forbidden = ErrorMessage.ROLE_FOR_METHOD;
 
         private Builder(Accounts accounts, String realm, Answer answer) {
             this.accounts = Objects.requireNonNull(accounts, "accounts");
@@ -168,22 +168,33 @@ public final class AuthFilter extends HttpFilter {
 
         /** The requests that need no account. */
         public Builder open(Predicate<HttpServletRequest> requests) {
-            rules.add(new Rule(requests, null, null));
+            rules.add(new Rule(requests, null, null, new Object[0]));
             return this;
         }
 
         /**
-         * The requests that need an account with {@code role}; {@code unauthorized} is what a request
-         * without credentials is told (null: what {@link Accounts#check} says).
+         * The requests that need an account with {@code role}; {@code unauthorized} with its
+         * {@code values} is what a request without credentials is told (null: what
+         * {@link Accounts#check} says).
          */
-        public Builder require(Predicate<HttpServletRequest> requests, Accounts.Role role, String unauthorized) {
-            rules.add(new Rule(requests, Objects.requireNonNull(role, "role"), unauthorized));
+        public Builder require(Predicate<HttpServletRequest> requests, Accounts.Role role, ErrorMessage unauthorized,
+                Object... values) {
+            if (unauthorized != null && unauthorized.code() != ErrorCode.UNAUTHORIZED) {
+                throw new IllegalArgumentException(unauthorized + " is not an unauthorized message");
+            }
+            rules.add(new Rule(requests, Objects.requireNonNull(role, "role"), unauthorized, values.clone()));
             return this;
         }
 
-        /** What a 403 adds after naming the missing role (default: an administrator can add it in the accounts file). */
-        public Builder hint(String hint) {
-            this.hint = hint;
+        /**
+         * What a 403 says: a forbidden message whose values are the account, the role it lacks and
+         * the method (default {@link ErrorMessage#ROLE_FOR_METHOD}).
+         */
+        public Builder forbidden(ErrorMessage message) {
+            if (message.code() != ErrorCode.FORBIDDEN || message.arity() != 3) {
+                throw new IllegalArgumentException(message + " is not a forbidden message of account, role and method");
+            }
+            this.forbidden = message;
             return this;
         }
 

@@ -2,6 +2,7 @@ package arno.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.xml.ErrorMessage;
 import arno.xml.Accounts;
 import arno.xml.ArnoException;
 import arno.xml.ErrorXml;
@@ -50,7 +51,7 @@ class AuthFilterTest {
         accounts.add("editor", "editor-password", EnumSet.of(Accounts.Role.READ, Accounts.Role.WRITE));
         AuthFilter filter = AuthFilter.builder(accounts, "arno-test", AuthFilterTest::answer)
                 .open(AuthFilter.paths("/health"))
-                .require(AuthFilter.methods("GET", "HEAD"), Accounts.Role.READ, "reading needs an account with the read role")
+                .require(AuthFilter.methods("GET", "HEAD"), Accounts.Role.READ, ErrorMessage.STORE_READ_NEEDS_ACCOUNT, "read")
                 .require(AuthFilter.methods("POST", "PUT", "DELETE"), Accounts.Role.WRITE, null)
                 .build();
         tomcat = new Tomcat();
@@ -105,7 +106,7 @@ class AuthFilterTest {
         HttpResponse<String> r = send("GET", "/api/things", null);
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(r.headers().firstValue("WWW-Authenticate")).hasValue("Basic realm=\"arno-test\", charset=\"UTF-8\"");
-        assertThat(r.body()).contains("code=\"unauthorized\"").contains("reading needs an account with the read role");
+        assertThat(r.body()).contains("code=\"unauthorized\"").contains("reading the store needs an account (HTTP Basic) with the read role");
         // without a sentence of its own the rule says what the accounts say
         HttpResponse<String> w = send("POST", "/api/things", null);
         assertThat(w.statusCode()).isEqualTo(401);

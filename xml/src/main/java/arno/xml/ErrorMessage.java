@@ -208,20 +208,24 @@ public enum ErrorMessage {
     CONFIGURATION_NOT_OVER_HTTP(FORBIDDEN, "the store's configuration (%s) is not changed over HTTP, so %s %s is "
             + "refused; an administrator changes it on the server with ./arno store index add FILE"),
     NEEDS_ADMIN(FORBIDDEN, "%s needs an account with the admin role, which %s lacks: ask an administrator"),
+    NEEDS_ADMIN_NO_ACCOUNT(FORBIDDEN, "%s needs an account with the admin role, which this request does not carry: ask "
+            + "an administrator"),
     ROLE_FOR_METHOD(FORBIDDEN, "the account %s lacks the %s role that %s needs here; an administrator can add it in "
             + "the accounts file"),
     OUTPUT_NEEDS_WRITE_ROLE(FORBIDDEN, "the account %s lacks the write role that writing to the store needs (output "
             + "%s); an administrator can add it in the accounts file"),
     LOCAL_ONLY(FORBIDDEN, "%s is answered on this machine's own addresses only"),
     SERVER_FORBIDDEN(FORBIDDEN, "the server at %s refused %s: %s"),
-    METRICS_NEEDS_ADMIN(FORBIDDEN, "the account %s lacks the admin role; %s answers this machine, the addresses of "
-            + "the configuration's metrics/@allow (by default the trusted proxies) and accounts with the admin role"),
+    METRICS_NEEDS_ADMIN(FORBIDDEN, "the account %s lacks the %s role that %s needs here; the metrics answer this "
+            + "machine, the addresses of the configuration's metrics/@allow (by default the trusted proxies) and accounts "
+            + "with the admin role"),
+    NOT_OPEN(FORBIDDEN, "%s %s is not open to anyone"),
     WRITING_CLOSED(FORBIDDEN, "%s is closed: this server runs in production mode and no account has the write role; "
             + "an administrator creates one with '%s' (with the server's --data or --config), and writing opens at once"),
     FOREIGN_CONSOLE_ACTION(FORBIDDEN, "a console action must come from the console's own pages (its Origin or Referer "
             + "must be %s); reload the page and try again"),
-    CONSOLE_NEEDS_ADMIN(FORBIDDEN, "the account %s lacks the admin role; the console needs an account with the admin "
-            + "role (./arno accounts add NAME --roles admin)"),
+    CONSOLE_NEEDS_ADMIN(FORBIDDEN, "the account %s lacks the %s role that %s needs here; the console needs an "
+            + "account with the admin role (./arno accounts add NAME --roles admin)"),
     // ---- not-found (404)
     NO_ACCOUNT(NOT_FOUND, "there is no account %s in %s ('./arno accounts list' shows them)"),
     NO_COLLECTION_FOLDER(NOT_FOUND, "collection %s: no such folder"),
@@ -290,6 +294,8 @@ public enum ErrorMessage {
             + "passwd %s, or remove it first"),
     DEMO_EXISTS(CONFLICT, "%s already holds demo content; give an empty folder with --out"),
     // ---- precondition-failed (412)
+    CONDITION_FAILED(PRECONDITION_FAILED, "the request's If-Match or If-Unmodified-Since does not hold for %s: its ETag "
+            + "is %s (GET it without conditions for the current one)"),
     EXISTS_ALREADY(PRECONDITION_FAILED, "%s exists already (version %s); replace it with If-Match: \"%s\""),
     NOT_AT_VERSION_ABSENT(PRECONDITION_FAILED, "%s does not exist, so it is not at version %s (If-Match)"),
     NOT_AT_VERSION(PRECONDITION_FAILED, "%s is at version %s, not %s (If-Match): someone changed it since you read "
@@ -444,6 +450,12 @@ public enum ErrorMessage {
     NO_STORE_FOR_URI(NO_STORE, "%s %s: this server has no store, so no store: URI can be read or written; name files "
             + "or URLs, or submit to a server that serves from its store"),
     // ---- store-format (500)
+    CLUSTER_SCHEMA_NEWER(STORE_FORMAT, "the cluster database '%s' has schema version %s (%s), newer than this Arno's %s "
+            + "(%s): a newer Arno has migrated it. Run that version (or a newer one) on this node; a database is never "
+            + "migrated back"),
+    CLUSTER_MIGRATION_EDITED(STORE_FORMAT, "the cluster database '%s' ran %s as schema version %s with SHA-256 %s, but "
+            + "this Arno's %s has %s: a migration was edited after it was run. Restore the file as it was released and "
+            + "put the change into a new version"),
     NOT_ARNO_ENVIRONMENT(STORE_FORMAT, "store %s holds an LMDB environment that is not an Arno store (no meta "
             + "database)"),
     NO_MAGIC(STORE_FORMAT, "store %s has data but no Arno magic; it is not an Arno store"),
@@ -701,6 +713,7 @@ public enum ErrorMessage {
     ANSWERED_HTTP(IO, "%s answered HTTP %s"),
     ANSWERED_HTTP_SAYING(IO, "%s answered HTTP %s: %s"),
     // ---- internal (500)
+    MOUNTED_WITHOUT_FILTER(INTERNAL, "%s is mounted without its AuthFilter; mount %s"),
     NOT_A_PIPELINE_STAGE(INTERNAL, "ContentFetch runs only as a pipeline stage (no Saxon configuration reached it)"),
     RESPONSE_NOT_WRITTEN(INTERNAL, "cannot write a response: %s"),
     PLAN_NOT_XML(INTERNAL, "the plan is not XML: %s"),

@@ -34,7 +34,7 @@ public final class ErrorsReference {
      * How to write the page again, from the checkout's root; the test's failure message says it.
      * Plain java, not the exec plugin: it needs nothing Maven has not already fetched to build xml.
      */
-    public static final String REGENERATE = "mvn -q -B -pl xml test-compile"
+    public static final String REGENERATE = "mvn -q -B -pl xml -am test-compile"
             + " && java -cp xml/target/classes:xml/target/test-classes arno.xml.ErrorsReference";
 
     private ErrorsReference() {}
@@ -88,6 +88,18 @@ public final class ErrorsReference {
             for (ErrorCode c : g.getValue()) {
                 out.append("| `").append(c.code()).append("` | ").append(c.status()).append(" | ").append(c.exitStatus())
                         .append(" | ").append(codeSpan(template(c))).append(" | ").append(cell(when.get(c))).append(" |\n");
+            }
+        }
+        out.append("\n## The sentences of each code\n\n");
+        out.append("What a code says in each case: the sentences of [`ErrorMessage.java`](../../xml/src/main/java/arno/xml/"
+                + "ErrorMessage.java), each a constant that names its code (the code's own template above is said when no"
+                + " sentence of its own applies).\n");
+        for (ErrorCode c : ErrorCode.values()) {
+            List<ErrorMessage> said = c.messages();
+            if (said.isEmpty()) continue;
+            out.append("\n### `").append(c.code()).append("`\n\n");
+            for (ErrorMessage m : said) {
+                out.append("- `").append(m.name()).append("`: ").append(codeSpan(m.template())).append("\n");
             }
         }
         return out.toString();

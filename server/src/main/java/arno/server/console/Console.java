@@ -140,7 +140,7 @@ public final class Console implements AutoCloseable {
                 })
                 .open(AuthFilter.paths("/metrics", "/health"))
                 .require(AuthFilter.any(), Accounts.Role.ADMIN, null)
-                .hint("the console needs an account with the admin role (./arno accounts add NAME --roles admin)")
+                .forbidden(ErrorMessage.CONSOLE_NEEDS_ADMIN)
                 .build();
         return Endpoint.of(new Servlet(), filter);
     }
@@ -180,7 +180,7 @@ public final class Console implements AutoCloseable {
                 return;
             }
             if (!AuthFilter.admitted(req)) {
-                failure(req, resp, ErrorCode.INTERNAL.error("the console is mounted without its AuthFilter; mount Console.endpoint()"));
+                failure(req, resp, ErrorMessage.MOUNTED_WITHOUT_FILTER.error("the console", "Console.endpoint()"));
                 return;
             }
             if (path.isEmpty()) {

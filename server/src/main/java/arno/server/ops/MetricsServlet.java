@@ -38,16 +38,14 @@ final class MetricsServlet extends HttpServlet {
      * methods than GET and HEAD, which the servlet answers 405), else the admin role.
      */
     static Endpoint endpoint(Metrics metrics, Addresses allowed, Accounts accounts) {
-        String who = Operations.METRICS + " answers this machine, the addresses of the configuration's metrics/@allow"
-                + " (by default the trusted proxies) and accounts with the admin role";
         AuthFilter filter = AuthFilter.builder(accounts, "arno-metrics", (req, resp, e) -> {
                     resp.setHeader("Cache-Control", "no-store");
                     refuse(resp, e);
                 })
                 .open(AuthFilter.methods("GET", "HEAD").negate())
                 .open(req -> allowed.admits(req.getRemoteAddr()))
-                .require(AuthFilter.any(), Accounts.Role.ADMIN, who)
-                .hint(who)
+                .require(AuthFilter.any(), Accounts.Role.ADMIN, ErrorMessage.METRICS_WHO, Operations.METRICS)
+                .forbidden(ErrorMessage.METRICS_NEEDS_ADMIN)
                 .build();
         return Endpoint.of(new MetricsServlet(metrics), filter);
     }
@@ -61,7 +59,7 @@ final class MetricsServlet extends HttpServlet {
             return;
         }
         if (!AuthFilter.admitted(req)) {
-            refuse(resp, ErrorCode.INTERNAL.error(Operations.METRICS + " is mounted without its AuthFilter"));
+            refuse(resp, ErrorMessage.MOUNTED_WITHOUT_FILTER.error(Operations.METRICS, "MetricsServlet.endpoint()"));
             return;
         }
         String type = HeaderValues.names(HeaderValues.of(req, "Accept"), "application/openmetrics-text")

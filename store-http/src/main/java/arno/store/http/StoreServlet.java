@@ -160,10 +160,9 @@ public final class StoreServlet extends HttpServlet {
         if (reads == ReadPolicy.PUBLIC) {
             b.open(AuthFilter.methods("GET", "HEAD"));
         } else {
-            b.require(AuthFilter.methods("GET", "HEAD"), Accounts.Role.READ,
-                    "reading the store needs an account (HTTP Basic) with the read role");
+            b.require(AuthFilter.methods("GET", "HEAD"), Accounts.Role.READ, ErrorMessage.STORE_READ_NEEDS_ACCOUNT, "read");
         }
-        b.require(AuthFilter.any(), Accounts.Role.WRITE, "writing to the store needs an account (HTTP Basic) with the write role");
+        b.require(AuthFilter.any(), Accounts.Role.WRITE, ErrorMessage.STORE_WRITE_NEEDS_ACCOUNT, "write");
         return Endpoint.of(this, b.build());
     }
 
@@ -175,7 +174,7 @@ public final class StoreServlet extends HttpServlet {
         try {
             if (!AuthFilter.admitted(req)) {
                 // Mounted alone, writes would go unchecked: refuse everything instead.
-                throw ErrorCode.INTERNAL.error("the store API is mounted without its AuthFilter; mount StoreServlet.endpoint()");
+                throw ErrorMessage.MOUNTED_WITHOUT_FILTER.error("the store API", "StoreServlet.endpoint()");
             }
             boolean read = method.equals("GET") || method.equals("HEAD");
             Accounts.Account account = AuthFilter.account(req);
@@ -620,8 +619,7 @@ public final class StoreServlet extends HttpServlet {
     private static void requireAdmin(HttpServletRequest req, String what) {
         Accounts.Account account = AuthFilter.account(req);
         if (account == null || !account.has(Accounts.Role.ADMIN)) {
-            throw ErrorCode.FORBIDDEN.error(what + " needs an account with the admin role, which "
-                    + (account == null ? "this request does not carry" : account.name() + " lacks") + ": ask an administrator");
+            throw account == null ? ErrorMessage.NEEDS_ADMIN_NO_ACCOUNT.error(what) : ErrorMessage.NEEDS_ADMIN.error(what, account.name());
         }
     }
 
@@ -637,8 +635,7 @@ public final class StoreServlet extends HttpServlet {
                 resp.setStatus(HttpServletResponse.SC_NOT_MODIFIED);
                 return true;
             }
-            case FAILED -> throw ErrorCode.PRECONDITION_FAILED.error("the request's If-Match or If-Unmodified-Since does not"
-                    + " hold for " + req.getRequestURI() + ": its ETag is " + etag + " (GET it without conditions for the current one)");
+            case FAILED -> throw ErrorMessage.CONDITION_FAILED.error(req.getRequestURI(), etag);
             default -> {
                 return false;
             }
