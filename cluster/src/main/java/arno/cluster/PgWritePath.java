@@ -233,12 +233,8 @@ public final class PgWritePath implements WritePath {
             }
             beforeCommit.run();
             long position;
-            try (ChangeLog.Transaction tx = log.begin()) {
-                for (Write w : checked.writes()) {
-                    if (w.content() == null) tx.delete(w.path());
-                    else tx.put(w.path(), w.mediaType(), w.binary(), w.content(), w.refs());
-                }
-                position = tx.commitAfter(checked.base());
+            try {
+                position = commit(checked);
             } catch (ChangeLog.OutcomeUnknown e) {
                 fail(group, ErrorCode.DATABASE_UNAVAILABLE.error(e, "the cluster's database lost the connection while"
                         + " committing the write at position " + e.position() + ": it may or may not be stored (" + cause(e)
@@ -354,6 +350,30 @@ public final class PgWritePath implements WritePath {
         return out;
     }
 
+    /**
+     * Step 3: the captured writes in one transaction of the log, committed only on the head
+     * checked against; -1 when another commit came first. A connection that fails before the
+     * COMMIT (one the pool kept across a restart of the database, say) stored nothing, so the
+     * transaction is tried once more on a new one.
+     */
+    private long commit(Checked checked) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try (ChangeLog.Transaction tx = log.begin()) {
+                for (Write w : checked.writes()) {
+                    if (w.content() == null) tx.delete(w.path());
+                    else tx.put(w.path(), w.mediaType(), w.binary(), w.content(), w.refs());
+                }
+                return tx.commitAfter(checked.base());
+            } catch (ChangeLog.OutcomeUnknown e) {
+                throw e;
+            } catch (SQLException e) {
+                if (attempt == 2 || !connectionLost(e)) throw e;
+                LOG.log(System.Logger.Level.INFO, "a connection to the cluster's database failed before its commit ("
+                        + cause(e) + "); trying once more on another");
+            }
+        }
+    }
+
     /** Another commit came first: waits until the copy has applied the log's head, so the next check sees it. */
     private void catchUp(List<Task> group) {
         try {
@@ -405,10 +425,14 @@ public final class PgWritePath implements WritePath {
         for (Task t : group) t.future.complete(new Done(t.applied, version, time));
     }
 
-    private ArnoException unavailable(SQLException e) {
+    /** A connection that failed or was cut (SQLSTATE class 08, or 57P: the server shutting down or cutting it). */
+    private static boolean connectionLost(SQLException e) {
         String state = e.getSQLState();
-        boolean connection = e instanceof SQLTransientConnectionException || (state != null
-                && (state.startsWith("08") || state.startsWith("57P")));
+        return state != null && (state.startsWith("08") || state.startsWith("57P"));
+    }
+
+    private ArnoException unavailable(SQLException e) {
+        boolean connection = e instanceof SQLTransientConnectionException || connectionLost(e);
         return ErrorCode.DATABASE_UNAVAILABLE.error(e, (connection ? "cannot reach the cluster's database ("
                 : "the cluster's database refused the write (") + cause(e) + "); nothing of the write was stored");
     }
