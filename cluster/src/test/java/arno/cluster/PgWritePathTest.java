@@ -192,6 +192,24 @@ class PgWritePathTest {
     }
 
     @Test
+    void aDeleteOnOneNodeTakesTheWholeTreeOffTheOther() throws Exception {
+        Node a = node("a");
+        Node b = node("b");
+        AtomStore.Written top = a.atom.createEntry(ResourcePath.ROOT, null, "journals", entry("journals", "Journals"), "ed");
+        AtomStore.Written ja = a.atom.createEntry(top.path(), null, "ja", entry("journal", "A"), "ed");
+        a.atom.putVariant(ja.path(), "png", "image/png", -1, new ByteArrayInputStream(new byte[] {1, 2}), "ed");
+        a.atom.createEntry(ja.path(), null, null, entry("volume", "V1"), "ed");
+        b.catchUp();
+        assertThat(b.contents()).containsKeys("/journals/ja.png", "/journals/ja/v1.atom");
+        AtomStore.Deleted d = b.atom.delete(ja.path(), b.documentVersion(ja.document()), "ed");
+        assertThat(d.documents()).contains("/journals/ja.png", "/journals/ja/v1.atom");
+        a.catchUp();
+        assertThat(a.contents()).isEqualTo(b.contents()).containsKey("/journals.atom");
+        assertThat(a.contents().keySet()).noneMatch(k -> k.startsWith("/journals/"));
+        assertThat(count("SELECT count(*) FROM arno.documents WHERE path LIKE '/journals/%'")).isZero();
+    }
+
+    @Test
     void aWriteIsAnsweredOnlyOnceItsOwnNodeHasAppliedIt() throws Exception {
         // no notifications and a slow poll: the applier applies up to 400 ms after a commit
         Node a = node("a", false, Duration.ofMillis(400));
