@@ -209,6 +209,29 @@ class PgWritePathTest {
         assertThat(count("SELECT count(*) FROM arno.documents WHERE path LIKE '/journals/%'")).isZero();
     }
 
+    /** The model is a set of store documents: a kind changed on one node rules the other's writes once applied. */
+    @Test
+    void aModelChangedOnOneNodeRulesTheOthersWrites() throws Exception {
+        Node a = node("a");
+        Node b = node("b");
+        AtomStore.Written top = a.atom.createEntry(ResourcePath.ROOT, null, "journals", entry("journals", "Journals"), "ed");
+        AtomStore.Written ja = a.atom.createEntry(top.path(), null, "ja", entry("journal", "A"), "ed");
+        b.catchUp();
+        byte[] pdf = "%PDF-1.4".getBytes(UTF_8);
+        // b knows the journal kind without a pdf variant (and has read its model)
+        assertThatThrownBy(() -> b.atom.putVariant(ja.path(), "pdf", "application/pdf", -1, new ByteArrayInputStream(pdf), "ed"))
+                .isInstanceOfSatisfying(ArnoException.class, e -> assertThat(e.status()).isBetween(400, 499));
+        a.atom.putModel("journal", -1, ("<kind xmlns=\"urn:arno:introspection\" xmlns:atom=\"http://www.w3.org/2005/Atom\""
+                + " name=\"journal\"><title>Journal</title><require element=\"atom:title\"/>"
+                + "<variant role=\"cover\" media-type=\"image/png\" extension=\"png\"/>"
+                + "<variant role=\"pdf\" media-type=\"application/pdf\" extension=\"pdf\"/>"
+                + "<collection name=\"volumes\" kinds=\"volume\" naming=\"pattern\" pattern=\"v{n}\"/></kind>").getBytes(UTF_8), "ed");
+        b.catchUp();
+        b.atom.putVariant(ja.path(), "pdf", "application/pdf", -1, new ByteArrayInputStream(pdf), "ed");
+        a.catchUp();
+        assertThat(a.contents()).isEqualTo(b.contents()).containsKey("/journals/ja.pdf");
+    }
+
     @Test
     void aWriteIsAnsweredOnlyOnceItsOwnNodeHasAppliedIt() throws Exception {
         // no notifications and a slow poll: the applier applies up to 400 ms after a commit
