@@ -288,17 +288,16 @@ public final class PgWritePath implements WritePath {
                             break;
                         }
                     }
-                    if (group.size() >= groupMax) break;
-                    if (i == group.size() - 1) {
-                        if (!takeMore) break;
-                        Task next = queue.poll();
-                        if (next == null) break;
-                        if (next == STOP) {
-                            queue.addFirst(STOP);
-                            break;
-                        }
-                        group.add(next);
+                    if (i < group.size() - 1) continue;
+                    // every operation of the group ran: on a first attempt, take more while there is room
+                    if (!takeMore || group.size() >= groupMax) break;
+                    Task next = queue.poll();
+                    if (next == null) break;
+                    if (next == STOP) {
+                        queue.addFirst(STOP);
+                        break;
                     }
+                    group.add(next);
                 }
                 if (fatal == null) checked = new Checked(base, capture(view, w.version()), w.time());
             } finally {

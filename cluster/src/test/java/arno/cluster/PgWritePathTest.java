@@ -66,6 +66,10 @@ class PgWritePathTest {
         PgWritePath path;
 
         Node(String name, boolean notify, Duration poll) {
+            this(name, notify, poll, AtomOptions.defaults());
+        }
+
+        Node(String name, boolean notify, Duration poll, AtomOptions atomOptions) {
             HikariConfig config = new HikariConfig();
             config.setJdbcUrl(PG.url(database));
             config.setMaximumPoolSize(4);
@@ -76,7 +80,7 @@ class PgWritePathTest {
             store = Store.open(dir.resolve(name), StoreOptions.defaults().mapSize(256L << 20));
             PgWritePath.Options options = PgWritePath.Options.defaults()
                     .applier(Applier.Options.defaults().pollInterval(poll)).applyTimeout(Duration.ofSeconds(20));
-            atom = AtomStore.open(store, AtomOptions.defaults(), PgWritePath.factory(log,
+            atom = AtomStore.open(store, atomOptions, PgWritePath.factory(log,
                     () -> DriverManager.getConnection(PG.url(database)), options, p -> path = p));
         }
 
@@ -148,6 +152,17 @@ class PgWritePathTest {
     static byte[] entry(String kind, String title) {
         return ("<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>" + title + "</title>"
                 + "<category scheme=\"urn:arno:kind\" term=\"" + kind + "\"/></entry>").getBytes(UTF_8);
+    }
+
+    /** Whether the thread {@code name} waits in {@link Store#write()} (for the lock another holds). */
+    static boolean waitingForTheLock(String name) {
+        for (Map.Entry<Thread, StackTraceElement[]> t : Thread.getAllStackTraces().entrySet()) {
+            if (!t.getKey().getName().equals(name)) continue;
+            for (StackTraceElement e : t.getValue()) {
+                if (e.getClassName().equals(Store.class.getName()) && e.getMethodName().equals("write")) return true;
+            }
+        }
+        return false;
     }
 
     static List<String> feed(Node n) {
@@ -292,6 +307,43 @@ class PgWritePathTest {
         a.catchUp();
         assertThat(a.contents()).isEqualTo(b.contents()).containsKeys("/journals/ja.atom", "/journals/jb.atom");
         assertThat(a.documentVersion(jb.document())).isEqualTo(jb.version());
+    }
+
+    /** A whole group checked again after a conflict: every operation of it, not only the first. */
+    @Test
+    void aGroupCheckedAgainRunsEveryOperationOfIt() throws Exception {
+        Node a = node("a");
+        AtomStore.Written top = a.atom.createEntry(ResourcePath.ROOT, null, "journals", entry("journals", "Journals"), "ed");
+        Node b = new Node("b", true, Duration.ofSeconds(1), AtomOptions.defaults().groupCommitMax(2));
+        nodes.add(b);
+        b.catchUp();
+        AtomicBoolean once = new AtomicBoolean();
+        b.path.beforeCommit = () -> {
+            if (once.compareAndSet(false, true)) a.atom.createEntry(top.path(), null, "ja", entry("journal", "By A"), "ed");
+        };
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<AtomStore.Written> first;
+            Future<AtomStore.Written> second;
+            // b's writer takes the first operation and waits for its copy's lock, held here, while the second is queued
+            try (var held = b.store.write()) {
+                first = pool.submit(() -> b.atom.createEntry(top.path(), null, "jb", entry("journal", "B1"), "ed"));
+                while (!waitingForTheLock("arno-cluster-writer b")) Thread.sleep(5);
+                second = pool.submit(() -> b.atom.createEntry(top.path(), null, "jc", entry("journal", "B2"), "ed"));
+                while (b.path.queued() < 1) Thread.sleep(5);
+            }
+            first.get();
+            second.get();
+        } finally {
+            pool.shutdown();
+        }
+        assertThat(b.path.conflicts()).isEqualTo(1);
+        a.catchUp();
+        b.catchUp();
+        assertThat(b.contents()).isEqualTo(a.contents())
+                .containsKeys("/journals/ja.atom", "/journals/jb.atom", "/journals/jc.atom");
+        // the two of b in one commit, after a's
+        assertThat(count("SELECT position FROM arno.log_head")).isEqualTo(3);
     }
 
     @Test
