@@ -123,6 +123,19 @@ public final class ChangeLog {
         return new Transaction(database.getConnection());
     }
 
+    /**
+     * Closes the pool's idle connections (those in use when they are given back), after one was
+     * found cut: a restart of the database or {@code pg_terminate_backend} cuts them all, and a
+     * pool hands out a connection used within the last moments without checking it. A data source
+     * that is not a HikariCP pool opens a new connection each time anyway.
+     */
+    public void evictConnections() {
+        if (database instanceof com.zaxxer.hikari.HikariDataSource h && !h.isClosed()) {
+            com.zaxxer.hikari.HikariPoolMXBean pool = h.getHikariPoolMXBean();
+            if (pool != null) pool.softEvictConnections();
+        }
+    }
+
     /** The position of the last commit (0 when there is none). */
     public long head() throws SQLException {
         try (Connection c = database.getConnection(); Statement s = c.createStatement();

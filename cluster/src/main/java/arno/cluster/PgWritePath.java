@@ -353,7 +353,7 @@ public final class PgWritePath implements WritePath {
      * Step 3: the captured writes in one transaction of the log, committed only on the head
      * checked against; -1 when another commit came first. A connection that fails before the
      * COMMIT (one the pool kept across a restart of the database, say) stored nothing, so the
-     * transaction is tried once more on a new one.
+     * pool's connections are dropped and the transaction is tried once more on a new one.
      */
     private long commit(Checked checked) throws SQLException {
         for (int attempt = 1; ; attempt++) {
@@ -368,7 +368,8 @@ public final class PgWritePath implements WritePath {
             } catch (SQLException e) {
                 if (attempt == 2 || !connectionLost(e)) throw e;
                 LOG.log(System.Logger.Level.INFO, "a connection to the cluster's database failed before its commit ("
-                        + cause(e) + "); trying once more on another");
+                        + cause(e) + "); trying once more on a new one");
+                log.evictConnections();
             }
         }
     }
