@@ -6,7 +6,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 import javax.xml.transform.stream.StreamSource;
@@ -89,6 +92,13 @@ public final class Applier implements AutoCloseable {
     private final Options options;
     private final Thread thread;
     private final Object progress = new Object();
+    static final int REMEMBERED = 10_000;
+    private final Map<Long, AppliedAs> recent = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, AppliedAs> eldest) {
+            return size() > REMEMBERED;
+        }
+    };
     private volatile boolean running = true;
     private volatile long applied;
     private volatile String problem;
@@ -129,6 +139,27 @@ public final class Applier implements AutoCloseable {
                 progress.wait(Math.max(1, left / 1_000_000));
             }
             return true;
+        }
+    }
+
+    /** The store version and commit time a position of the log was applied as. */
+    public record AppliedAs(long version, Instant time) {
+    }
+
+    /**
+     * What this applier applied the commit at {@code position} as, if it did so recently (the
+     * last {@value #REMEMBERED} commits), else null: how the node that wrote a commit learns the
+     * store version (the ETag) its write got.
+     */
+    public AppliedAs appliedAs(long position) {
+        synchronized (recent) {
+            return recent.get(position);
+        }
+    }
+
+    private void remember(long position, AppliedAs as) {
+        synchronized (recent) {
+            recent.put(position, as);
         }
     }
 
@@ -234,7 +265,8 @@ public final class Applier implements AutoCloseable {
                 w.setReferences(ch.path(), ch.refs());
             }
             w.setMark(MARK, commit.position());
-            w.commit();
+            Instant time = w.time();
+            remember(commit.position(), new AppliedAs(w.commit(), time));
         }
         commitsApplied++;
         recovered();

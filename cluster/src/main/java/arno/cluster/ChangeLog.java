@@ -100,9 +100,40 @@ public final class ChangeLog {
         }
     }
 
+    /**
+     * The COMMIT of a write failed as it ran (typically the connection was lost): PostgreSQL may
+     * have committed it or not; {@link #position()} is the position it would have.
+     */
+    public static final class OutcomeUnknown extends SQLException {
+        private final long position;
+
+        OutcomeUnknown(long position, SQLException cause) {
+            super("the commit of position " + position + " failed as it ran (" + cause.getMessage()
+                    + "), so whether it is in the log is unknown", cause.getSQLState(), cause);
+            this.position = position;
+        }
+
+        public long position() {
+            return position;
+        }
+    }
+
     /** Begins a write: the caller puts and deletes, then commits (or closes, which rolls back). */
     public Transaction begin() throws SQLException {
         return new Transaction(database.getConnection());
+    }
+
+    /**
+     * Closes the pool's idle connections (those in use when they are given back), after one was
+     * found cut: a restart of the database or {@code pg_terminate_backend} cuts them all, and a
+     * pool hands out a connection used within the last moments without checking it. A data source
+     * that is not a HikariCP pool opens a new connection each time anyway.
+     */
+    public void evictConnections() {
+        if (database instanceof com.zaxxer.hikari.HikariDataSource h && !h.isClosed()) {
+            com.zaxxer.hikari.HikariPoolMXBean pool = h.getHikariPoolMXBean();
+            if (pool != null) pool.softEvictConnections();
+        }
     }
 
     /** The position of the last commit (0 when there is none). */
@@ -234,17 +265,59 @@ public final class ChangeLog {
         }
 
         /**
+         * Commits only if the log's head is still at position {@code base}, i.e. no commit came
+         * after the state a writer checked its writes against; returns the position ({@code base + 1}),
+         * or -1 when another commit came first (then it rolls back: nothing is stored and no
+         * position taken). A writer that checked its operations against a node's copy at position
+         * {@code base} so knows that nothing it read changed before its own commit: writes of the
+         * cluster are serialised by the log's head, which they queue for anyway (see the class).
+         * With nothing written it rolls back and returns -1.
+         *
+         * @throws OutcomeUnknown when the COMMIT itself failed (the connection lost while it ran):
+         *                        the write may or may not be in the log
+         */
+        public long commitAfter(long base) throws SQLException {
+            checkOpen();
+            if (base < 0) throw new IllegalArgumentException("a base position is at least 0, not " + base);
+            if (writes.isEmpty() || position(base) < 0) {
+                close();
+                return -1;
+            }
+            try {
+                c.commit();
+            } catch (SQLException e) {
+                throw new OutcomeUnknown(position, e);
+            } finally {
+                close();
+            }
+            return position;
+        }
+
+        /**
          * The first half of {@link #commit}: takes the position (and with it the lock of the log's
          * head) and writes the small rows, leaving the transaction open. Separate for the tests,
          * which hold a writer here.
          */
         long position() throws SQLException {
+            return position(-1);
+        }
+
+        /**
+         * As {@link #position()}; with {@code base} ≥ 0 only if the head is at {@code base}, else -1
+         * (nothing written). The UPDATE's condition is evaluated again, under READ COMMITTED, on
+         * the row as the writer it waited for left it, so a commit that came first is always seen.
+         */
+        private long position(long base) throws SQLException {
             checkOpen();
             if (position >= 0) return position;
-            try (Statement s = c.createStatement();
-                 ResultSet r = s.executeQuery("UPDATE arno.log_head SET position = position + 1 RETURNING position")) {
-                r.next();
-                position = r.getLong(1);
+            try (PreparedStatement s = c.prepareStatement(base < 0
+                    ? "UPDATE arno.log_head SET position = position + 1 RETURNING position"
+                    : "UPDATE arno.log_head SET position = position + 1 WHERE position = ? RETURNING position")) {
+                if (base >= 0) s.setLong(1, base);
+                try (ResultSet r = s.executeQuery()) {
+                    if (!r.next()) return -1;
+                    position = r.getLong(1);
+                }
             }
             try (PreparedStatement p = c.prepareStatement(
                     "INSERT INTO arno.commits (position, committed_at, node) VALUES (?, clock_timestamp(), ?)")) {

@@ -110,6 +110,49 @@ class ChangeLogTest {
     }
 
     /**
+     * A commit made only on the head a writer checked against ({@link ChangeLog.Transaction#commitAfter}):
+     * it commits when the head is still there, and stores nothing when another commit came first,
+     * also when that one was still running (holding the head) as this one asked.
+     */
+    @Test
+    void aCommitAfterABaseIsRefusedWhenAnotherCameFirst() throws Exception {
+        try (ChangeLog.Transaction t = log.begin()) {
+            t.put("/a.xml", "application/xml", false, "<a/>".getBytes(UTF_8), List.of());
+            assertThat(t.commitAfter(0)).isEqualTo(1);
+        }
+        try (ChangeLog.Transaction stale = log.begin()) {
+            stale.put("/stale.xml", "application/xml", false, "<stale/>".getBytes(UTF_8), List.of());
+            assertThat(stale.commitAfter(0)).isEqualTo(-1);
+        }
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try (ChangeLog.Transaction first = log.begin()) {
+            first.put("/first.xml", "application/xml", false, "<first/>".getBytes(UTF_8), List.of());
+            assertThat(first.position()).isEqualTo(2);
+            Future<Long> second = other.submit(() -> {
+                try (ChangeLog.Transaction t = log.begin()) {
+                    t.put("/second.xml", "application/xml", false, "<second/>".getBytes(UTF_8), List.of());
+                    return t.commitAfter(1);
+                }
+            });
+            awaitWaitingOnALock(1);
+            first.commit();
+            assertThat(second.get(30, TimeUnit.SECONDS)).isEqualTo(-1);
+        } finally {
+            other.shutdownNow();
+        }
+        assertThat(log.head()).isEqualTo(2);
+        Follower f = new Follower();
+        assertThat(f.poll()).containsExactly(1L, 2L);
+        assertThat(f.seen).containsExactly("/a.xml", "/first.xml");
+        try (Connection c = db.getConnection(); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*) FROM arno.document_versions")) {
+            r.next();
+            // the refused ones' content rolled back with them
+            assertThat(r.getLong(1)).isEqualTo(2);
+        }
+    }
+
+    /**
      * Why not a sequence: the same two writers with a number taken before commit (what
      * {@code bigserial} does) and the same follower, which then skips the first writer's row. This
      * is the behaviour the log must not have, shown on PostgreSQL itself.

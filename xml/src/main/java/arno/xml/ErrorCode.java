@@ -140,6 +140,11 @@ public enum ErrorCode {
     STORE_CORRUPT(500, "store-corrupt", "%s is inconsistent: %s; run 'arno store check'"),
     /** A transaction, snapshot or store used after it was closed. */
     CLOSED(500, "closed", "%s is closed"),
+    /**
+     * In cluster mode, the database (PostgreSQL) cannot be reached or cannot commit a write: nothing
+     * of it was stored, unless the message says the commit's outcome is unknown.
+     */
+    DATABASE_UNAVAILABLE(503, "database-unavailable", "the cluster's database cannot take the write now (%s); nothing of it was stored"),
 
     // ---- Configuration and the command line
     /** Wrong command-line usage: exit status 2. */

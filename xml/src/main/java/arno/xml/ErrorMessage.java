@@ -404,9 +404,12 @@ public enum ErrorMessage {
     // ---- busy (503)
     LOGINS_BUSY(BUSY, "too many logins are being checked; try again in a moment"),
     LOGIN_INTERRUPTED(BUSY, "the login check was interrupted"),
+    CLUSTER_WRITE_CONFLICTS(BUSY, "other nodes of the cluster committed first %s times while this write was being "
+            + "checked; nothing of it was stored, try again"),
     BATCH_QUEUE_FULL(BUSY, "the batch queue is full (%s jobs waiting); try again after the Retry-After seconds"),
     // ---- shutting-down (503)
     STORE_CLOSING(SHUTTING_DOWN, "the store %s is closing and takes no more writes"),
+    WRITE_PATH_INTERRUPTED(SHUTTING_DOWN, "the write path of %s was interrupted; nothing of the write was stored"),
     BATCH_STOPPING(SHUTTING_DOWN, "the batch service is shutting down; submit again when it is back"),
     QUERY_SERVER_STOPPING(SHUTTING_DOWN, "the server is stopping; the query was stopped"),
     // ---- stylesheet-not-found (422)
@@ -712,6 +715,15 @@ public enum ErrorMessage {
     EXPORT_NOT_WRITTEN(IO, "cannot write %s: %s; check that its folder exists and can be written"),
     ANSWERED_HTTP(IO, "%s answered HTTP %s"),
     ANSWERED_HTTP_SAYING(IO, "%s answered HTTP %s: %s"),
+    // ---- database-unavailable (503)
+    DB_COMMIT_UNKNOWN(DATABASE_UNAVAILABLE, "the cluster's database lost the connection while committing the write at "
+            + "position %s: it may or may not be stored (%s); read it back before writing it again"),
+    DB_NOT_CAUGHT_UP(DATABASE_UNAVAILABLE, "this node has not applied the cluster's position %s within %s ms (%s), so it "
+            + "cannot check the write against it; nothing of the write was stored"),
+    DB_COMMITTED_NOT_APPLIED(DATABASE_UNAVAILABLE, "the write is committed in the cluster's database at position %s, but "
+            + "this node has not applied it within %s ms (%s); it becomes visible here when it has"),
+    DB_UNREACHABLE(DATABASE_UNAVAILABLE, "cannot reach the cluster's database (%s); nothing of the write was stored"),
+    DB_REFUSED_WRITE(DATABASE_UNAVAILABLE, "the cluster's database refused the write (%s); nothing of the write was stored"),
     // ---- internal (500)
     MOUNTED_WITHOUT_FILTER(INTERNAL, "%s is mounted without its AuthFilter; mount %s"),
     NOT_A_PIPELINE_STAGE(INTERNAL, "ContentFetch runs only as a pipeline stage (no Saxon configuration reached it)"),

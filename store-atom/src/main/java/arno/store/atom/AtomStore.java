@@ -154,8 +154,12 @@ public final class AtomStore implements AutoCloseable {
         return m;
     }
 
-    /** Drops the cached model (after an aborted transaction, whose versions the next one reuses). */
-    void forgetModel() {
+    /**
+     * Drops the cached model: after an aborted write transaction, whose version the next commit
+     * reuses (a model read from its view must not pass for that commit's). A {@link WritePath}
+     * that aborts the transactions it checks operations in calls it before each abort.
+     */
+    public void forgetModel() {
         cached = null;
     }
 

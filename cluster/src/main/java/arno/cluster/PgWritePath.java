@@ -1,0 +1,464 @@
+package arno.cluster;
+
+import java.io.ByteArrayOutputStream;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.function.Consumer;
+
+import arno.store.Change;
+import arno.store.DocumentInfo;
+import arno.store.Snapshot;
+import arno.store.Store;
+import arno.store.WriteTransaction;
+import arno.store.atom.AtomStore;
+import arno.store.atom.Tx;
+import arno.store.atom.WritePath;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
+import arno.xml.ErrorMessage;
+
+/**
+ * A cluster node's {@link WritePath}: every write of the Atom service commits in PostgreSQL with
+ * its change-log rows, and reaches the node's LMDB copy only through the node's {@link Applier},
+ * like every other node's writes. One thread takes the queued operations, a group at a time (as
+ * the single node's writer does), and for each group:
+ * <ol>
+ * <li><b>checks</b> them against the copy: a write transaction of the copy ({@code store.write()},
+ *     the lock the applier takes too, so the copy stands still meanwhile) runs each operation
+ *     through a {@link Tx}, so every rule of the service (kinds, links, names, If-Match) applies
+ *     unchanged; an operation refused (status &lt; 500) fails with its own error and touches nothing;</li>
+ * <li><b>captures</b> what the group wrote, from the transaction's own view: each document it
+ *     stored (the XML as the view serialises it, or the bytes of a binary, its media type and its
+ *     references) and each it deleted, in the order of their last change; then <b>aborts</b> the
+ *     transaction, since a copy changes only by applying the log;</li>
+ * <li><b>commits</b> the captured writes in PostgreSQL in one {@link ChangeLog.Transaction};</li>
+ * <li>completes the operations when the node's applier has <b>applied</b> that commit: the write
+ *     is then durable in PostgreSQL and visible on this node (read-your-writes for the writer), and
+ *     its version is the store version the commit was applied as, which every node gives it.</li>
+ * </ol>
+ *
+ * <h2>Conflicts between nodes</h2>
+ * Two nodes may check against copies that are behind the log: both see version 7 of an entry and
+ * both pass its If-Match, or both find a name free. The check ran on the copy at position P (the
+ * applier's mark, read in the checking transaction), and it is valid only if nothing was committed
+ * after P; so the commit is made only if the log's head is still P ({@link ChangeLog.Transaction#commitAfter},
+ * a condition on the head's row, decided under its lock). Otherwise nothing is stored: the thread
+ * waits until its applier has applied the head it saw, and runs the group again from step 1, on
+ * the newer copy, where the operation may now be refused (412: someone changed the entry since) or
+ * pass (then it commits). No operation is ever committed against a state it did not check, and none
+ * is lost. This serialises every write of the cluster on the head, which writers queue for anyway;
+ * a finer check (the documents an operation read and wrote, against those changed after P) would
+ * let unrelated writes of two nodes through without a retry, but needs the read set of every
+ * operation, which the service does not record yet.
+ *
+ * <p>A refusal is the copy's answer: a node behind the log may refuse what a newer copy would
+ * accept (an If-Match of a version it has not applied yet); read-your-writes across nodes (the
+ * minimum position a client sends, issue 23 item 5) is what makes a client's view current.
+ *
+ * <p>The database unreachable (or failing the write): the operations fail with
+ * {@link ErrorCode#DATABASE_UNAVAILABLE} (503) and nothing is stored; if the COMMIT itself failed as
+ * it ran, the message says the outcome is unknown (the applier applies it if it did commit).
+ */
+public final class PgWritePath implements WritePath {
+
+    private static final System.Logger LOG = System.getLogger("arno");
+
+    /**
+     * @param applier      the node's applier
+     * @param applyTimeout how long a committed write waits for its node to apply it before it
+     *                     answers 503 (saying it is committed)
+     * @param maxAttempts  how many times a group is checked again after other nodes committed first
+     */
+    public record Options(Applier.Options applier, Duration applyTimeout, int maxAttempts) {
+        public Options {
+            Objects.requireNonNull(applier);
+            if (applyTimeout.isNegative() || applyTimeout.isZero()) {
+                throw new IllegalArgumentException("the apply timeout must be positive, not " + applyTimeout);
+            }
+            if (maxAttempts < 1) throw new IllegalArgumentException("at least one attempt, not " + maxAttempts);
+        }
+
+        public static Options defaults() {
+            return new Options(Applier.Options.defaults(), Duration.ofSeconds(30), 100);
+        }
+
+        public Options applier(Applier.Options a) {
+            return new Options(a, applyTimeout, maxAttempts);
+        }
+
+        public Options applyTimeout(Duration d) {
+            return new Options(applier, d, maxAttempts);
+        }
+    }
+
+    /**
+     * The factory to pass to {@link AtomStore#open(Store, arno.store.atom.AtomOptions, WritePath.Factory)}:
+     * opens the write path and starts the node's applier after the service has installed its
+     * default documents (so every node's copy numbers its versions alike), and hands the path to
+     * {@code opened} (the server needs its {@link #applier()}).
+     */
+    public static WritePath.Factory factory(ChangeLog log, Applier.Connector connector, Options options,
+            Consumer<? super PgWritePath> opened) {
+        return (atom, atomOptions) -> {
+            PgWritePath p = new PgWritePath(atom, log, new Applier(atom.store(), log, connector, options.applier()),
+                    options, atomOptions.groupCommitMax());
+            opened.accept(p);
+            return p;
+        };
+    }
+
+    private static final class Task {
+        final Op op;
+        final CompletableFuture<Done> future = new CompletableFuture<>();
+        Applied applied;
+
+        Task(Op op) {
+            this.op = op;
+        }
+    }
+
+    private static final Task STOP = new Task(null);
+
+    /** One document a group wrote: content null for a delete. */
+    private record Write(String path, String mediaType, boolean binary, byte[] content, List<String> refs) {
+    }
+
+    /** What checking a group gave: the position checked at, the writes, the commit time of the check. */
+    private record Checked(long base, List<Write> writes, Instant time) {
+    }
+
+    private final AtomStore atom;
+    private final Store store;
+    private final ChangeLog log;
+    private final Applier applier;
+    private final Options options;
+    private final int groupMax;
+    private final LinkedBlockingDeque<Task> queue = new LinkedBlockingDeque<>();
+    private final Thread thread;
+    private volatile boolean closing;
+    private volatile long conflicts;
+    /** Runs between the check and the commit in PostgreSQL (tests: another node commits there). */
+    volatile Runnable beforeCommit = () -> { };
+
+    private PgWritePath(AtomStore atom, ChangeLog log, Applier applier, Options options, int groupMax) {
+        this.atom = atom;
+        this.store = atom.store();
+        this.log = log;
+        this.applier = applier;
+        this.options = options;
+        this.groupMax = groupMax;
+        this.thread = new Thread(this::run, "arno-cluster-writer " + store.directory().getFileName());
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** The node's applier, which this path started and stops. */
+    public Applier applier() {
+        return applier;
+    }
+
+    /** Groups checked again because another commit came first. */
+    public long conflicts() {
+        return conflicts;
+    }
+
+    @Override
+    public CompletableFuture<Done> submit(Op op) {
+        if (closing) {
+            throw ErrorMessage.STORE_CLOSING.error(store.directory());
+        }
+        Task t = new Task(op);
+        queue.add(t);
+        return t.future;
+    }
+
+    @Override
+    public int queued() {
+        return queue.size();
+    }
+
+    /** The copy's own change feed, which the applier writes. */
+    @Override
+    public List<Change> changesSince(long version, int seq, int limit) {
+        try (Snapshot s = store.read()) {
+            return s.changesSince(version, seq, limit);
+        }
+    }
+
+    @Override
+    public long version() {
+        return store.version();
+    }
+
+    private void run() {
+        while (true) {
+            Task first;
+            try {
+                first = queue.take();
+            } catch (InterruptedException e) {
+                continue;
+            }
+            if (first == STOP) return;
+            List<Task> group = new ArrayList<>();
+            group.add(first);
+            try {
+                runGroup(group);
+            } catch (RuntimeException | Error e) {
+                // a bug here must not stop the node's writes: fail the group, go on with the queue
+                LOG.log(System.Logger.Level.ERROR, "the cluster's write path failed", e);
+                for (Task t : group) t.future.completeExceptionally(e);
+            }
+        }
+    }
+
+    private void runGroup(List<Task> group) {
+        for (int attempt = 1; ; attempt++) {
+            Checked checked = check(group, attempt == 1);
+            if (checked == null) return;
+            // the refused ones are answered; the rest go on together
+            group.removeIf(t -> t.future.isDone());
+            if (group.isEmpty()) return;
+            if (checked.writes().isEmpty()) {
+                // nothing to store (operations that changed nothing): the copy as it is answers
+                for (Task t : group) t.future.complete(new Done(t.applied, store.version(), checked.time()));
+                return;
+            }
+            beforeCommit.run();
+            long position;
+            try {
+                position = commit(checked);
+            } catch (ChangeLog.OutcomeUnknown e) {
+                fail(group, ErrorMessage.DB_COMMIT_UNKNOWN.error(e, e.position(), cause(e)));
+                return;
+            } catch (SQLException e) {
+                fail(group, unavailable(e));
+                return;
+            }
+            if (position < 0) {
+                conflicts++;
+                if (attempt == options.maxAttempts()) {
+                    fail(group, ErrorMessage.CLUSTER_WRITE_CONFLICTS.error(attempt));
+                    return;
+                }
+                catchUp(group);
+                if (group.isEmpty()) return;
+                continue;
+            }
+            complete(group, position, checked.time());
+            return;
+        }
+    }
+
+    /**
+     * Step 1 and 2: runs the group's operations in a write transaction of the copy (taking more
+     * from the queue on the first attempt, up to the group's size), refuses those that fail with
+     * a 4xx, captures the writes, and aborts. Null when the group was dealt with (a failure).
+     */
+    private Checked check(List<Task> group, boolean takeMore) {
+        Task failed = null;
+        RuntimeException fatal = null;
+        Checked checked = null;
+        try (WriteTransaction w = store.write()) {
+            try {
+                Snapshot view = w.view();
+                long base = view.mark(Applier.MARK).orElse(0);
+                Tx tx = new Tx(w, atom);
+                for (int i = 0; ; i++) {
+                    Task t = group.get(i);
+                    try {
+                        t.applied = t.op.apply(tx);
+                    } catch (RuntimeException e) {
+                        ArnoException a = ArnoException.find(e);
+                        if (a != null && a.status() < 500) {
+                            t.future.completeExceptionally(a);
+                        } else {
+                            failed = t;
+                            fatal = e;
+                            break;
+                        }
+                    }
+                    if (i < group.size() - 1) continue;
+                    // every operation of the group ran: on a first attempt, take more while there is room
+                    if (!takeMore || group.size() >= groupMax) break;
+                    Task next = queue.poll();
+                    if (next == null) break;
+                    if (next == STOP) {
+                        queue.addFirst(STOP);
+                        break;
+                    }
+                    group.add(next);
+                }
+                if (fatal == null) checked = new Checked(base, capture(view, w.version()), w.time());
+            } finally {
+                // before the abort: a model read from this view must not outlive it (its version is reused)
+                atom.forgetModel();
+                w.abort();
+            }
+        } catch (RuntimeException e) {
+            // opening the transaction failed (a closed store), or capturing did
+            fail(group, e);
+            return null;
+        }
+        if (fatal != null) {
+            // as the single node's writer does: that operation fails, the others run again, ahead of the queue
+            failed.future.completeExceptionally(fatal);
+            List<Task> again = new ArrayList<>(group);
+            again.removeIf(t -> t.future.isDone());
+            for (int i = again.size() - 1; i >= 0; i--) queue.addFirst(again.get(i));
+            return null;
+        }
+        return checked;
+    }
+
+    /**
+     * What the transaction at {@code version} wrote, from its own view: one write per document, in
+     * the order of its last change. A document stored and then deleted in the group is logged as a
+     * delete (the view cannot tell whether it existed before): applied to a copy that lacks it, it
+     * deletes nothing, on every node alike. References are captured with each stored document; the
+     * service sets them only together with a put.
+     */
+    private static List<Write> capture(Snapshot view, long version) {
+        Map<String, Change.Kind> last = new LinkedHashMap<>();
+        for (Change c : view.changesSince(version - 1, 0, Integer.MAX_VALUE)) {
+            last.remove(c.uri());
+            last.put(c.uri(), c.kind());
+        }
+        List<Write> out = new ArrayList<>(last.size());
+        for (Map.Entry<String, Change.Kind> e : last.entrySet()) {
+            String path = e.getKey();
+            if (e.getValue() == Change.Kind.DELETE) {
+                out.add(new Write(path, null, false, null, List.of()));
+                continue;
+            }
+            DocumentInfo info = view.info(path);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            view.export(path, bytes);
+            out.add(new Write(path, info.mediaType(), info.binary(), bytes.toByteArray(), view.references(path)));
+        }
+        return out;
+    }
+
+    /**
+     * Step 3: the captured writes in one transaction of the log, committed only on the head
+     * checked against; -1 when another commit came first. A connection that fails before the
+     * COMMIT (one the pool kept across a restart of the database, say) stored nothing, so the
+     * pool's connections are dropped and the transaction is tried once more on a new one.
+     */
+    private long commit(Checked checked) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try (ChangeLog.Transaction tx = log.begin()) {
+                for (Write w : checked.writes()) {
+                    if (w.content() == null) tx.delete(w.path());
+                    else tx.put(w.path(), w.mediaType(), w.binary(), w.content(), w.refs());
+                }
+                return tx.commitAfter(checked.base());
+            } catch (ChangeLog.OutcomeUnknown e) {
+                throw e;
+            } catch (SQLException e) {
+                if (attempt == 2 || !connectionLost(e)) throw e;
+                LOG.log(System.Logger.Level.INFO, "a connection to the cluster's database failed before its commit ("
+                        + cause(e) + "); trying once more on a new one");
+                log.evictConnections();
+            }
+        }
+    }
+
+    /** Another commit came first: waits until the copy has applied the log's head, so the next check sees it. */
+    private void catchUp(List<Task> group) {
+        try {
+            long head = log.head();
+            if (!applier.awaitApplied(head, options.applyTimeout())) {
+                fail(group, ErrorMessage.DB_NOT_CAUGHT_UP.error(head, options.applyTimeout().toMillis(),
+                        describe(applier.problem())));
+            }
+        } catch (SQLException e) {
+            fail(group, unavailable(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(group, ErrorMessage.WRITE_PATH_INTERRUPTED.error(store.directory()));
+        }
+        group.removeIf(t -> t.future.isDone());
+    }
+
+    /** Step 4: waits until the node has applied {@code position}, then answers with the version it got there. */
+    private void complete(List<Task> group, long position, Instant checkedAt) {
+        boolean applied;
+        try {
+            applied = applier.awaitApplied(position, options.applyTimeout());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            applied = false;
+        }
+        if (!applied) {
+            fail(group, ErrorMessage.DB_COMMITTED_NOT_APPLIED.error(position, options.applyTimeout().toMillis(),
+                    describe(applier.problem())));
+            return;
+        }
+        Applier.AppliedAs as = applier.appliedAs(position);
+        long version;
+        Instant time;
+        if (as != null) {
+            version = as.version();
+            time = as.time();
+        } else {
+            // applied by another applier of this store (not in a node as built): the copy's version now
+            try (Snapshot s = store.read()) {
+                version = s.version();
+                time = s.committedAt(version);
+            }
+            if (time == null) time = checkedAt;
+        }
+        for (Task t : group) t.future.complete(new Done(t.applied, version, time));
+    }
+
+    /** A connection that failed or was cut (SQLSTATE class 08, or 57P: the server shutting down or cutting it). */
+    private static boolean connectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.startsWith("57P"));
+    }
+
+    private ArnoException unavailable(SQLException e) {
+        boolean connection = e instanceof SQLTransientConnectionException || connectionLost(e);
+        return (connection ? ErrorMessage.DB_UNREACHABLE : ErrorMessage.DB_REFUSED_WRITE).error(e, cause(e));
+    }
+
+    private static String cause(SQLException e) {
+        String state = e.getSQLState();
+        return (state == null ? "" : "SQLSTATE " + state + ": ") + e.getMessage();
+    }
+
+    private static String describe(String problem) {
+        return problem == null ? "its applier reports no problem" : problem;
+    }
+
+    private static void fail(List<Task> group, Throwable e) {
+        for (Task t : group) if (!t.future.isDone()) t.future.completeExceptionally(e);
+    }
+
+    /** Stops taking operations, lets the queued ones run, waits for them, then stops the applier. */
+    @Override
+    public void close() {
+        if (closing) return;
+        closing = true;
+        queue.add(STOP);
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        applier.close();
+        if (interrupted) Thread.currentThread().interrupt();
+    }
+}
