@@ -178,7 +178,8 @@ public final class BatchService implements AutoCloseable {
 
     /**
      * The accounts this service checks (its users file): the server shares this one instance with
-     * the store API, so that both read one file and remember each verified password once.
+     * the store API, so that both read one file and remember each verified password once. The
+     * service owns it: {@link #close} closes it.
      */
     public Accounts accounts() {
         return users;
@@ -229,7 +230,7 @@ public final class BatchService implements AutoCloseable {
     /**
      * Stops taking jobs, stops the transformations under way (they run again when their job
      * resumes at the next start), and returns within about {@link JobRun#ABANDON_AFTER} even when
-     * a transformation does not stop.
+     * a transformation does not stop. Then closes {@link #accounts()}, ending its login threads.
      */
     @Override public void close() {
         try {
@@ -246,6 +247,7 @@ public final class BatchService implements AutoCloseable {
             pool.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        users.close();
     }
 
     // ---- What the servlet calls -------------------------------------------------------------
