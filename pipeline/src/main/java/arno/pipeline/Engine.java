@@ -33,6 +33,8 @@ final class Engine {
     final DocumentStore store;
     /** The sites' page caches; they outlive development reloads. */
     final PageCaches caches;
+    /** The last failures the sites answered, for the admin console. */
+    final RecentErrors recentErrors = new RecentErrors(RecentErrors.CAPACITY);
     private final String idPrefix = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
     private final AtomicLong requests = new AtomicLong();
 

@@ -194,7 +194,7 @@ public final class Console implements AutoCloseable {
                     default -> {
                         if (path.startsWith("/errors/")) {
                             String id = path.substring("/errors/".length());
-                            RecentErrors.Entry e = RecentErrors.shared().find(id);
+                            RecentErrors.Entry e = sites.recentErrors().find(id);
                             if (e == null) throw ErrorCode.NOT_FOUND.error("the error " + id + " is not among the last "
                                     + RecentErrors.CAPACITY + " (the log has every error by its id)");
                             page(req, resp, "errors", "Error " + id, h -> error(h, e));
@@ -265,7 +265,7 @@ public final class Console implements AutoCloseable {
         }
 
         private void errors(Html h) {
-            List<RecentErrors.Entry> list = RecentErrors.shared().newestFirst();
+            List<RecentErrors.Entry> list = sites.recentErrors().newestFirst();
             if (list.isEmpty()) {
                 h.el("p", "No errors since the server started.", "class", "note");
                 return;
