@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -58,11 +57,6 @@ class OperationsServeTest {
                   <template xslt="t.xsl"/>
                 </route>
                 """);
-    }
-
-    @AfterEach
-    void noHook() {
-        ServeCommand.whileServing = null;
     }
 
     @Test
@@ -124,7 +118,7 @@ class OperationsServeTest {
         client.setDaemon(true);
         client.start();
         assertThat(knocking.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        ServeCommand.whileServing = p -> {
+        IntConsumer during = p -> {
             long deadline = System.nanoTime() + 30_000_000_000L;
             while (paths.stream().anyMatch(path -> seen.getOrDefault(path, 0) < 3) && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
@@ -134,7 +128,8 @@ class OperationsServeTest {
         int status;
         try {
             status = Main.run(new String[] {"serve", "--port", Integer.toString(port), "--data", data.toString(), "--sites",
-                    sites.toString()}, new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8));
+                    sites.toString()}, new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
+                    Cli.serving(during));
         } finally {
             stop.set(true);
             client.join(60_000);
@@ -358,12 +353,11 @@ class OperationsServeTest {
 
     /** Serves with the test's folders and {@code more} flags while {@code during} runs; returns what serve printed. */
     private String serve(IntConsumer during, String... more) {
-        ServeCommand.whileServing = during;
         List<String> a = new ArrayList<>(List.of("serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString()));
         a.addAll(List.of(more));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Main.run(a.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), Cli.serving(during));
         String printed = err.toString(StandardCharsets.UTF_8);
         assertThat(status).as(printed).isZero();
         return printed;
