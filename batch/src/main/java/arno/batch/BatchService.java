@@ -91,7 +91,8 @@ public final class BatchService implements AutoCloseable {
         Processor processor = new Processor(false);
         Access access = new Access(roots, FileRoots.none(), outbound, options.xmlPolicy());
         // Access, with store: read from the running transformation's view of the store on top.
-        new StoreReads(access, processor.getUnderlyingConfiguration()).install();
+        StoreReads reads = new StoreReads(access, processor.getUnderlyingConfiguration(), options.store());
+        reads.install();
         // Access turns external functions off, and Saxon then refuses xsl:result-document at compile
         // time, a documented batch feature. Saxon-HE has no reflexive Java calls, so this allows only
         // xsl:result-document (confined by Transformation) and system-property() of JVM properties.
@@ -105,7 +106,7 @@ public final class BatchService implements AutoCloseable {
                 });
         this.engine = new Engine(processor, new BatchParser(processor, targets, options.xmlPolicy()),
                 new StylesheetCache(processor, targets, options.xmlPolicy(), access), targets, options.xmlPolicy(),
-                options.clock(), pool, options.workers(), options.store(), options.timeLimit(),
+                options.clock(), pool, options.workers(), options.store(), reads, options.timeLimit(),
                 new Yield(options.pagePressure(), options.minShare()));
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
         this.users = new Accounts(options.usersFile());
