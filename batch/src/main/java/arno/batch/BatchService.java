@@ -92,7 +92,8 @@ public final class BatchService implements AutoCloseable {
         Processor processor = new Processor(false);
         Access access = new Access(roots, FileRoots.none(), outbound, options.xmlPolicy());
         // Access, with store: read from the running transformation's view of the store on top.
-        new StoreReads(access, processor.getUnderlyingConfiguration()).install();
+        StoreReads reads = new StoreReads(access, processor.getUnderlyingConfiguration(), options.store());
+        reads.install();
         // Access turns external functions off, and Saxon then refuses xsl:result-document at compile
         // time, a documented batch feature. Saxon-HE has no reflexive Java calls, so this allows only
         // xsl:result-document (confined by Transformation) and system-property() of JVM properties.
@@ -106,7 +107,7 @@ public final class BatchService implements AutoCloseable {
                 });
         this.engine = new Engine(processor, new BatchParser(processor, targets, options.xmlPolicy()),
                 new StylesheetCache(processor, targets, options.xmlPolicy(), access), targets, options.xmlPolicy(),
-                options.clock(), pool, options.workers(), options.store(), options.timeLimit(),
+                options.clock(), pool, options.workers(), options.store(), reads, options.timeLimit(),
                 new Yield(options.pagePressure(), options.minShare()));
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
         this.users = new Accounts(options.usersFile());
@@ -179,7 +180,8 @@ public final class BatchService implements AutoCloseable {
 
     /**
      * The accounts this service checks (its users file): the server shares this one instance with
-     * the store API, so that both read one file and remember each verified password once.
+     * the store API, so that both read one file and remember each verified password once. The
+     * service owns it: {@link #close} closes it.
      */
     public Accounts accounts() {
         return users;
@@ -230,7 +232,7 @@ public final class BatchService implements AutoCloseable {
     /**
      * Stops taking jobs, stops the transformations under way (they run again when their job
      * resumes at the next start), and returns within about {@link JobRun#ABANDON_AFTER} even when
-     * a transformation does not stop.
+     * a transformation does not stop. Then closes {@link #accounts()}, ending its login threads.
      */
     @Override public void close() {
         try {
@@ -247,6 +249,7 @@ public final class BatchService implements AutoCloseable {
             pool.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        users.close();
     }
 
     // ---- What the servlet calls -------------------------------------------------------------

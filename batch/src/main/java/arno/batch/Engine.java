@@ -11,10 +11,11 @@ import net.sf.saxon.s9api.Processor;
  * stylesheets must share its Configuration, on which {@link arno.xml.Access}
  * is installed), the compile cache, the worker pool, the targets (roots and
  * outbound policy) and the XML policy, and the store service ({@code store:} inputs and outputs; null
- * when the server has none), a transformation's time limit unless its batch sets one, and how workers give
+ * when the server has none) with the reads of it that each transformation is given ({@link StoreReads}), a transformation's time limit unless its batch sets one, and how workers give
  * way to pages ({@link Yield}). Immutable; its parts are thread-safe.
  */
 record Engine(Processor processor, BatchParser parser, StylesheetCache cache, Targets targets, XmlPolicy policy,
-              Clock clock, ExecutorService workers, int workerCount, AtomStore store, java.time.Duration timeLimit,
+              Clock clock, ExecutorService workers, int workerCount, AtomStore store, StoreReads reads,
+              java.time.Duration timeLimit,
               Yield yielding) {
 }

@@ -181,7 +181,7 @@ final class JobRun implements Runnable {
             Map<QName, XdmValue> parameters = new LinkedHashMap<>();
             for (Batch.Param p : header.params()) parameters.put(p.name(), p.value());
             transformation = new Transformation(engine.processor(), compiled.executable(), parameters, job,
-                    header.base(), engine.targets(), engine.policy(), engine.clock(), ruleStats, engine.store());
+                    header.base(), engine.targets(), engine.policy(), engine.clock(), ruleStats, engine.store(), engine.reads());
             timeLimit = header.timeLimit() != null ? header.timeLimit() : engine.timeLimit();
         } catch (ArnoException e) {
             job.failure = e.describe();

@@ -57,7 +57,7 @@ import org.xml.sax.SAXParseException;
  * serialized and parsed again): its document node is the global context item and the initial match
  * selection. It, and whatever the stylesheet reads with {@code doc('store:…')} or
  * {@code collection('store:…')}, come from one read view per transformation ({@link StoreReads.Scope}),
- * closed when the transformation ends. Outputs {@code store:/…} (principal result and result documents)
+ * given to it as its resolvers and closed when the transformation ends. Outputs {@code store:/…} (principal result and result documents)
  * are written to temporary files like the others, then committed through the store service in ONE
  * transaction ({@link AtomStore#putAll}), and only when the transformation succeeded: before the
  * files are moved, so a refusal by the store (no entry for a variant, a variant its kind does not
@@ -84,6 +84,8 @@ final class Transformation {
     private final Path scratch;
     /** The store service, or null when the server has none. */
     private final AtomStore store;
+    /** Where each run's view of the store comes from. */
+    private final StoreReads reads;
 
     /** What one input came to, for the counters. */
     record Outcome(Status status, long messages) {
@@ -100,7 +102,8 @@ final class Transformation {
     enum Status { OK, FAILED, CANCELLED, STOPPED }
 
     Transformation(Processor processor, XsltExecutable executable, Map<QName, XdmValue> parameters, Job job,
-                   URI base, Targets targets, XmlPolicy policy, Clock clock, RuleStats ruleStats, AtomStore store) {
+                   URI base, Targets targets, XmlPolicy policy, Clock clock, RuleStats ruleStats, AtomStore store,
+                   StoreReads reads) {
         this.processor = processor;
         this.executable = executable;
         this.parameters = parameters;
@@ -112,6 +115,7 @@ final class Transformation {
         this.ruleStats = ruleStats;
         this.scratch = job.dir.resolve("tmp");
         this.store = store;
+        this.reads = reads;
     }
 
     /** One pending output: written to {@code temporary}, moved or PUT to {@code target} on success. */
@@ -136,11 +140,13 @@ final class Transformation {
         long[] messages = {0};
         long storeVersion = -1;
         boolean ok = false;
-        StoreReads.Scope scope = StoreReads.Scope.open(store);
+        StoreReads.Scope scope = reads.open();
         OutputStream principalOut = null;
         try {
             guard.check();
             Xslt30Transformer transformer = executable.load30();
+            // This run's view of the store, given as its resolvers: doc(), collection() and the input read from it.
+            scope.give(transformer);
             transformer.setStylesheetParameters(parameters);
             transformer.setTraceListener(guard);
             transformer.setMessageHandler(m -> {

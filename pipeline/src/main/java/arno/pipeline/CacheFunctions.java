@@ -77,7 +77,7 @@ final class CacheFunctions {
                     String key = arguments[0].head().getStringValue();
                     FunctionItem build = (FunctionItem) arguments[1].head();
                     ContextCache.Build run = () -> SystemFunction.dynamicCall(build, context).materialize();
-                    RequestScope scope = RequestScope.current();
+                    RequestScope scope = Resources.scope(context);
                     if (scope == null || scope.context == null) return run.run();
                     DocumentStore store = scope.resources.store();
                     return scope.context.fragment(scope, key, scope.code, store, run);

@@ -19,7 +19,8 @@ import net.sf.saxon.s9api.XPathExecutable;
 /**
  * What every compilation of a server's sites shares and keeps across development reloads: the
  * Saxon processor (so stored trees and compiled stages share one name pool), the resources with
- * their source cache, the XML policy, request ids. Immutable apart from the id counter.
+ * their source cache, the XML policy, request ids, the recent errors. Immutable apart from the id
+ * counter and the recent errors.
  */
 final class Engine {
     final PipelineConfig config;
@@ -33,6 +34,8 @@ final class Engine {
     final DocumentStore store;
     /** The sites' page caches; they outlive development reloads. */
     final PageCaches caches;
+    /** The last failures the sites answered, for the admin console. */
+    final RecentErrors recentErrors = new RecentErrors(RecentErrors.CAPACITY);
     private final String idPrefix = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
     private final AtomicLong requests = new AtomicLong();
 
@@ -42,7 +45,8 @@ final class Engine {
         Configuration c = new Configuration();
         // Run-time warnings go to our log. Saxon's default makes a reporter per transformation,
         // and with it a PrintWriter and its 16 KB buffer: a tenth of an HTML page in garbage.
-        c.setErrorReporterFactory(ignored -> RequestScope::warning);
+        // A stage's run gets its request's reporter (RequestScope.warnings); this one is for the rest.
+        c.setErrorReporterFactory(ignored -> e -> RequestScope.warning(null, e));
         this.processor = new Processor(c);
         this.policy = new XmlPolicy(config.xmlLimits());
         // Documents: the content folder. Code: the sites and the package folders (and Arno's jars).
@@ -57,7 +61,7 @@ final class Engine {
         // store:lookup and store:range, reading the request's view (so a cached page records them), and
         // cache:fragment: ours, and the only functions registered (reflexive Java calls are off, see Access).
         StoreFunctions.register(c, context -> {
-            RequestScope scope = RequestScope.current();
+            RequestScope scope = Resources.scope(context);
             return scope == null || store == null ? null : scope.view(store);
         });
         CacheFunctions.register(c);

@@ -61,7 +61,7 @@ final class ErrorResponses {
         }
         String errorId = "E-" + x.id();
         int status = e.status();
-        RecentErrors.shared().record(errorId, x.site() != null ? x.site().name() : null, x.routeName(), e);
+        engine.recentErrors.record(errorId, x.site() != null ? x.site().name() : null, x.routeName(), e);
         if (status >= 500) {
             LOG.log(System.Logger.Level.ERROR, "[" + errorId + "] " + e.describe(), e.getCause());
         } else {

@@ -167,6 +167,8 @@ public final class Exchange {
         // A page built for the page cache also records which parts of the HTTP request it read: they join its key.
         try (RequestScope scope = new RequestScope(id, route, timeoutMillis, sites.engine.resources, recording, context,
                 sites.code, reads != null)) {
+            // A body by reference (rsp:body src=) is read through the request's view, as its stages read.
+            if (sink instanceof ResponseWriter w) w.scope(scope);
             pipeline.run(sites.engine.processor.getUnderlyingConfiguration(), scope, input, sink);
         }
     }

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * The last failures the sites answered, for the admin console's list of recent errors: a fixed
  * ring of {@link #CAPACITY} entries that {@link ErrorResponses} feeds once per failure (client
- * aborts excluded), the oldest overwritten. One ring per JVM ({@link #shared()}): a process runs one
- * server; tests that start several see them together, which they tell apart by error id.
+ * aborts excluded), the oldest overwritten. One ring per server: its engine's, which outlives
+ * development reloads ({@link SiteRegistry#recentErrors()}).
  *
  * <p>Cost: one synchronized array store per failure; reads copy the ring (at most a few hundred
  * references). Messages are kept as the log has them; the console escapes them.
@@ -17,7 +17,6 @@ import java.util.List;
 public final class RecentErrors {
     /** Entries kept. */
     public static final int CAPACITY = 256;
-    private static final RecentErrors SHARED = new RecentErrors(CAPACITY);
 
     /**
      * One failure.
@@ -36,11 +35,6 @@ public final class RecentErrors {
 
     RecentErrors(int capacity) {
         ring = new Entry[capacity];
-    }
-
-    /** The ring the server's pipelines feed. */
-    public static RecentErrors shared() {
-        return SHARED;
     }
 
     /** Records {@code e}, answered under {@code errorId} for {@code site} and {@code route} (either may be null). */

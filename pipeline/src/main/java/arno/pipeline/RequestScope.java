@@ -14,12 +14,14 @@ import net.sf.saxon.s9api.Message;
  * stretched over the whole pipeline). The scope also carries the request's
  * deadline, checked cooperatively by the stages' event streams.
  *
- * <p>Thread rules: a scope belongs to the one thread that runs its pipeline;
- * {@link #current()} finds it from Saxon callbacks (resolvers, collection
- * finders) that have no other way to reach per-request state in Saxon-HE.
+ * <p>How Saxon's callbacks reach it: as s9api passes resolvers per run, each stage's
+ * transformer or query evaluator is given this scope's {@link #resolver()} (documents,
+ * collections, text), its messages, trace and warnings; the store and cache functions find the
+ * scope through the resolver of the run they are called from ({@link Resources#scope}). Nothing
+ * is kept per thread. Thread rules: a scope belongs to the one thread that runs its pipeline
+ * (the store view's read transaction is that thread's).
  */
 public final class RequestScope implements AutoCloseable {
-    private static final ThreadLocal<RequestScope> CURRENT = new ThreadLocal<>();
     private static final System.Logger LOG = System.getLogger("arno");
 
     final String id;
@@ -36,6 +38,8 @@ public final class RequestScope implements AutoCloseable {
     private DeadlineTreeModel treeModel;
     /** The request's one view of the store, opened at its first use. */
     private arno.xml.DocumentStore.View view;
+    /** What every stage of this request reads through. */
+    private final Resources.Run resolver;
 
     final Resources resources;
     /**
@@ -69,12 +73,12 @@ public final class RequestScope implements AutoCloseable {
         this.route = route;
         this.timeoutMillis = timeoutMillis;
         this.deadlineNanos = System.nanoTime() + timeoutMillis * 1_000_000L;
-        CURRENT.set(this);
+        this.resolver = new Resources.Run(resources, this);
     }
 
-    /** The scope of the request running on this thread, or null outside a request. */
-    public static RequestScope current() {
-        return CURRENT.get();
+    /** The resolvers of this request's runs: documents, collections and text through its scope. */
+    Resources.Run resolver() {
+        return resolver;
     }
 
     public String id() {
@@ -149,9 +153,13 @@ public final class RequestScope implements AutoCloseable {
                         + ": " + m.getStringValue());
     }
 
-    /** Where Saxon's run-time warnings and recoverable errors go: the log, with the current request's id. */
-    static void warning(net.sf.saxon.s9api.XmlProcessingError e) {
-        RequestScope scope = CURRENT.get();
+    /** Where a stage's run-time warnings and recoverable errors go: the log, with this request's id. */
+    net.sf.saxon.lib.ErrorReporter warnings() {
+        return e -> warning(this, e);
+    }
+
+    /** Logs a warning or recoverable error of Saxon's, with the request's id when it is known ({@code scope} not null). */
+    static void warning(RequestScope scope, net.sf.saxon.s9api.XmlProcessingError e) {
         net.sf.saxon.s9api.Location at = e.getLocation();
         LOG.log(e.isWarning() ? System.Logger.Level.WARNING : System.Logger.Level.ERROR,
                 (scope != null ? "[" + scope.id + "] route=" + scope.route + " " : "")
@@ -206,7 +214,6 @@ public final class RequestScope implements AutoCloseable {
             view.close();
             view = null;
         }
-        CURRENT.remove();
     }
 
     /** Unchecked so it can cross Saxon's callbacks; translated to {@link arno.xml.ErrorCode#TIMEOUT}. */

@@ -36,8 +36,12 @@ import net.sf.saxon.trans.XPathException;
  * Everything a stage reads, at compile time and at run time: {@link Access} (the one policy:
  * files only under the roots, URLs only through the outbound policy, every document through the
  * secure parser) with two schemes of the server's own on top and the request-scoped cache around
- * it all. Installed once on the server's Saxon {@link Configuration}; per-request state comes from
- * {@link RequestScope#current()}.
+ * it all. Installed once on the server's Saxon {@link Configuration}, where it serves compile time
+ * (no request); a request's stages read through its {@link Run}, which each stage's transformer or
+ * query evaluator is given as its resolvers, as s9api passes resolvers per run. What the
+ * configuration's resolvers are asked during a run ({@code collection()} in XQuery, the store
+ * functions) finds the run from the call's context: {@link #scope(XPathContext)}. No thread-local
+ * state: a request's stages see its view whatever thread runs them.
  *
  * <p>{@code store:/a/b.xml} is a document of the {@link DocumentStore}, read from the request's
  * view and navigated in place; {@code collection('store:/a/')} is every stored document whose path
@@ -117,8 +121,51 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         return file;
     }
 
+    /**
+     * One request's resolvers: documents, collections and text as {@link Resources} reads them, for
+     * the request of {@code scope}. Set on every stage's transformer or evaluator of that request.
+     */
+    static final class Run implements ResourceResolver, CollectionFinder, UnparsedTextURIResolver {
+        private final Resources resources;
+        final RequestScope scope;
+
+        Run(Resources resources, RequestScope scope) {
+            this.resources = resources;
+            this.scope = scope;
+        }
+
+        @Override
+        public Source resolve(ResourceRequest request) throws XPathException {
+            return resources.resolve(scope, request);
+        }
+
+        @Override
+        public ResourceCollection findCollection(XPathContext context, String uri) throws XPathException {
+            return resources.findCollection(scope, context, uri);
+        }
+
+        @Override
+        public Reader resolve(URI uri, String encoding, Configuration config) throws XPathException {
+            return resources.resolve(scope, uri, encoding, config);
+        }
+    }
+
+    /**
+     * The request whose stage makes the call of {@code context}, found through the resolver its
+     * transformer or evaluator was given ({@link Run}); null outside a request (compile time).
+     */
+    static RequestScope scope(XPathContext context) {
+        net.sf.saxon.Controller c = context == null ? null : context.getController();
+        return c != null && c.getResourceResolver() instanceof Run run ? run.scope : null;
+    }
+
+    /** Outside a request: compile time (static variables, parameter defaults) and start-up. */
     @Override
     public Source resolve(ResourceRequest request) throws XPathException {
+        return resolve(null, request);
+    }
+
+    private Source resolve(RequestScope scope, ResourceRequest request) throws XPathException {
         String uri = request.uri;
         if (uri == null) return access.resolve(request);
         String nature = request.nature;
@@ -126,7 +173,6 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                 || ResourceRequest.XSD_NATURE.equals(nature);
         boolean content = uri.startsWith(SCHEME);
         boolean stored = uri.startsWith(DocumentStore.SCHEME);
-        RequestScope scope = RequestScope.current();
         if (code) {
             if (content || stored) {
                 throw refusal(ErrorMessage.CODE_NOT_FROM_CONTENT.error(uri), "FODC0002");
@@ -144,7 +190,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         if (scope == null) {
             // Out of a request: compile time (static variables, parameter defaults) and start-up.
             if (stored) throw refusal(ErrorMessage.STORE_READ_OUTSIDE_REQUEST.error(uri), "FODC0002");
-            return content ? parse(uri).getRootNode() : access.resolve(request);
+            return content ? parse(null, uri).getRootNode() : access.resolve(request);
         }
         scope.checkDeadline();
         TreeInfo tree = scope.document(uri);
@@ -170,7 +216,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
                 tree = stored(scope, uri.substring(DocumentStore.SCHEME.length()), uri);
             } else if (content) {
                 String path = contentPath(uri);
-                tree = store != null && scope.view(store).exists(path) ? stored(scope, path, uri) : parse(uri);
+                tree = store != null && scope.view(store).exists(path) ? stored(scope, path, uri) : parse(scope, uri);
             } else if (scope.context != null && external(uri)) {
                 // The site's external sources: parsed once, asked again conditionally after their interval.
                 tree = scope.context.sources.tree(uri, scope.reads);
@@ -267,8 +313,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
      * time and size are those it was parsed from (checked on every use, so an edited file is seen
      * at once). Its base URI stays the content: URI, so relative links resolve inside the scheme.
      */
-    private TreeInfo parse(String uri) throws XPathException {
-        RequestScope scope = RequestScope.current();
+    private TreeInfo parse(RequestScope scope, String uri) throws XPathException {
         Reads reads = scope == null ? null : scope.reads;
         try {
             // A hit costs one stat and no real-path resolution (a system call per path component,
@@ -325,19 +370,25 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         }
     }
 
+    /** For the configuration: XQuery has no collection finder per run, so the run comes from the call's context. */
     @Override
     public ResourceCollection findCollection(XPathContext context, String uri) throws XPathException {
+        return findCollection(scope(context), context, uri);
+    }
+
+    private ResourceCollection findCollection(RequestScope scope, XPathContext context, String uri) throws XPathException {
         if (uri == null) return access.findCollection(context, null);
-        RequestScope scope = RequestScope.current();
+        // The members are read as the run reads documents: kept in its scope, recorded for its page.
+        ResourceResolver members = scope == null ? this : scope.resolver();
         if (uri.startsWith(DocumentStore.SCHEME)) {
             if (store == null || scope == null) {
                 throw refusal(ErrorMessage.NO_STORE_OPEN.error(uri), "FODC0002");
             }
-            List<String> members = new ArrayList<>();
+            List<String> found = new ArrayList<>();
             for (String u : scope.view(store).uris(uri.substring(DocumentStore.SCHEME.length()))) {
-                members.add(DocumentStore.SCHEME + u);
+                found.add(DocumentStore.SCHEME + u);
             }
-            return Access.collection(uri, members, this, config);
+            return Access.collection(uri, found, members, config);
         }
         if (!uri.startsWith(SCHEME)) {
             record(scope, uri);
@@ -346,11 +397,11 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         if (store != null && scope != null) {
             // Content loaded into the store: the documents stored directly under that path.
             String prefix = contentPath(uri.endsWith("/") ? uri : uri + "/");
-            List<String> members = new ArrayList<>();
+            List<String> found = new ArrayList<>();
             for (String u : scope.view(store).uris(prefix)) {
-                if (u.indexOf('/', prefix.length()) < 0) members.add(SCHEME + u);
+                if (u.indexOf('/', prefix.length()) < 0) found.add(SCHEME + u);
             }
-            if (!members.isEmpty()) return Access.collection(uri, members, this, config);
+            if (!found.isEmpty()) return Access.collection(uri, found, members, config);
         }
         try {
             Path dir = file(uri);
@@ -367,7 +418,7 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
             } catch (IOException e) {
                 throw ErrorMessage.CANNOT_LIST.error(e, uri, e.getMessage());
             }
-            return Access.collection(uri, uris, this, config);
+            return Access.collection(uri, uris, members, config);
         } catch (ArnoException e) {
             throw refusal(e, "FODC0002");
         }
@@ -375,8 +426,11 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
 
     @Override
     public Reader resolve(URI uri, String encoding, Configuration config) throws XPathException {
+        return resolve(null, uri, encoding, config);
+    }
+
+    private Reader resolve(RequestScope scope, URI uri, String encoding, Configuration config) throws XPathException {
         String s = uri.toString();
-        RequestScope scope = RequestScope.current();
         if (!s.startsWith(SCHEME)) {
             record(scope, s);
             return access.resolve(uri, encoding, config);

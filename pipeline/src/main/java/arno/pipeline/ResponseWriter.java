@@ -59,6 +59,8 @@ final class ResponseWriter extends AbstractDestination {
     private final java.util.List<String> trustedHosts;
     private final int defaultStatus;
     private boolean started;
+    /** The request writing here, or null (a built-in error page runs no pipeline). */
+    private RequestScope scope;
 
     /**
      * {@code xmlToJson} is the compiled expression {@code xml-to-json(.)}, shared by all requests;
@@ -72,6 +74,11 @@ final class ResponseWriter extends AbstractDestination {
         this.xmlToJson = xmlToJson;
         this.trustedHosts = trustedHosts;
         this.defaultStatus = defaultStatus;
+    }
+
+    /** Given by the request that runs its pipeline into this writer: {@code rsp:body src} reads through its view. */
+    void scope(RequestScope scope) {
+        this.scope = scope;
     }
 
     /** The request's URL with a host the server trusts: the redirect base. */
@@ -272,7 +279,6 @@ final class ResponseWriter extends AbstractDestination {
          * lets it through at once: the bytes are already kept where they come from.
          */
         private void startBinary(AttributeMap a, String src) throws XPathException {
-            RequestScope scope = RequestScope.current();
             if (scope == null) throw bad("rsp:body src='" + src + "' outside a request");
             BinaryBody found = scope.resources.binary(scope, src);
             if (etag == null) etag = found.etag;

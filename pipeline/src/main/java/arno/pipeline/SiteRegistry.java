@@ -77,6 +77,11 @@ public final class SiteRegistry implements AutoCloseable {
         sites.engine.caches.close();
     }
 
+    /** The last failures the sites answered (kept across development reloads). */
+    public RecentErrors recentErrors() {
+        return sites.engine.recentErrors;
+    }
+
     public PipelineConfig config() {
         return sites.engine.config;
     }

@@ -80,9 +80,11 @@ abstract class Stage {
             if (mode != null) t.setInitialMode(mode);
             t.setMessageHandler(scope.messages());
             t.setTraceFunctionDestination(scope.trace());
-            // Saxon consults a transformer's own resolver before the configuration's: set ours here.
-            t.setResourceResolver(scope.resources);
-            t.getUnderlyingController().setCollectionFinder(scope.resources);
+            t.setErrorReporter(scope.warnings());
+            // The request's resolvers for this run: Saxon asks a transformer's own before the configuration's.
+            t.setResourceResolver(scope.resolver());
+            t.setUnparsedTextResolver(scope.resolver());
+            t.getUnderlyingController().setCollectionFinder(scope.resolver());
             t.getUnderlyingController().setModel(scope.treeModel());
             // A page writes one response; xsl:result-document would write files on the server.
             t.setResultDocumentHandler(NO_RESULT_DOCUMENTS);
@@ -110,7 +112,11 @@ abstract class Stage {
         @Override
         Destination open(RequestScope scope, Destination next) {
             XQueryEvaluator q = executable.load();
-            q.setResourceResolver(scope.resources);
+            // The request's resolvers for this run; collection() goes to the configuration's finder,
+            // which finds the run by this resolver (Resources.scope).
+            q.setResourceResolver(scope.resolver());
+            q.setUnparsedTextResolver(scope.resolver());
+            q.setErrorReporter(scope.warnings());
             q.setTraceFunctionDestination(scope.trace());
             if (scope.watch) {
                 return new WatchedInput(scope, null, null, document -> {

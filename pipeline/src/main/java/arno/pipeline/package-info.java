@@ -32,8 +32,8 @@
  *
  * <p>Thread rules: {@code Sites}, {@code PipelineConfig}, compiled stages and {@code SaxStage}
  * instances are shared by all requests; an {@code Exchange}, its {@code RequestScope} and the
- * readers and writers it makes belong to the one thread that runs it (the scope is found from
- * Saxon's callbacks through a thread-local and must be closed on that thread: it holds the
- * store view, an LMDB read transaction).
+ * readers and writers it makes belong to the one thread that runs it (the scope must be closed on
+ * that thread: it holds the store view, an LMDB read transaction). Saxon's callbacks reach the
+ * scope through the resolvers each stage's run is given, never through a thread-local.
  */
 package arno.pipeline;

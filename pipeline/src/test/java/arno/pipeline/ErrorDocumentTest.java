@@ -72,6 +72,16 @@ class ErrorDocumentTest {
         assertThat(eval(sites, e, "err:location/@step")).isEqualTo("xslt e.xsl mode fail");
     }
 
+    /** Each server keeps its own recent errors: two in one JVM do not see each other's. */
+    @Test
+    void recentErrorsAreTheirServersOwn() throws Exception {
+        Sites failing = Sites.compile(PipelineCasesTest.config(ROOT, true), null);
+        Sites quiet = Sites.compile(PipelineCasesTest.config(ROOT, true), null);
+        error(failing, HttpRequest.builder("GET", "/e/fail").build());
+        assertThat(failing.engine.recentErrors.newestFirst()).extracting(RecentErrors.Entry::route).containsExactly("fail");
+        assertThat(quiet.engine.recentErrors.newestFirst()).isEmpty();
+    }
+
     @Test
     void aCompileErrorCarriesEveryCompilerMessageWithItsLine() throws Exception {
         Sites sites = Sites.compile(PipelineCasesTest.config(BROKEN, true), null);

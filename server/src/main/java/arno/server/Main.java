@@ -39,7 +39,12 @@ public final class Main implements Runnable {
 
     /** Runs one command line; returns its exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine cl = new CommandLine(new Main());
+        return run(args, out, err, CommandLine.defaultFactory());
+    }
+
+    /** As {@link #run(String[], PrintStream, PrintStream)}, with the commands made by {@code factory} (tests hook {@code serve}). */
+    public static int run(String[] args, PrintStream out, PrintStream err, CommandLine.IFactory factory) {
+        CommandLine cl = new CommandLine(new Main(), factory);
         // "./arno COMMAND --version" too: every command's standard options include it.
         Version version = new Version();
         for (CommandLine sub : cl.getSubcommands().values()) sub.getCommandSpec().versionProvider(version);

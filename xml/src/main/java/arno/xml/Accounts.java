@@ -37,7 +37,7 @@ import javax.crypto.spec.PBEKeySpec;
  * the line replaced only if the file still holds it as it was) or by {@code ./arno accounts passwd}.
  *
  * <p>Servers call {@link #check}: the hash (a fifth of a second of one core) runs off the request
- * thread on a small shared pool of half the cores ({@link #HASHERS}; the other half stay the
+ * thread on this instance's small pool of half the cores ({@link #HASHERS}; the other half stay the
  * pages'), with a bounded queue; the request thread waits for it with a time limit and idles
  * meanwhile. A flood of logins thus queues (then is refused as busy) instead of taking every core
  * from the pages. Async servlet processing would free the waiting thread too, but the store and
@@ -54,10 +54,11 @@ import javax.crypto.spec.PBEKeySpec;
  * accounts can be added, removed or their roles changed while the services run. Writers (the
  * command line, a re-hash) hold a lock file beside it while they read, change and replace it.
  *
- * <p>Thread-safe: one instance may (and should, for the remembered checks and the throttle) be
- * shared by every servlet that reads the same file.
+ * <p>Thread-safe: one instance may (and should, for the remembered checks, the throttle and the
+ * one bound on hashing threads) be shared by every servlet that reads the same file. Its owner
+ * (the batch service in a server) {@link #close}s it when it stops, which ends its hashing threads.
  */
-public final class Accounts {
+public final class Accounts implements AutoCloseable {
     /** What an account may do. */
     public enum Role {
         /** Read what is not public (the store when reads are restricted, batch jobs and reports). */
@@ -100,7 +101,7 @@ public final class Accounts {
 
     /** PBKDF2 iterations for new and changed passwords; fewer in a line are re-hashed at the next login. */
     public static final int ITERATIONS = 600_000;
-    /** Threads hashing for {@link #check}, shared by every instance: half the cores, the rest stay the pages'. */
+    /** Threads hashing for {@link #check} (an instance's, at most): half the cores, the rest stay the pages'. */
     static final int HASHERS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     /** Checks that may wait for a hashing thread; beyond it a login is refused as busy. */
     static final int HASH_QUEUE = 256;
@@ -154,6 +155,9 @@ public final class Accounts {
     private final Set<String> verified = ConcurrentHashMap.newKeySet();
     /** Compared against when a name has no account: the same work as a real line, never matching. */
     private final Line dummy;
+    private final Hashers hashers = new Hashers();
+    /** PBKDF2 iterations this instance computed: lets tests see that an unknown name costs a full hash. */
+    private final java.util.concurrent.atomic.AtomicLong hashed = new java.util.concurrent.atomic.AtomicLong();
 
     public Accounts(Path file) {
         this(file, System::nanoTime);
@@ -357,10 +361,10 @@ public final class Accounts {
     }
 
     /** Runs {@code check} on a hashing thread and waits for it; BUSY when the threads are saturated. */
-    private static boolean hashed(java.util.concurrent.Callable<Boolean> check) {
+    private boolean hashed(java.util.concurrent.Callable<Boolean> check) {
         java.util.concurrent.Future<Boolean> f;
         try {
-            f = Hashers.pool().submit(check);
+            f = hashers.pool().submit(check);
         } catch (java.util.concurrent.RejectedExecutionException e) {
             throw new Refusal(ErrorMessage.LOGINS_BUSY, 1);
         }
@@ -382,7 +386,7 @@ public final class Accounts {
     /** After a successful login with an old hash: the same password at the current work factor, in the background. */
     private void renew(Line old, String password) {
         try {
-            Hashers.pool().execute(() -> {
+            hashers.pool().execute(() -> {
                 try {
                     String line = newLine(old.name, password, old.roles);
                     boolean[] replaced = {false};
@@ -408,36 +412,44 @@ public final class Accounts {
     }
 
     /**
-     * Stops the hashing threads, waiting up to {@code wait} for checks under way. A web application
-     * calls it when it is undeployed: an idle thread would otherwise live on for a minute holding
-     * the application's class loader (Tomcat warns of a thread it "failed to stop"). The next check
-     * starts new threads, so a server started again in the same JVM works as before.
+     * Stops this instance's hashing threads, waiting for checks under way (up to
+     * {@link #HASH_WAIT_MILLIS}, as long as a check may wait) and for the threads to end. Its owner
+     * calls it when it stops: a web application being undeployed must leave no thread behind, since
+     * an idle one would live on for a minute holding the application's class loader (Tomcat warns of
+     * a thread it "failed to stop"). A check after this starts new threads, so a late request is
+     * still answered; the file and what was remembered stay as they were.
      */
-    public static void stopHashing(java.time.Duration wait) throws InterruptedException {
+    @Override
+    public void close() {
+        java.time.Duration wait = java.time.Duration.ofMillis(HASH_WAIT_MILLIS);
         long deadline = System.nanoTime() + wait.toNanos();
-        java.util.concurrent.ThreadPoolExecutor p = Hashers.stop();
+        Hashers.Stopped p = hashers.stop();
         if (p == null) return;
-        p.awaitTermination(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
-        // A terminated pool's last worker may still be ending: wait for the threads themselves.
-        for (Thread t : ((Hashers.Threads) p.getThreadFactory()).made) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) break;
-            t.join(Math.max(1, left / 1_000_000));
+        try {
+            p.pool().awaitTermination(wait.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            // A terminated pool's last worker may still be ending: wait for the threads themselves.
+            for (Thread t : p.threads().made) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) break;
+                t.join(Math.max(1, left / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    /** The hashing threads: daemons, shared by every instance in the JVM (one bound per process). */
+    /** An instance's hashing threads: daemons, made on the first check and again after a {@link #close}. */
     private static final class Hashers {
-        private static final java.util.concurrent.atomic.AtomicInteger N = new java.util.concurrent.atomic.AtomicInteger();
-        private static java.util.concurrent.ThreadPoolExecutor pool;
+        private final java.util.concurrent.atomic.AtomicInteger number = new java.util.concurrent.atomic.AtomicInteger();
+        private java.util.concurrent.ThreadPoolExecutor pool;
 
         /** Makes a pool's threads and keeps those that may be alive, so a stop can wait for them to end. */
-        static final class Threads implements java.util.concurrent.ThreadFactory {
+        final class Threads implements java.util.concurrent.ThreadFactory {
             final java.util.List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
 
             @Override
             public Thread newThread(Runnable r) {
-                Thread t = new Thread(r, "arno-login-" + N.incrementAndGet());
+                Thread t = new Thread(r, "arno-login-" + number.incrementAndGet());
                 t.setDaemon(true);
                 made.removeIf(old -> !old.isAlive()); // idle threads time out and are made anew
                 made.add(t);
@@ -445,7 +457,10 @@ public final class Accounts {
             }
         }
 
-        static synchronized java.util.concurrent.ThreadPoolExecutor pool() {
+        /** A pool shut down, with its threads to wait for. */
+        record Stopped(java.util.concurrent.ThreadPoolExecutor pool, Threads threads) {}
+
+        synchronized java.util.concurrent.ThreadPoolExecutor pool() {
             if (pool == null) {
                 pool = new java.util.concurrent.ThreadPoolExecutor(HASHERS, HASHERS, 60, java.util.concurrent.TimeUnit.SECONDS,
                         new java.util.concurrent.ArrayBlockingQueue<>(HASH_QUEUE), new Threads());
@@ -455,11 +470,12 @@ public final class Accounts {
         }
 
         /** The pool shut down (null when there was none); the next {@link #pool} makes a new one. */
-        static synchronized java.util.concurrent.ThreadPoolExecutor stop() {
+        synchronized Stopped stop() {
             java.util.concurrent.ThreadPoolExecutor p = pool;
             pool = null;
-            if (p != null) p.shutdown();
-            return p;
+            if (p == null) return null;
+            p.shutdown();
+            return new Stopped(p, (Threads) p.getThreadFactory());
         }
     }
 
@@ -624,11 +640,13 @@ public final class Accounts {
         return new Line(parts[0], iterations, parts[3], parts[4], roles, text);
     }
 
-    /** PBKDF2 iterations computed so far in this JVM: lets tests see that an unknown name costs a full hash. */
-    static final java.util.concurrent.atomic.AtomicLong HASHED = new java.util.concurrent.atomic.AtomicLong();
+    /** PBKDF2 iterations this instance computed so far. */
+    long hashed() {
+        return hashed.get();
+    }
 
-    private static byte[] hash(char[] password, byte[] salt, int iterations) {
-        HASHED.addAndGet(iterations);
+    private byte[] hash(char[] password, byte[] salt, int iterations) {
+        hashed.addAndGet(iterations);
         try {
             PBEKeySpec spec = new PBEKeySpec(password, salt, iterations, 256);
             return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();

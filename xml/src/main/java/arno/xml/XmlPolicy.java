@@ -9,6 +9,7 @@ import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParserFactory;
 import javax.xml.transform.sax.SAXSource;
 import net.sf.saxon.Configuration;
+import net.sf.saxon.lib.IDynamicLoader;
 import net.sf.saxon.lib.ParseOptions;
 import net.sf.saxon.lib.Validation;
 import net.sf.saxon.trans.XPathException;
@@ -28,7 +29,8 @@ import org.xml.sax.helpers.XMLFilterImpl;
 /**
  * The one XML security policy: every parser in Arno comes from here (request bodies, site.xml,
  * batch documents and inputs, store loads, stylesheets, and whatever {@code doc()} and
- * {@code collection()} read, through {@link #install}).
+ * {@code collection()} read, through {@link #install}: each Saxon Configuration parses by the
+ * policy installed on it).
  *
  * <ul>
  * <li><b>Nothing external is ever fetched.</b> A DOCTYPE that names a public or system id (as
@@ -176,23 +178,50 @@ public final class XmlPolicy {
         }
     }
 
-    /** The policy whose limits {@link SaxonDefault} applies: the one installed last (a server has one). */
-    private static volatile XmlPolicy installed = DEFAULT;
-
     /**
-     * Saxon's default source parser under the policy. Where Saxon builds a source itself and
-     * gives it no reader ({@code parse-xml()}, {@code parse-xml-fragment()}), it takes a parser
-     * from its own pool or makes one of its configured class by name, with no arguments; the
-     * parse options' reader maker is not asked. So {@link #install} names this class, and it
-     * applies the limits of the policy installed last. Saxon pools these itself.
+     * Where Saxon builds a source itself and gives it no reader ({@code parse-xml()},
+     * {@code parse-xml-fragment()}), it takes a parser from its Configuration's pool or makes one of
+     * the Configuration's source parser class, by name, through the Configuration's
+     * {@link IDynamicLoader}; the parse options' reader maker is not asked. So {@link #install} names
+     * {@link Guard} as that class and wraps the Configuration's loader in one that answers that name
+     * with a reader of the policy installed on that Configuration: each Configuration parses by its
+     * own policy, and nothing is kept outside it. Saxon pools these readers per Configuration.
      */
-    public static final class SaxonDefault extends Guard {
-        public SaxonDefault() {
-            this(installed);
+    private static final String PARSER = Guard.class.getName();
+
+    /** The Configuration's class loader, except that {@link #PARSER} is a reader of {@link #policy}. */
+    private static final class Loader implements IDynamicLoader {
+        final IDynamicLoader inner;
+        final XmlPolicy policy;
+
+        Loader(IDynamicLoader inner, XmlPolicy policy) {
+            this.inner = inner;
+            this.policy = policy;
         }
 
-        private SaxonDefault(XmlPolicy policy) {
-            super(jdkReader(policy.limits), policy.limits);
+        @Override
+        public void setClassLoader(ClassLoader loader) {
+            inner.setClassLoader(loader);
+        }
+
+        @Override
+        public Class<?> getClass(String name, net.sf.saxon.lib.Logger traceOut, ClassLoader loader) throws XPathException {
+            return inner.getClass(name, traceOut, loader);
+        }
+
+        @Override
+        public Object getInstance(String name, ClassLoader loader) throws XPathException {
+            return PARSER.equals(name) ? policy.newReader() : inner.getInstance(name, loader);
+        }
+
+        @Override
+        public Object getInstance(String name, net.sf.saxon.lib.Logger traceOut, ClassLoader loader) throws XPathException {
+            return PARSER.equals(name) ? policy.newReader() : inner.getInstance(name, traceOut, loader);
+        }
+
+        @Override
+        public InputStream getResourceAsStream(String name) {
+            return inner.getResourceAsStream(name);
         }
     }
 
@@ -243,8 +272,10 @@ public final class XmlPolicy {
      * stream sources, stylesheets, queries' documents. No DTD validation, no XInclude.
      */
     public void install(Configuration config) {
-        installed = this;
-        config.setSourceParserClass(SaxonDefault.class.getName());
+        IDynamicLoader loader = config.getDynamicLoader();
+        if (loader instanceof Loader ours) loader = ours.inner; // installed again: replaced, not stacked
+        config.setDynamicLoader(new Loader(loader, this));
+        config.setSourceParserClass(PARSER);
         ParseOptions options = config.getParseOptions()
                 .withXMLReaderMaker(this::borrowReader)
                 .withDTDValidationMode(Validation.SKIP)

@@ -113,12 +113,12 @@ class AccountsCheckTest {
         Accounts accounts = new Accounts(tmp.resolve("users"), now::get);
         accounts.add("editor", "editor-password", EnumSet.of(Role.READ, Role.WRITE));
 
-        long before = Accounts.HASHED.get();
+        long before = accounts.hashed();
         assertRefused(() -> accounts.check(basic("nobody", "whatever-password"), "10.0.0.1"), ErrorCode.UNAUTHORIZED);
-        long unknown = Accounts.HASHED.get() - before;
-        before = Accounts.HASHED.get();
+        long unknown = accounts.hashed() - before;
+        before = accounts.hashed();
         assertRefused(() -> accounts.check(basic("editor", "wrong-password"), "10.0.0.2"), ErrorCode.UNAUTHORIZED);
-        long known = Accounts.HASHED.get() - before;
+        long known = accounts.hashed() - before;
         assertThat(unknown).isEqualTo(known).isEqualTo(Accounts.ITERATIONS);
         // and the unknown name is throttled as the known one is
         assertThat(accounts.failures("nobody", "10.0.0.1")).isEqualTo(accounts.failures("editor", "10.0.0.2")).isEqualTo(1.0);
@@ -131,13 +131,13 @@ class AccountsCheckTest {
         for (int i = 0; i <= LoginThrottle.FREE; i++) {
             assertRefused(() -> accounts.check(basic("editor", "wrong-password"), "10.0.0.1"), ErrorCode.UNAUTHORIZED);
         }
-        long before = Accounts.HASHED.get();
+        long before = accounts.hashed();
         Accounts.Refusal r = assertRefused(() -> accounts.check(basic("editor", "editor-password"), "10.0.0.1"),
                 ErrorCode.TOO_MANY_ATTEMPTS);
         assertThat(r.retryAfterSeconds()).isEqualTo(1);
         assertThat(r.status()).isEqualTo(429);
         assertThat(r.getMessage()).contains("from this address");
-        assertThat(Accounts.HASHED.get()).isEqualTo(before);
+        assertThat(accounts.hashed()).isEqualTo(before);
         now.addAndGet(SECOND);
         assertThat(accounts.check(basic("editor", "editor-password"), "10.0.0.1").name()).isEqualTo("editor");
         assertThat(accounts.failures("editor", "10.0.0.1")).isZero();

@@ -51,22 +51,41 @@ class AccountsTest {
                 .doesNotContain("editor-password").doesNotContain("reader-password");
     }
 
-    @Test void stoppingTheHashingThreadsEndsThemAndTheNextCheckStartsNewOnes() throws Exception {
-        Accounts accounts = new Accounts(tmp.resolve("users"));
-        accounts.add("a", "a-password", EnumSet.of(Role.READ));
-        assertThat(accounts.check(basic("a", "a-password"), "192.0.2.1").name()).isEqualTo("a");
-        assertThat(loginThreads()).isPositive();
+    @Test void closingEndsTheHashingThreadsOfThatInstanceOnlyAndTheNextCheckStartsNewOnes() throws Exception {
+        Accounts first = new Accounts(tmp.resolve("users"));
+        first.add("a", "a-password", EnumSet.of(Role.READ));
+        Accounts second = new Accounts(tmp.resolve("users"));
+        java.util.Set<Thread> before = loginThreads();
+        assertThat(first.check(basic("a", "a-password"), "192.0.2.1").name()).isEqualTo("a");
+        java.util.Set<Thread> firsts = loginThreads();
+        firsts.removeAll(before);
+        assertThat(second.check(basic("a", "a-password"), "192.0.2.1").name()).isEqualTo("a");
+        java.util.Set<Thread> seconds = loginThreads();
+        seconds.removeAll(before);
+        seconds.removeAll(firsts);
+        assertThat(firsts).as("the first instance's hashing threads").isNotEmpty();
+        assertThat(seconds).as("the second instance's hashing threads").isNotEmpty();
 
-        Accounts.stopHashing(java.time.Duration.ofSeconds(10));
-        assertThat(loginThreads()).as("threads named arno-login-* alive after the stop").isZero();
+        first.close();
+        assertThat(firsts).as("the first instance's threads after its close").noneMatch(Thread::isAlive);
+        assertThat(seconds).as("the second instance's threads after the first's close").allMatch(Thread::isAlive);
+        second.close();
+        assertThat(seconds).as("the second instance's threads after its close").noneMatch(Thread::isAlive);
 
-        // a new check (a new instance: the first remembers its answer) hashes on new threads
-        assertThat(new Accounts(tmp.resolve("users")).check(basic("a", "a-password"), "192.0.2.1").name()).isEqualTo("a");
-        assertThat(loginThreads()).isPositive();
+        // a check after the close (a new instance: the first remembers its answer) hashes on new threads
+        try (Accounts third = new Accounts(tmp.resolve("users"))) {
+            java.util.Set<Thread> old = loginThreads();
+            assertThat(third.check(basic("a", "a-password"), "192.0.2.1").name()).isEqualTo("a");
+            java.util.Set<Thread> now = loginThreads();
+            now.removeAll(old);
+            assertThat(now).isNotEmpty();
+        }
     }
 
-    private static long loginThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("arno-login-") && t.isAlive()).count();
+    /** The hashing threads alive now, whoever made them. */
+    private static java.util.Set<Thread> loginThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("arno-login-") && t.isAlive())
+                .collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
     }
 
     @Test void aFiveFieldLineFromTheBatchServiceMayReadAndWrite() throws Exception {

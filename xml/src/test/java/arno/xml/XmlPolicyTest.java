@@ -137,6 +137,33 @@ class XmlPolicyTest {
         assertThatThrownBy(() -> new XmlPolicy.Limits(1, 1, 0, 1)).isInstanceOf(ArnoException.class);
     }
 
+    /**
+     * Each Configuration parses by the policy installed on it, also where Saxon makes a parser by
+     * class name ({@code parse-xml()}): a policy installed later on another Configuration changes
+     * nothing here, in either order.
+     */
+    @Test
+    void eachConfigurationParsesByItsOwnPolicy() throws Exception {
+        Processor tight = new Processor(false);
+        new XmlPolicy(new XmlPolicy.Limits(10, 1000, 3, 10)).install(tight.getUnderlyingConfiguration());
+        Processor roomy = new Processor(false);
+        XmlPolicy.DEFAULT.install(roomy.getUnderlyingConfiguration());
+        String deep = "parse-xml('<a><b><c><d/></c></b></a>')/count(//*)";
+        for (int round = 0; round < 2; round++) {
+            assertThat(roomy.newXPathCompiler().evaluateSingle(deep, null).getStringValue()).isEqualTo("4");
+            // parse-xml() keeps the parser's message only
+            assertThatThrownBy(() -> tight.newXPathCompiler().evaluateSingle(deep, null))
+                    .hasMessageContaining("elements nest deeper than the limit of 3");
+            // and documents given as streams, by the reader maker of the parse options
+            assertThat(parse(roomy, "<a><b><c><d/></c></b></a>".getBytes()).getStringValue()).isEmpty();
+            assertThatThrownBy(() -> parse(tight, "<a><b><c><d/></c></b></a>".getBytes()))
+                    .satisfies(t -> assertThat(XmlPolicy.refusal(t).kind()).isEqualTo(XmlPolicy.Kind.DEPTH));
+            // installed again, in the other order: still each its own
+            XmlPolicy.DEFAULT.install(roomy.getUnderlyingConfiguration());
+            new XmlPolicy(new XmlPolicy.Limits(10, 1000, 3, 10)).install(tight.getUnderlyingConfiguration());
+        }
+    }
+
     @Test
     void limitsListInTheCatalogue() {
         assertThat(List.of(ErrorCode.values())).extracting(ErrorCode::code).doesNotHaveDuplicates();

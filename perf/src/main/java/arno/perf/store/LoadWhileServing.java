@@ -90,7 +90,7 @@ public final class LoadWhileServing {
             b.port = 0;
             // PageClients built from the store, not served from the page cache: the figure is the store's under writes.
             b.pageCaches = Boolean.getBoolean("arno.pageCaches");
-            try (ArnoServer server = ArnoServer.bind(b.build(), store)) {
+            try (accounts; ArnoServer server = ArnoServer.bind(b.build(), store)) {
                 server.mount("store", "/store/*", new StoreServlet(atom, accounts, StoreServlet.ReadPolicy.PUBLIC,
                         atom.options().maxBodyBytes()).endpoint());
                 server.serve();

@@ -103,10 +103,20 @@ public final class ServeCommand implements Callable<Integer> {
     Integer articles;
 
     /**
-     * For tests: when set, {@code serve} calls it with the port once everything listens, instead
-     * of waiting for Ctrl-C, and then stops as Ctrl-C would. Package-private on purpose.
+     * When set (by a test, through {@link arno.server.Main#run(String[], java.io.PrintStream,
+     * java.io.PrintStream, picocli.CommandLine.IFactory)}), {@code serve} calls it with the port once
+     * everything listens, instead of waiting for Ctrl-C, and then stops as Ctrl-C would.
      */
-    static volatile IntConsumer whileServing;
+    private final IntConsumer whileServing;
+
+    public ServeCommand() {
+        this(null);
+    }
+
+    /** A {@code serve} that runs {@code whileServing} instead of waiting for Ctrl-C. */
+    ServeCommand(IntConsumer whileServing) {
+        this.whileServing = whileServing;
+    }
 
     @Override
     public Integer call() {
@@ -151,7 +161,7 @@ public final class ServeCommand implements Callable<Integer> {
             err.println("arno: serving on http://" + (c.bind().equals("0.0.0.0") ? "localhost" : c.bind()) + ":"
                     + server.port() + "/  (Ctrl-C stops)");
             err.flush();
-            waitUntilStopped(server.port(), stopped, err);
+            waitUntilStopped(server.port(), stopped, err, whileServing);
             return 0;
         } finally {
             // The run file first (no new command finds us), the server (no new requests, the batch servlet included),
@@ -303,10 +313,9 @@ public final class ServeCommand implements Callable<Integer> {
      * {@link #whileServing} returns. The hook then waits for {@code stopped}, which the serving
      * thread counts down once it has closed everything, so the JVM does not end mid-close.
      */
-    private static void waitUntilStopped(int port, CountDownLatch stopped, PrintWriter err) {
-        IntConsumer test = whileServing;
-        if (test != null) {
-            test.accept(port);
+    private static void waitUntilStopped(int port, CountDownLatch stopped, PrintWriter err, IntConsumer whileServing) {
+        if (whileServing != null) {
+            whileServing.accept(port);
             return;
         }
         CountDownLatch stopping = new CountDownLatch(1);

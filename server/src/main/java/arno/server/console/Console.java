@@ -217,7 +217,7 @@ public final class Console implements AutoCloseable {
                     default -> {
                         if (path.startsWith("/errors/")) {
                             String id = path.substring("/errors/".length());
-                            RecentErrors.Entry e = RecentErrors.shared().find(id);
+                            RecentErrors.Entry e = sites.recentErrors().find(id);
                             if (e == null) throw ErrorMessage.ERROR_FORGOTTEN.error(id, RecentErrors.CAPACITY);
                             page(req, resp, "errors", "Error " + id, h -> error(h, e));
                         } else {
@@ -270,7 +270,7 @@ public final class Console implements AutoCloseable {
         }
 
         private void errors(Html h) {
-            List<RecentErrors.Entry> list = RecentErrors.shared().newestFirst();
+            List<RecentErrors.Entry> list = sites.recentErrors().newestFirst();
             if (list.isEmpty()) {
                 h.el("p", "No errors since the server started.", "class", "note");
                 return;

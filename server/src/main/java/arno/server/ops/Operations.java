@@ -30,12 +30,17 @@ public final class Operations {
      */
     public static AutoCloseable mount(ArnoServer server, Config config, Store store, BatchService batch) {
         server.mount("health", HEALTH, new Health(server.sites(), store, batch));
-        Accounts accounts = batch != null ? batch.accounts() : new Accounts(config.accounts());
+        // The batch service's accounts are its own to close; without it, these are ours.
+        Accounts own = batch != null ? null : new Accounts(config.accounts());
+        Accounts accounts = batch != null ? batch.accounts() : own;
         Console console = new Console(server, config, store, batch, accounts);
         server.mount("console", Console.PATH + "/*", console.endpoint());
         if (!config.metrics()) {
             server.observe(console.observer());
-            return console;
+            return () -> {
+                console.close();
+                if (own != null) own.close();
+            };
         }
         Metrics metrics = new Metrics(server, store, batch);
         server.mount("metrics", METRICS, MetricsServlet.endpoint(metrics, new Addresses(config.metricsAddresses()), accounts));
@@ -48,6 +53,7 @@ public final class Operations {
         return () -> {
             console.close();
             metrics.close();
+            if (own != null) own.close();
         };
     }
 

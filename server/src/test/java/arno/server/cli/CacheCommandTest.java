@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntConsumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,17 +33,12 @@ class CacheCommandTest {
     Path tmp;
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    @AfterEach
-    void noHook() {
-        ServeCommand.whileServing = null;
-    }
-
     private void serving(IntConsumer during) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        ServeCommand.whileServing = during;
         int status = Main.run(new String[] {"serve", "--production", "--port", "0", "--data", tmp.resolve("data").toString(),
                         "--sites", SITES.toString()},
-                new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
+                Cli.serving(during));
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
     }
 

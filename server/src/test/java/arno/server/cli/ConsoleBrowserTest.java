@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntConsumer;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -102,11 +101,6 @@ class ConsoleBrowserTest {
         Accounts accounts = new Accounts(data.resolve("batch/users"));
         accounts.add("root", "console-password", Accounts.ALL_ROLES);
         accounts.add("reader", "reader-password", Set.of(Accounts.Role.READ, Accounts.Role.WRITE));
-    }
-
-    @AfterEach
-    void noHook() {
-        ServeCommand.whileServing = null;
     }
 
     @Test
@@ -375,12 +369,11 @@ class ConsoleBrowserTest {
     }
 
     private void serve(IntConsumer during) {
-        ServeCommand.whileServing = during;
         List<String> a = List.of("serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString(),
                 "--articles", "5", "--batch-root", batchRoot.toString());
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Main.run(a.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), Cli.serving(during));
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
     }
 }

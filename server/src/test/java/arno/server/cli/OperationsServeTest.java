@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,11 +58,6 @@ class OperationsServeTest {
                   <template xslt="t.xsl"/>
                 </route>
                 """);
-    }
-
-    @AfterEach
-    void noHook() {
-        ServeCommand.whileServing = null;
     }
 
     @Test
@@ -125,13 +119,14 @@ class OperationsServeTest {
         client.setDaemon(true);
         client.start();
         assertThat(knocking.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        ServeCommand.whileServing = p -> Wait.upTo(Duration.ofSeconds(30)).alias("every path answered three times")
+        IntConsumer during = p -> Wait.upTo(Duration.ofSeconds(30)).alias("every path answered three times")
                 .until(() -> paths.stream().allMatch(path -> seen.getOrDefault(path, 0) >= 3));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status;
         try {
             status = Main.run(new String[] {"serve", "--port", Integer.toString(port), "--data", data.toString(), "--sites",
-                    sites.toString()}, new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8));
+                    sites.toString()}, new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
+                    Cli.serving(during));
         } finally {
             stop.set(true);
             client.join(60_000);
@@ -355,12 +350,11 @@ class OperationsServeTest {
 
     /** Serves with the test's folders and {@code more} flags while {@code during} runs; returns what serve printed. */
     private String serve(IntConsumer during, String... more) {
-        ServeCommand.whileServing = during;
         List<String> a = new ArrayList<>(List.of("serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString()));
         a.addAll(List.of(more));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Main.run(a.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), Cli.serving(during));
         String printed = err.toString(StandardCharsets.UTF_8);
         assertThat(status).as(printed).isZero();
         return printed;

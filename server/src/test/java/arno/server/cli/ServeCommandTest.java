@@ -21,9 +21,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -53,11 +53,6 @@ class ServeCommandTest {
                 """);
     }
 
-    @AfterEach
-    void noHook() {
-        ServeCommand.whileServing = null;
-    }
-
     private List<String> args(String... more) {
         List<String> a = new ArrayList<>(List.of("serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString()));
         a.addAll(List.of(more));
@@ -73,7 +68,7 @@ class ServeCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<HttpResponse<String>> responses = new ArrayList<>();
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        ServeCommand.whileServing = port -> {
+        IntConsumer during = port -> {
             String printed = err.toString(StandardCharsets.UTF_8);
             Matcher account = Pattern.compile("account for this data folder: (\\S+) ").matcher(printed);
             try {
@@ -91,7 +86,7 @@ class ServeCommandTest {
             }
         };
         int status = Main.run(args().toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(err, true, StandardCharsets.UTF_8), Cli.serving(during));
         String printed = err.toString(StandardCharsets.UTF_8);
         assertThat(status).as(printed).isZero();
         assertThat(responses).hasSize(3);
@@ -144,7 +139,7 @@ class ServeCommandTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<Object> seen = new ArrayList<>();
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        ServeCommand.whileServing = port -> {
+        IntConsumer during = port -> {
             Matcher account = Pattern.compile("account for this data folder: (\\S+) ").matcher(err.toString(StandardCharsets.UTF_8));
             assertThat(account.find()).isTrue();
             try {
@@ -160,7 +155,8 @@ class ServeCommandTest {
             seen.add(arno.xml.OwnerOnlyFiles.assertOwnerOnly(data)); // the run file exists while serving
         };
         int status = Main.run(args("--batch-root", root.toString()).toArray(String[]::new),
-                new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
+                Cli.serving(during));
         assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
         assertThat(seen.get(0)).isEqualTo(200);
         assertThat((Cli) seen.get(1)).satisfies(c -> assertThat(c.status()).as(c.err()).isZero());
@@ -185,14 +181,13 @@ class ServeCommandTest {
         Files.setPosixFilePermissions(data.resolve("store"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(data.resolve("batch"), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-x---"));
         Files.setPosixFilePermissions(data, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
-        ServeCommand.whileServing = port -> { };
         try (arno.server.LogCapture log = new arno.server.LogCapture()) {
-            Cli c = serve();
+            Cli c = Cli.run(port -> { }, args().toArray(String[]::new));
             assertThat(c.status()).as(c.err()).isZero();
             assertThat(log.containing("could be read by other users"))
                     .containsExactly("store, batch in " + data + " could be read by other users of this machine; now only by this one");
             log.lines.clear();
-            assertThat(serve().status()).isZero();
+            assertThat(Cli.run(port -> { }, args().toArray(String[]::new)).status()).isZero();
             assertThat(log.containing("could be read by other users")).isEmpty();
         }
         for (String f : new String[] {"store", "batch"}) {
@@ -205,8 +200,7 @@ class ServeCommandTest {
 
     @Test
     void productionHasNoDevelopmentAccountAndNoDemoNote() {
-        ServeCommand.whileServing = port -> { };
-        Cli c = serve("--production");
+        Cli c = Cli.run(port -> { }, args("--production").toArray(String[]::new));
         assertThat(c.status()).as(c.err()).isZero();
         assertThat(c.err()).doesNotContain("batch service account").doesNotContain("demo").contains("arno: serving on http://127.0.0.1:");
     }

@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntConsumer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -62,11 +61,6 @@ class StoreLoadWhileServingTest {
         }
     }
 
-    @AfterEach
-    void noHook() {
-        ServeCommand.whileServing = null;
-    }
-
     private void write(String path, String text) throws IOException {
         Path f = content.resolve(path.substring(1));
         Files.createDirectories(f.getParent());
@@ -81,9 +75,9 @@ class StoreLoadWhileServingTest {
     /** Runs {@code serve} on an ephemeral port with {@code during} while it serves; returns what it printed. */
     private String serving(IntConsumer during) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        ServeCommand.whileServing = during;
         int status = Main.run(new String[] {"serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString()},
-                new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8));
+                new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
+                Cli.serving(during));
         String printed = err.toString(StandardCharsets.UTF_8);
         assertThat(status).as(printed).isZero();
         return printed;
@@ -218,13 +212,13 @@ class StoreLoadWhileServingTest {
     void aServerServingFilesLeavesTheStoreToTheCommand() {
         List<Cli> loads = new ArrayList<>();
         List<RunFile> found = new ArrayList<>();
-        ServeCommand.whileServing = port -> {
+        IntConsumer during = port -> {
             found.add(RunFile.find(data).orElseThrow());
             loads.add(Cli.run("store", "load", "--resources", content.toString(), "--data", data.toString()));
         };
         int status = Main.run(new String[] {"serve", "--port", "0", "--data", data.toString(), "--sites", sites.toString(),
                 "--content-from", "files"}, new PrintStream(new ByteArrayOutputStream(), true),
-                new PrintStream(new ByteArrayOutputStream(), true));
+                new PrintStream(new ByteArrayOutputStream(), true), Cli.serving(during));
         assertThat(status).isZero();
         assertThat(found.get(0).store()).as("the run file says the server holds no store").isFalse();
         Cli load = loads.get(0);

@@ -60,7 +60,10 @@ public final class ArnoWebApp implements ServletContextListener {
         event.getServletContext().log("Arno: stopped; the store is closed");
     }
 
-    /** The page caches first (the container has stopped the servlets), then batch and the store, then the login threads. */
+    /**
+     * The page caches first (the container has stopped the servlets), then batch (with its accounts,
+     * whose login threads end with it) and the store: no thread of this application's classes is left.
+     */
     private void close(ServletContext ctx) {
         try {
             if (server != null) server.close();
@@ -74,12 +77,6 @@ public final class ArnoWebApp implements ServletContextListener {
         }
         server = null;
         parts = null;
-        try {
-            // the login-hashing threads were made by this application's classes: end them with it
-            arno.xml.Accounts.stopHashing(java.time.Duration.ofSeconds(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Defaults for a deployed WAR, then the file named by {@code arno.config}, then {@code arno.data} and {@code arno.development}. */
