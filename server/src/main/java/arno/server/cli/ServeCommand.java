@@ -122,8 +122,11 @@ public final class ServeCommand implements Callable<Integer> {
         this(null);
     }
 
-    /** A {@code serve} that runs {@code whileServing} instead of waiting for Ctrl-C. */
-    ServeCommand(IntConsumer whileServing) {
+    /**
+     * A {@code serve} that runs {@code whileServing} instead of waiting for Ctrl-C (tests that
+     * serve, in this module and in the demo's).
+     */
+    public ServeCommand(IntConsumer whileServing) {
         this.whileServing = whileServing;
     }
 
