@@ -610,6 +610,8 @@ public enum ErrorMessage {
     CLUSTER_URL_PASSWORD(BAD_CONFIGURATION, "the cluster's database URL must not hold a password (it would show in "
             + "process lists and logs): put it in a file (--cluster-password-file, cluster/@password-file) or in the "
             + "environment variable ARNO_CLUSTER_PASSWORD"),
+    CLUSTER_FILES(BAD_CONFIGURATION, "cluster mode shares the store, so the sites must read their content from it "
+            + "(pages/@content-from store, --content-from store), not from files"),
     CLUSTER_PASSWORD_FILE(BAD_CONFIGURATION, "the cluster's password file %s cannot be read (%s)"),
     CLUSTER_PASSWORD_FILE_ALONE(BAD_CONFIGURATION, "a cluster password file (%s) needs a cluster database "
             + "(--cluster URL, or cluster/@database)"),

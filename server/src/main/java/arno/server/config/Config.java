@@ -339,6 +339,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(confirmDeleteDocuments >= 0, ErrorMessage.CONFIRM_DOCUMENTS, confirmDeleteDocuments);
             for (String p : trustedProxies) checkProxy(p);
             Cluster cluster = cluster(clusterDatabase, clusterPasswordFile);
+            need(cluster == null || contentFrom == ContentFrom.STORE, ErrorMessage.CLUSTER_FILES);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, ErrorMessage.LOG_LEVEL);
             need(logFile == null || !Files.isDirectory(logFile), ErrorMessage.LOG_FILE_FOLDER, logFile);

@@ -184,5 +184,7 @@ class ClusterServeTest {
         Cli.run("serve", "--port", "0", "--data", tmp.resolve("d").toString(), "--cluster", "db.example.org")
                 .failsWith("must be a PostgreSQL URL", "not 'db.example.org'");
         assertThat(tmp.resolve("d")).doesNotExist();
+        Cli.run("serve", "--port", "0", "--data", tmp.resolve("d").toString(), "--cluster", "postgresql://db/arno",
+                "--content-from", "files").failsWith("cluster mode shares the store");
     }
 }
