@@ -144,6 +144,13 @@ public final class PgWritePath implements WritePath {
     private final int groupMax;
     private final LinkedBlockingDeque<Task> queue = new LinkedBlockingDeque<>();
     private final Thread thread;
+    /** Store version → position of the commits this path made, the last {@value Applier#REMEMBERED}. */
+    private final Map<Long, Long> positions = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+            return size() > Applier.REMEMBERED;
+        }
+    };
     private volatile boolean closing;
     private volatile long conflicts;
     /** Runs between the check and the commit in PostgreSQL (tests: another node commits there). */
@@ -179,6 +186,14 @@ public final class PgWritePath implements WritePath {
         Task t = new Task(op);
         queue.add(t);
         return t.future;
+    }
+
+    @Override
+    public java.util.OptionalLong position(long version) {
+        synchronized (positions) {
+            Long p = positions.get(version);
+            return p == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(p);
+        }
     }
 
     @Override
@@ -416,6 +431,9 @@ public final class PgWritePath implements WritePath {
                 time = s.committedAt(version);
             }
             if (time == null) time = checkedAt;
+        }
+        synchronized (positions) {
+            positions.put(version, position);
         }
         for (Task t : group) t.future.complete(new Done(t.applied, version, time));
     }

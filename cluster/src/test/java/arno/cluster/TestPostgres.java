@@ -45,7 +45,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * stop -m fast}, then the postmaster's pid killed if it is still there, then the folder deleted.
  * A failed start stops whatever it started before it reports.
  */
-final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
+public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
 
     /** Where Debian installs the server binaries, one folder per major version. */
     private static final Path DEBIAN = Path.of("/usr/lib/postgresql");
@@ -69,15 +69,15 @@ final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** A JDBC URL of the database {@code arno}, as the superuser {@code postgres}. */
-    String url() {
+    public String url() {
         return url("arno");
     }
 
-    String url(String database) {
+    public String url(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database + "?user=postgres";
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
@@ -87,21 +87,21 @@ final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** A new empty database, for a test that must not see another's tables; returns its name. */
-    String newDatabase() {
+    public String newDatabase() {
         String name = "arno_" + databases.incrementAndGet();
         execute("postgres", "CREATE DATABASE " + name);
         return name;
     }
 
     /** A plain (unpooled) data source of {@code database}. */
-    javax.sql.DataSource dataSource(String database) {
+    public javax.sql.DataSource dataSource(String database) {
         org.postgresql.ds.PGSimpleDataSource d = new org.postgresql.ds.PGSimpleDataSource();
         d.setURL(url(database));
         return d;
     }
 
     /** Runs {@code sql} in {@code database} (autocommit). */
-    void execute(String database, String sql) {
+    public void execute(String database, String sql) {
         try (Connection c = DriverManager.getConnection(url(database)); Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
@@ -109,7 +109,7 @@ final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    synchronized void start() throws IOException, InterruptedException {
+    public synchronized void start() throws IOException, InterruptedException {
         if (pid > 0) {
             return;
         }
@@ -152,7 +152,7 @@ final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
      * Stops the server ({@code pg_ctl stop -m fast}; the pid killed if it is still alive) and deletes
      * its folder. Safe to call twice and after a failed start.
      */
-    synchronized void stop() {
+    public synchronized void stop() {
         if (folder == null) {
             return;
         }

@@ -41,14 +41,16 @@ public final class Parts implements AutoCloseable {
     private final BatchOptions batchOptions;
     private final Store store;
     private final AtomStore atom;
+    private final ClusterNode cluster;
     private BatchService batch;
     private AutoCloseable operations;
 
-    private Parts(Config config, BatchOptions batchOptions, Store store, AtomStore atom) {
+    private Parts(Config config, BatchOptions batchOptions, Store store, AtomStore atom, ClusterNode cluster) {
         this.config = config;
         this.batchOptions = batchOptions;
         this.store = store;
         this.atom = atom;
+        this.cluster = cluster;
     }
 
     /**
@@ -66,14 +68,53 @@ public final class Parts implements AutoCloseable {
      * {@code contextPath/store}, so those are what clients post back.
      */
     public static Parts open(Config config, BatchOptions batchOptions, String contextPath) {
-        if (config.contentFrom() != Config.ContentFrom.STORE) return new Parts(config, batchOptions, null, null);
-        Store store = Store.open(config.store(), storeOptions(config));
+        return open(config, batchOptions, contextPath, s -> { });
+    }
+
+    /**
+     * As {@link #open(Config, BatchOptions, String)}; in cluster mode ({@link Config#cluster()})
+     * the node connects to the cluster's database first (migrating its schema), and opens the
+     * store service with the cluster's write path, which starts the node's applier on its own
+     * copy. {@code prepareNewCopy} runs on a copy that has never held anything, before the store
+     * service installs its default documents: what it writes there (the demo's indexes) is the
+     * same on every node, so every copy numbers its versions alike.
+     */
+    public static Parts open(Config config, BatchOptions batchOptions, String contextPath,
+            java.util.function.Consumer<Store> prepareNewCopy) {
+        if (config.contentFrom() != Config.ContentFrom.STORE) return new Parts(config, batchOptions, null, null, null);
+        ClusterNode cluster = config.cluster() == null ? null : ClusterNode.connect(config.cluster(), nodeName(config));
+        Store store = null;
         try {
-            return new Parts(config, batchOptions, store, AtomStore.open(store, atomOptions(config, contextPath)));
+            store = Store.open(config.store(), storeOptions(config));
+            AtomStore atom;
+            if (cluster == null) {
+                atom = AtomStore.open(store, atomOptions(config, contextPath));
+            } else {
+                if (store.version() == 0) prepareNewCopy.accept(store);
+                atom = AtomStore.open(store, atomOptions(config, contextPath), cluster.writePath());
+            }
+            return new Parts(config, batchOptions, store, atom, cluster);
         } catch (RuntimeException e) {
-            store.close();
+            if (store != null) store.close();
+            if (cluster != null) cluster.close();
             throw e;
         }
+    }
+
+    /** How this node names itself in the cluster's log: its host and data folder. */
+    private static String nodeName(Config config) {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "localhost";
+        }
+        return host + ":" + config.data();
+    }
+
+    /** This node's part of the cluster, or null for a single node. */
+    public ClusterNode cluster() {
+        return cluster;
     }
 
     /** The store, or null when the sites read files. */
@@ -102,7 +143,7 @@ public final class Parts implements AutoCloseable {
         // Page work first: batch workers give way while pages wait for the server's workers.
         batch = BatchService.start((atom == null ? batchOptions : batchOptions.withStore(atom))
                 .withPagePressure(server::pagesWaiting));
-        operations = Operations.mount(server, config, store, batch);
+        operations = Operations.mount(server, config, store, batch, cluster);
         server.mount("batch", "/batch/*", Operations.gateWrites(batch.endpoint(), config, batch.accounts(),
                 "submitting and cancelling batch jobs"));
         if (atom != null) {
@@ -123,14 +164,15 @@ public final class Parts implements AutoCloseable {
     }
 
     /**
-     * Closes the operating parts, the batch service, the store service and the store, each even if
+     * Closes the operating parts, the batch service, the store service, the store and the cluster's pool, each even if
      * one before it fails; the first failure is thrown with the others suppressed.
      */
     @Override
     public void close() throws Exception {
         Exception first = null;
         List<AutoCloseable> open = new ArrayList<>();
-        for (AutoCloseable o : new AutoCloseable[] {operations, batch, atom, store}) {
+        // the store service closes the cluster's write path and its applier, before the store and the pool
+        for (AutoCloseable o : new AutoCloseable[] {operations, batch, atom, store, cluster}) {
             if (o != null) open.add(o);
         }
         for (AutoCloseable o : open) {

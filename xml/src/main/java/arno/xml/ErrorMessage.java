@@ -605,6 +605,16 @@ public enum ErrorMessage {
     CONFIRM_DEPTH(BAD_CONFIGURATION, "the depth of the store's confirmed deletes must not be negative, not %s"),
     CONFIRM_DOCUMENTS(BAD_CONFIGURATION, "the documents a store delete removes without confirmation must not be "
             + "negative, not %s"),
+    CLUSTER_URL(BAD_CONFIGURATION, "the cluster's database must be a PostgreSQL URL such as "
+            + "jdbc:postgresql://127.0.0.1:5432/arno?user=arno (host, optional port, database), not '%s'"),
+    CLUSTER_URL_PASSWORD(BAD_CONFIGURATION, "the cluster's database URL must not hold a password (it would show in "
+            + "process lists and logs): put it in a file (--cluster-password-file, cluster/@password-file) or in the "
+            + "environment variable ARNO_CLUSTER_PASSWORD"),
+    CLUSTER_FILES(BAD_CONFIGURATION, "cluster mode shares the store, so the sites must read their content from it "
+            + "(pages/@content-from store, --content-from store), not from files"),
+    CLUSTER_PASSWORD_FILE(BAD_CONFIGURATION, "the cluster's password file %s cannot be read (%s)"),
+    CLUSTER_PASSWORD_FILE_ALONE(BAD_CONFIGURATION, "a cluster password file (%s) needs a cluster database "
+            + "(--cluster URL, or cluster/@database)"),
     LOG_LEVEL(BAD_CONFIGURATION, "log level must be one of error, warning, info, debug, trace"),
     LOG_FILE_FOLDER(BAD_CONFIGURATION, "log file %s is a folder; name a file in it"),
     ACCESS_LOG_FOLDER(BAD_CONFIGURATION, "access log %s is a folder; name a file in it"),
@@ -724,6 +734,10 @@ public enum ErrorMessage {
             + "this node has not applied it within %s ms (%s); it becomes visible here when it has"),
     DB_UNREACHABLE(DATABASE_UNAVAILABLE, "cannot reach the cluster's database (%s); nothing of the write was stored"),
     DB_REFUSED_WRITE(DATABASE_UNAVAILABLE, "the cluster's database refused the write (%s); nothing of the write was stored"),
+    CLUSTER_UNREACHABLE(DATABASE_UNAVAILABLE, "cannot reach the cluster's database %s (%s); start PostgreSQL, or check "
+            + "the URL (--cluster) and its password"),
+    CLUSTER_NOT_CAUGHT_UP(DATABASE_UNAVAILABLE, "this node has not applied the cluster's log up to position %s within %s s "
+            + "(%s); the demo was not loaded"),
     // ---- internal (500)
     MOUNTED_WITHOUT_FILTER(INTERNAL, "%s is mounted without its AuthFilter; mount %s"),
     NOT_A_PIPELINE_STAGE(INTERNAL, "ContentFetch runs only as a pipeline stage (no Saxon configuration reached it)"),

@@ -102,6 +102,15 @@ public final class ServeCommand implements Callable<Integer> {
                     + DEFAULT_ARTICLES + ")")
     Integer articles;
 
+    @Option(names = "--cluster", paramLabel = "URL",
+            description = "cluster mode: the PostgreSQL database the nodes share, jdbc:postgresql://HOST[:PORT]/DB?user=NAME "
+                    + "(never with a password; see --cluster-password-file)")
+    String cluster;
+
+    @Option(names = "--cluster-password-file", paramLabel = "FILE",
+            description = "a file holding the cluster database's password (else the environment variable ARNO_CLUSTER_PASSWORD)")
+    Path clusterPasswordFile;
+
     /**
      * When set (by a test, through {@link arno.server.Main#run(String[], java.io.PrintStream,
      * java.io.PrintStream, picocli.CommandLine.IFactory)}), {@code serve} calls it with the port once
@@ -113,8 +122,11 @@ public final class ServeCommand implements Callable<Integer> {
         this(null);
     }
 
-    /** A {@code serve} that runs {@code whileServing} instead of waiting for Ctrl-C. */
-    ServeCommand(IntConsumer whileServing) {
+    /**
+     * A {@code serve} that runs {@code whileServing} instead of waiting for Ctrl-C (tests that
+     * serve, in this module and in the demo's).
+     */
+    public ServeCommand(IntConsumer whileServing) {
         this.whileServing = whileServing;
     }
 
@@ -142,9 +154,20 @@ public final class ServeCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         try {
             // The store is open first: the sites read it, batches read store: inputs from it and write store: outputs through it.
-            parts = Parts.open(c, batchOptions);
+            parts = Parts.open(c, batchOptions, "", store -> {
+                // a new cluster node's copy: the demo's indexes, as the node that loads the demo has them
+                if (demoToLoad(c) != null) IndexTasks.addResource(store, DEMO_INDEXES, new XmlPolicy(c.xmlLimits()), err);
+            });
             AtomStore atom = parts.atom();
-            if (fromStore) loadDemo(c, atom, err);
+            if (fromStore && parts.cluster() == null) {
+                loadDemo(c, atom, err, true);
+            } else if (fromStore && demoToLoad(c) != null) {
+                // the first node to find the cluster empty loads the demo, through the log; the others apply it
+                try (arno.server.ClusterNode.Held lock = parts.cluster().demoLock()) {
+                    parts.cluster().catchUp(java.time.Duration.ofMinutes(2));
+                    loadDemo(c, atom, err, false);
+                }
+            }
             // Bound, answering nothing yet: every part is mounted before the first request is answered, so no
             // client (a load balancer's health check first) meets a server that is half there.
             server = ArnoServer.bind(c, parts.store());
@@ -190,6 +213,8 @@ public final class ServeCommand implements Callable<Integer> {
                 throw ErrorMessage.CONTENT_FROM_OPTION.error(contentFrom);
             }
         }
+        if (cluster != null) b.clusterDatabase = cluster;
+        if (clusterPasswordFile != null) b.clusterPasswordFile = clusterPasswordFile;
         if (pageCaches != null) {
             switch (pageCaches.strip()) {
                 case "on" -> b.pageCaches = true;
@@ -262,9 +287,8 @@ public final class ServeCommand implements Callable<Integer> {
      * the store API (every entry checked against its introspection, links managed), with a
      * progress line every tenth.
      */
-    private static void loadDemo(Config c, AtomStore atom, PrintWriter err) {
-        Demo demo = Demo.find().orElse(null);
-        if (c.production() || demo == null || !demo.hasContent(c.content())) return;
+    private static void loadDemo(Config c, AtomStore atom, PrintWriter err, boolean indexes) {
+        if (demoToLoad(c) == null) return;
         try (Snapshot s = atom.store().read()) {
             for (String child : s.children("/")) {
                 if (!child.startsWith("_")) return; // the store has content of its own
@@ -272,8 +296,9 @@ public final class ServeCommand implements Callable<Integer> {
         }
         err.println("arno: loading " + c.content() + " into the store " + c.store());
         err.flush();
-        // The demo's value indexes (DOI, category, issue, surname, date) first, so entries are indexed as they load.
-        IndexTasks.addResource(atom.store(), "/arno/demo/indexes.xml", new XmlPolicy(c.xmlLimits()), err);
+        // The demo's value indexes (DOI, category, issue, surname, date) first, so entries are indexed as they load
+        // (a cluster node's copy has them from its start).
+        if (indexes) IndexTasks.addResource(atom.store(), DEMO_INDEXES, new XmlPolicy(c.xmlLimits()), err);
         long t0 = System.nanoTime();
         long[] shown = {0};
         TreeLoader.Result r = TreeLoader.load(atom, c.content(), "arno", (done, total) -> {
@@ -287,6 +312,14 @@ public final class ServeCommand implements Callable<Integer> {
         err.printf(java.util.Locale.ROOT, "arno: loaded %d entries and %d variants in %.1f s (store version %d)%n",
                 r.entries(), r.variants(), (System.nanoTime() - t0) / 1e9, r.version());
         err.flush();
+    }
+
+    private static final String DEMO_INDEXES = "/arno/demo/indexes.xml";
+
+    /** The demo, when a development run has its content to load into the store; else null. */
+    private static Demo demoToLoad(Config c) {
+        Demo demo = Demo.find().orElse(null);
+        return c.production() || demo == null || !demo.hasContent(c.content()) ? null : demo;
     }
 
     /** How a command on this machine reaches the server: loopback unless it listens on one address only. */

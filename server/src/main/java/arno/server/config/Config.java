@@ -75,6 +75,7 @@ import java.util.List;
  *                      server's workers (above 0, at most 1; 1: batches never give way to pages)
  * @param storeDeletes  which deletes through the store API need the admin role and an explicit
  *                      confirmation: of an entry at a depth or above, or of more documents than a number
+ * @param cluster       the cluster's database (cluster mode), or null: a single node, no database
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                      int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
@@ -82,7 +83,17 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                      ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
                      int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
                      Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate,
-                     Duration batchTimeLimit, double batchMinShare, DeleteGuard storeDeletes) {
+                     Duration batchTimeLimit, double batchMinShare, DeleteGuard storeDeletes, Cluster cluster) {
+
+    /**
+     * Cluster mode: the PostgreSQL database the nodes share ({@code jdbc:postgresql://HOST[:PORT]/DB?user=…},
+     * never with a password) and where its password is read from: a file, or when null the
+     * environment variable {@code ARNO_CLUSTER_PASSWORD} (or none, for a database that asks none).
+     */
+    public record Cluster(String database, Path passwordFile) {
+        /** The environment variable a password is read from when no file names it. */
+        public static final String PASSWORD_VARIABLE = "ARNO_CLUSTER_PASSWORD";
+    }
 
     /**
      * How much is logged. Each level names the {@link System.Logger.Level} and the
@@ -115,6 +126,20 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         batchRoots = List.copyOf(batchRoots);
         trustedProxies = List.copyOf(trustedProxies);
         metricsAllow = metricsAllow == null ? null : List.copyOf(metricsAllow);
+    }
+
+    /** The settings before cluster mode: a single node. */
+    public Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
+                  int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
+                  long storeMapSize, ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads,
+                  XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
+                  int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
+                  Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate, Duration batchTimeLimit,
+                  double batchMinShare, DeleteGuard storeDeletes) {
+        this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
+                storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
+                trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow, bodyRate, batchTimeLimit,
+                batchMinShare, storeDeletes, null);
     }
 
     /** The settings before the store's guarded deletes, those at their default. */
@@ -178,7 +203,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, true, StoreOptions.DEFAULT_MAP_SIZE,
                 ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
                 BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null, true, null, BodyRate.DEFAULT,
-                BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE, DeleteGuard.DEFAULT);
+                BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE, DeleteGuard.DEFAULT, null);
     }
 
     public Path content() {
@@ -254,6 +279,10 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public int confirmDeleteDepth;
         /** Deletes of more documents than this need confirmation ({@code store/@confirm-delete-documents}). */
         public long confirmDeleteDocuments;
+        /** The cluster's database URL ({@code --cluster}, {@code cluster/@database}); null: a single node. */
+        public String clusterDatabase;
+        /** The file holding the cluster database's password ({@code --cluster-password-file}, {@code cluster/@password-file}). */
+        public Path clusterPasswordFile;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -269,6 +298,10 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             batchTimeLimit = c.batchTimeLimit;
             batchMinShare = c.batchMinShare;
             confirmDeleteDepth = c.storeDeletes.depth(); confirmDeleteDocuments = c.storeDeletes.documents();
+            if (c.cluster != null) {
+                clusterDatabase = c.cluster.database();
+                clusterPasswordFile = c.cluster.passwordFile();
+            }
         }
 
         /**
@@ -305,6 +338,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(confirmDeleteDepth >= 0, ErrorMessage.CONFIRM_DEPTH, confirmDeleteDepth);
             need(confirmDeleteDocuments >= 0, ErrorMessage.CONFIRM_DOCUMENTS, confirmDeleteDocuments);
             for (String p : trustedProxies) checkProxy(p);
+            Cluster cluster = cluster(clusterDatabase, clusterPasswordFile);
+            need(cluster == null || contentFrom == ContentFrom.STORE, ErrorMessage.CLUSTER_FILES);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, ErrorMessage.LOG_LEVEL);
             need(logFile == null || !Files.isDirectory(logFile), ErrorMessage.LOG_FILE_FOLDER, logFile);
@@ -327,7 +362,29 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     trustedProxies.stream().map(String::strip).toList(), compression, logLevel, absolute(logFile), absolute(accessLog),
                     metrics, metricsAllow == null ? null : metricsAllow.stream().map(String::strip).toList(),
                     new BodyRate(bodyMinRate, bodyGrace, bodyTimeLimit), batchTimeLimit, batchMinShare,
-                    new DeleteGuard(confirmDeleteDepth, confirmDeleteDocuments));
+                    new DeleteGuard(confirmDeleteDepth, confirmDeleteDocuments), cluster);
+        }
+
+        /**
+         * The cluster's settings checked: a PostgreSQL URL ({@code postgresql://} taken as
+         * {@code jdbc:postgresql://}) with a host and a database and no password in it; null
+         * without a database.
+         */
+        private static Cluster cluster(String database, Path passwordFile) {
+            if (database == null) {
+                need(passwordFile == null, ErrorMessage.CLUSTER_PASSWORD_FILE_ALONE, passwordFile);
+                return null;
+            }
+            String url = database.strip();
+            if (url.startsWith("postgresql://")) url = "jdbc:" + url;
+            need(url.matches("jdbc:postgresql://[^/?#\\s@]+/[^/?#\\s]+(\\?[^#\\s]*)?"), ErrorMessage.CLUSTER_URL, database);
+            int q = url.indexOf('?');
+            if (q >= 0) {
+                for (String p : url.substring(q + 1).split("&")) {
+                    need(!p.toLowerCase(java.util.Locale.ROOT).startsWith("password="), ErrorMessage.CLUSTER_URL_PASSWORD);
+                }
+            }
+            return new Cluster(url, absolute(passwordFile));
         }
 
         private static Path absolute(Path p) {
@@ -384,7 +441,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     new BodyRate(Math.max(0, bodyMinRate), bodyGrace == null ? Duration.ZERO : bodyGrace,
                             bodyTimeLimit == null || bodyTimeLimit.isZero() || bodyTimeLimit.isNegative() ? BodyRate.DEFAULT.timeLimit() : bodyTimeLimit),
                     batchTimeLimit, batchMinShare,
-                    new DeleteGuard(Math.max(0, confirmDeleteDepth), Math.max(0, confirmDeleteDocuments)));
+                    new DeleteGuard(Math.max(0, confirmDeleteDepth), Math.max(0, confirmDeleteDocuments)),
+                    clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile));
         }
 
         private static boolean isAddress(String bind) {

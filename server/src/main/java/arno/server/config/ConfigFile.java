@@ -236,6 +236,11 @@ public final class ConfigFile {
                             b.confirmDeleteDocuments = Long.parseLong(v.strip());
                         }
                     }
+                    case "cluster" -> {
+                        String v;
+                        if ((v = atts.getValue("database")) != null) b.clusterDatabase = v.strip();
+                        if ((v = atts.getValue("password-file")) != null) b.clusterPasswordFile = path(v.strip());
+                    }
                     case "xml" -> {
                         xmlAt = here();
                         String v;

@@ -24,6 +24,10 @@ import java.util.List;
  *  "batch":{"running":true}}
  * </pre>
  *
+ * <p>In cluster mode a fourth part, {@code "cluster":{"position":N,"caughtUp":B}}: the position of
+ * the log the node's copy has applied, and whether it has reached the log's head as it was when
+ * the node started; until then the node is not ready (it would serve an old copy).
+ *
  * <p>The parts: the store is open and a snapshot can be read (when the sites read content from
  * it; {@code "used":false} otherwise, and it does not count); the sites are compiled (in
  * development an edit that broke one makes the server unready until it is fixed); the batch
@@ -42,12 +46,31 @@ public final class Health extends HttpServlet {
     private final transient SiteRegistry sites;
     private final transient Store store;
     private final transient BatchService batch;
+    private final transient Cluster cluster;
+
+    /** A cluster node's progress through the log. */
+    public interface Cluster {
+        /** The position the node's copy has applied. */
+        long position();
+
+        /** The log's head when the node started. */
+        long headAtStart();
+
+        /** Whether the node has applied {@link #headAtStart()} (and needs no resynchronisation). */
+        boolean caughtUp();
+    }
 
     /** {@code store} and {@code batch} may be null: the server runs without them. */
     public Health(SiteRegistry sites, Store store, BatchService batch) {
+        this(sites, store, batch, null);
+    }
+
+    /** As {@link #Health(SiteRegistry, Store, BatchService)}, for a cluster node ({@code cluster} null: a single node). */
+    public Health(SiteRegistry sites, Store store, BatchService batch, Cluster cluster) {
         this.sites = sites;
         this.store = store;
         this.batch = batch;
+        this.cluster = cluster;
     }
 
     @Override
@@ -102,6 +125,12 @@ public final class Health extends HttpServlet {
             json.append("\"running\":").append(running);
         }
         json.append('}');
+        if (cluster != null) {
+            boolean caughtUp = cluster.caughtUp();
+            ready &= caughtUp;
+            json.append(",\"cluster\":{\"position\":").append(cluster.position()).append(",\"caughtUp\":").append(caughtUp)
+                    .append('}');
+        }
 
         byte[] body = ("{\"live\":true,\"ready\":" + ready + "," + json + "}\n").getBytes(StandardCharsets.UTF_8);
         resp.setStatus(ready ? 200 : 503);

@@ -29,7 +29,12 @@ public final class Operations {
      * Returns what to close once the server has stopped.
      */
     public static AutoCloseable mount(ArnoServer server, Config config, Store store, BatchService batch) {
-        server.mount("health", HEALTH, new Health(server.sites(), store, batch));
+        return mount(server, config, store, batch, null);
+    }
+
+    /** As {@link #mount(ArnoServer, Config, Store, BatchService)}, for a cluster node ({@code cluster} null: a single node). */
+    public static AutoCloseable mount(ArnoServer server, Config config, Store store, BatchService batch, Health.Cluster cluster) {
+        server.mount("health", HEALTH, new Health(server.sites(), store, batch, cluster));
         // The batch service's accounts are its own to close; without it, these are ours.
         Accounts own = batch != null ? null : new Accounts(config.accounts());
         Accounts accounts = batch != null ? batch.accounts() : own;

@@ -124,6 +124,11 @@ public final class AtomStore implements AutoCloseable {
         return store;
     }
 
+    /** The cluster log's position of the write that made {@code version} ({@link WritePath#position}); empty on a single node. */
+    public java.util.OptionalLong position(long version) {
+        return writes.position(version);
+    }
+
     public AtomOptions options() {
         return options;
     }

@@ -59,6 +59,15 @@ public interface WritePath extends AutoCloseable {
     /** The version of the last commit applied: where a follower that starts now begins. */
     long version();
 
+    /**
+     * The position in the cluster's log of the commit that made store version {@code version},
+     * when this path committed it recently (what a writer is told, to read its write on another
+     * node); empty on a single node.
+     */
+    default java.util.OptionalLong position(long version) {
+        return java.util.OptionalLong.empty();
+    }
+
     /** Operations waiting to be applied. */
     int queued();
 

@@ -527,11 +527,21 @@ public final class StoreServlet extends HttpServlet {
             }
             AtomStore.Deleted d = atoms.delete(doc.resource(), ifMatch, user, confirmed);
             resp.setHeader("Arno-Version", Long.toString(d.version()));
+            position(resp, d.version());
         } else {
             AtomStore.Written w = atoms.deleteVariant(doc.resource(), doc.extension(), ifMatch, user);
             resp.setHeader("Arno-Version", Long.toString(w.version()));
+            position(resp, w.version());
         }
         resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
+    }
+
+    /**
+     * In cluster mode, the position in the cluster's log the write committed at
+     * ({@code Arno-Position}): once a node has applied it, that node shows the write.
+     */
+    private void position(HttpServletResponse resp, long version) {
+        atoms.position(version).ifPresent(p -> resp.setHeader("Arno-Position", Long.toString(p)));
     }
 
     /**
@@ -544,6 +554,7 @@ public final class StoreServlet extends HttpServlet {
     private void written(HttpServletRequest req, HttpServletResponse resp, AtomStore.Written w) throws IOException {
         String storePath = w.document();
         resp.setHeader("ETag", etag(w.version(), false));
+        position(resp, w.version());
         if (w.time() != null) resp.setHeader("Last-Modified", HTTP_DATE.format(w.time()));
         if (!storePath.endsWith("." + Atom.ENTRY_EXTENSION)) return;
         try (Snapshot s = atoms.store().read()) {

@@ -1,0 +1,190 @@
+package arno.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import arno.cluster.TestPostgres;
+import arno.server.Main;
+import arno.server.config.Config;
+import arno.server.config.ConfigFile;
+import arno.testkit.Http;
+import arno.testkit.Wait;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./arno serve --cluster URL}: two nodes in this JVM (two servers, two ports, two data
+ * folders) on one real PostgreSQL, each writing through the log and applying the other's writes;
+ * the settings checked. (The demo loaded once into a cluster is the sites module's
+ * {@code ClusterDemoTest}: the demo generator is not on this module's class path.)
+ */
+@ExtendWith(CheckoutHome.class)
+class ClusterServeTest {
+    @RegisterExtension
+    static final TestPostgres PG = new TestPostgres();
+
+    @TempDir
+    Path tmp;
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** A node serving until {@link #stop()}; its standard error kept. */
+    private final class Node {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final CompletableFuture<Integer> port = new CompletableFuture<>();
+        final CountDownLatch stop = new CountDownLatch(1);
+        final CompletableFuture<Integer> status;
+
+        Node(String url, Path data) {
+            List<String> args = List.of("serve", "--port", "0", "--data", data.toString(), "--cluster", url);
+            status = CompletableFuture.supplyAsync(() -> Main.run(args.toArray(String[]::new),
+                    new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
+                    Cli.serving(p -> {
+                        port.complete(p);
+                        try {
+                            stop.await(5, TimeUnit.MINUTES);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    })));
+            status.whenComplete((s, e) -> port.completeExceptionally(new AssertionError("serve ended with " + s + ": " + err())));
+        }
+
+        int port() throws Exception {
+            return port.get(3, TimeUnit.MINUTES);
+        }
+
+        String err() {
+            return err.toString(StandardCharsets.UTF_8);
+        }
+
+        String account() {
+            Matcher m = Pattern.compile("account for this data folder: (\\S+) ").matcher(err());
+            assertThat(m.find()).as(err()).isTrue();
+            return m.group(1);
+        }
+
+        int stop() throws Exception {
+            stop.countDown();
+            return status.get(1, TimeUnit.MINUTES);
+        }
+
+        HttpResponse<String> get(String path) throws Exception {
+            return Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build());
+        }
+    }
+
+    @Test
+    void aWriteOnOneNodeIsReadOnTheOtherAndBothAreReady() throws Exception {
+        String url = PG.url(PG.newDatabase());
+        Node a = new Node(url, emptyContent("a"));
+        Node b = null;
+        try {
+            a.port();
+            b = new Node(url, emptyContent("b"));
+            b.port();
+            for (Node n : List.of(a, b)) {
+                assertThat(n.err()).contains("account for this data folder");
+                HttpResponse<String> health = n.get("/_arno/health");
+                assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+                assertThat(health.body()).contains("\"ready\":true").contains("\"cluster\":{\"position\":")
+                        .contains("\"caughtUp\":true");
+            }
+            // written on A: answered with its position, readable on B within seconds, at the same version
+            HttpResponse<String> created = post(a, "/store/", "journals", "journals", "Journals");
+            long position = Long.parseLong(created.headers().firstValue("Arno-Position").orElseThrow());
+            assertThat(position).isPositive();
+            Node reader = b;
+            Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> {
+                HttpResponse<String> r = reader.get(created.headers().firstValue("Location").orElseThrow());
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+                assertThat(r.body()).contains("Journals");
+                assertThat(r.headers().firstValue("ETag")).isEqualTo(created.headers().firstValue("ETag"));
+            });
+            // and the other way round, each write at a later position
+            HttpResponse<String> second = post(b, "/store/journals/", "jb", "journal", "Journal B");
+            assertThat(Long.parseLong(second.headers().firstValue("Arno-Position").orElseThrow())).isGreaterThan(position);
+            Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(a.get(second.headers().firstValue("Location").orElseThrow()).statusCode()).isEqualTo(200));
+            assertThat(a.get("/_arno/health").body()).contains("\"cluster\":{\"position\":" + (position + 1) + ",");
+        } finally {
+            assertThat(a.stop()).as(a.err()).isZero();
+            if (b != null) assertThat(b.stop()).as(b.err()).isZero();
+        }
+    }
+
+    /** A data folder whose content folder exists (and is empty): no demo, no note about one. */
+    private Path emptyContent(String name) throws Exception {
+        Path data = tmp.resolve(name);
+        Files.createDirectories(data.resolve("content"));
+        return data;
+    }
+
+    private HttpResponse<String> post(Node n, String collection, String slug, String kind, String title) throws Exception {
+        String entry = "<entry xmlns='http://www.w3.org/2005/Atom'><title>" + title + "</title>"
+                + "<category scheme='urn:arno:kind' term='" + kind + "'/></entry>";
+        HttpResponse<String> r = Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.port() + collection))
+                .header("Authorization", Http.basic(n.account())).header("Slug", slug)
+                .header("Content-Type", "application/atom+xml;type=entry")
+                .POST(HttpRequest.BodyPublishers.ofString(entry)).build());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        return r;
+    }
+
+    @Test
+    void aDatabaseThatCannotBeReachedIsOneLine() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        String url = "jdbc:postgresql://127.0.0.1:" + closed + "/arno?user=arno";
+        Cli.run("serve", "--port", "0", "--data", emptyContent("data").toString(), "--cluster", url)
+                .failsWith("cannot reach the cluster's database " + url);
+    }
+
+    @Test
+    void theClusterSettingIsCheckedWithTheRest() throws Exception {
+        Config base = Config.defaults(tmp);
+        Path file = tmp.resolve("arno.xml");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='mysql://db/arno'/></arno>");
+        assertThatThrownBy(() -> ConfigFile.read(file, base).toBuilder().build())
+                .hasMessageContaining("must be a PostgreSQL URL").hasMessageContaining("not 'mysql://db/arno'");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='jdbc:postgresql://db/arno?user=a&amp;password=x'/></arno>");
+        assertThatThrownBy(() -> ConfigFile.read(file, base).toBuilder().build()).hasMessageContaining("must not hold a password");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='postgresql://db:5433/arno?user=a' "
+                + "password-file='secret'/></arno>");
+        Config c = ConfigFile.read(file, base).toBuilder().build();
+        assertThat(c.cluster()).isEqualTo(new Config.Cluster("jdbc:postgresql://db:5433/arno?user=a", tmp.resolve("secret")));
+        Config.Builder flags = c.toBuilder();
+        flags.clusterDatabase = "jdbc:postgresql://other/arno";
+        assertThat(flags.build().cluster().database()).as("the flag wins").isEqualTo("jdbc:postgresql://other/arno");
+        assertThat(base.toBuilder().build().cluster()).as("no cluster by default").isNull();
+        Config.Builder alone = base.toBuilder();
+        alone.clusterPasswordFile = tmp.resolve("secret");
+        assertThatThrownBy(alone::build).hasMessageContaining("needs a cluster database");
+        // on the command line too, before anything is written
+        Cli.run("serve", "--port", "0", "--data", tmp.resolve("d").toString(), "--cluster", "db.example.org")
+                .failsWith("must be a PostgreSQL URL", "not 'db.example.org'");
+        assertThat(tmp.resolve("d")).doesNotExist();
+        Cli.run("serve", "--port", "0", "--data", tmp.resolve("d").toString(), "--cluster", "postgresql://db/arno",
+                "--content-from", "files").failsWith("cluster mode shares the store");
+    }
+}
