@@ -454,6 +454,33 @@ public final class ArnoServer implements AutoCloseable {
     }
 
     /**
+     * Puts {@code filter} in front of every request of the server's context (pages and every part
+     * mounted there), after the body deadline. Before {@link #serve} (or while the WAR's context
+     * initialises), as {@link #mount}: Tomcat never calls a filter added to a started context.
+     */
+    public void filterEverything(String name, jakarta.servlet.Filter filter) {
+        if (hosted != null) {
+            jakarta.servlet.FilterRegistration.Dynamic f = hosted.addFilter(name, filter);
+            f.setAsyncSupported(true);
+            f.addMappingForUrlPatterns(null, true, "/*");
+            return;
+        }
+        Context context = (Context) tomcat.getHost().findChild("");
+        if (context.getState().isAvailable()) {
+            throw new IllegalStateException("the filter " + name + " must be added before the server serves");
+        }
+        org.apache.tomcat.util.descriptor.web.FilterDef def = new org.apache.tomcat.util.descriptor.web.FilterDef();
+        def.setFilterName(name);
+        def.setFilter(filter);
+        def.setAsyncSupported("true");
+        context.addFilterDef(def);
+        org.apache.tomcat.util.descriptor.web.FilterMap map = new org.apache.tomcat.util.descriptor.web.FilterMap();
+        map.setFilterName(name);
+        map.addURLPatternDecoded("/*");
+        context.addFilterMap(map);
+    }
+
+    /**
      * Serves the files under {@code folder} at the context path {@code path} (e.g. "/static")
      * as the sites' static folders are served ({@link StaticFiles}).
      */

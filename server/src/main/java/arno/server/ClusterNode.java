@@ -27,7 +27,7 @@ import java.util.Properties;
  * applier on the node's own LMDB copy. Ready ({@link #caughtUp()}) once the applier has applied
  * the log's head as it was when the node started.
  */
-public final class ClusterNode implements Health.Cluster, AutoCloseable {
+public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYourWrites.Positions, AutoCloseable {
     /** The advisory lock the first node takes to load the demo once ("arnodemo" in ASCII). */
     private static final long DEMO_LOCK = 0x6172_6e6f_6465_6d6fL;
     /** Connections in the pool: the writer takes one at a time, the demo's lock one, health none. */
@@ -159,6 +159,13 @@ public final class ClusterNode implements Health.Cluster, AutoCloseable {
     public long position() {
         PgWritePath p = path;
         return p == null ? 0 : p.applier().applied();
+    }
+
+    /** Waits until this node's copy has applied {@code position}, at most {@code timeout}; false if it has not. */
+    @Override
+    public boolean awaitApplied(long position, Duration timeout) throws InterruptedException {
+        PgWritePath p = path;
+        return p != null && p.applier().awaitApplied(position, timeout);
     }
 
     /** Whether the node has applied the log's head as it was at start. */

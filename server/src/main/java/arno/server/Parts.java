@@ -144,6 +144,10 @@ public final class Parts implements AutoCloseable {
         batch = BatchService.start((atom == null ? batchOptions : batchOptions.withStore(atom))
                 .withPagePressure(server::pagesWaiting));
         operations = Operations.mount(server, config, store, batch, cluster);
+        if (cluster != null) {
+            // read-your-writes: a request naming a position waits for this node to hold it
+            server.filterEverything("read-your-writes", new arno.server.ops.ReadYourWrites(cluster, arno.server.ops.ReadYourWrites.WAIT));
+        }
         server.mount("batch", "/batch/*", Operations.gateWrites(batch.endpoint(), config, batch.accounts(),
                 "submitting and cancelling batch jobs"));
         if (atom != null) {

@@ -98,6 +98,8 @@ public enum ErrorMessage {
     // ---- bad-parameter (400)
     BAD_ACCOUNT_NAME(BAD_PARAMETER, "account name '%s' must be non-empty, without ':' or spaces"),
     SHORT_PASSWORD(BAD_PARAMETER, "the password for %s must have at least 8 characters"),
+    BAD_POSITION(BAD_PARAMETER, "%s must be a position of the cluster's log (a number, as a write's Arno-Position "
+            + "header gave it), not '%s'"),
     NO_ROLE(BAD_PARAMETER, "the account %s needs at least one role (read, write, admin)"),
     NO_VALUE_INDEXES(BAD_PARAMETER, "this store has no value indexes (index '%s')"),
     NO_STRUCTURED_SEARCH(BAD_PARAMETER, "this store has no structured search (searching %s)"),
@@ -404,6 +406,9 @@ public enum ErrorMessage {
     // ---- busy (503)
     LOGINS_BUSY(BUSY, "too many logins are being checked; try again in a moment"),
     LOGIN_INTERRUPTED(BUSY, "the login check was interrupted"),
+    NODE_BEHIND(BUSY, "this node has applied the cluster's log up to position %s, not yet %s that the request asks "
+            + "for (Arno-Min-Position or the arno-position cookie), after waiting %s ms; try again after the "
+            + "Retry-After seconds"),
     CLUSTER_WRITE_CONFLICTS(BUSY, "other nodes of the cluster committed first %s times while this write was being "
             + "checked; nothing of it was stored, try again"),
     BATCH_QUEUE_FULL(BUSY, "the batch queue is full (%s jobs waiting); try again after the Retry-After seconds"),

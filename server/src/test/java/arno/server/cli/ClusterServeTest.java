@@ -91,6 +91,10 @@ class ClusterServeTest {
         HttpResponse<String> get(String path) throws Exception {
             return Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build());
         }
+
+        HttpResponse<String> get(String path, String header, String value) throws Exception {
+            return Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).header(header, value).build());
+        }
     }
 
     @Test
@@ -122,7 +126,27 @@ class ClusterServeTest {
             });
             // and the other way round, each write at a later position
             HttpResponse<String> second = post(b, "/store/journals/", "jb", "journal", "Journal B");
-            assertThat(Long.parseLong(second.headers().firstValue("Arno-Position").orElseThrow())).isGreaterThan(position);
+            long secondPosition = Long.parseLong(second.headers().firstValue("Arno-Position").orElseThrow());
+            assertThat(secondPosition).isGreaterThan(position);
+            // read-your-writes: the writer is given its position as a cookie too; a request naming the
+            // position is answered by the other node at once (it waits for its copy), never with an older copy
+            assertThat(second.headers().allValues("Set-Cookie"))
+                    .anySatisfy(c -> assertThat(c).startsWith("arno-position=" + secondPosition + ";").contains("HttpOnly"));
+            String jb = second.headers().firstValue("Location").orElseThrow();
+            HttpResponse<String> mine = a.get(jb, "Arno-Min-Position", Long.toString(secondPosition));
+            assertThat(mine.statusCode()).as(mine.body()).isEqualTo(200);
+            assertThat(mine.body()).contains("Journal B");
+            HttpResponse<String> mineByCookie = a.get(jb, "Cookie", "arno-position=" + secondPosition);
+            assertThat(mineByCookie.statusCode()).as(mineByCookie.body()).isEqualTo(200);
+            // a position the log has not reached: 503 busy after the bounded wait, with Retry-After
+            HttpResponse<String> ahead = a.get(jb, "Arno-Min-Position", Long.toString(secondPosition + 1000));
+            assertThat(ahead.statusCode()).as(ahead.body()).isEqualTo(503);
+            assertThat(ahead.headers().firstValue("Retry-After")).contains("1");
+            assertThat(ahead.body()).contains("code=\"busy\"").contains("not yet " + (secondPosition + 1000));
+            // a position that is no number: 400 naming the header
+            HttpResponse<String> bad = a.get(jb, "Arno-Min-Position", "latest");
+            assertThat(bad.statusCode()).as(bad.body()).isEqualTo(400);
+            assertThat(bad.body()).contains("bad-parameter").contains("Arno-Min-Position").contains("'latest'");
             Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(a.get(second.headers().firstValue("Location").orElseThrow()).statusCode()).isEqualTo(200));
             assertThat(a.get("/_arno/health").body()).contains("\"cluster\":{\"position\":" + (position + 1) + ",");
         } finally {

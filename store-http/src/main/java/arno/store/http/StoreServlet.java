@@ -541,7 +541,12 @@ public final class StoreServlet extends HttpServlet {
      * ({@code Arno-Position}): once a node has applied it, that node shows the write.
      */
     private void position(HttpServletResponse resp, long version) {
-        atoms.position(version).ifPresent(p -> resp.setHeader("Arno-Position", Long.toString(p)));
+        atoms.position(version).ifPresent(p -> {
+            resp.setHeader("Arno-Position", Long.toString(p));
+            // The writer's later requests, on any node, wait for this node's copy to hold the write
+            // (the server's read-your-writes filter); a minute covers any lag a node may have and stay ready.
+            resp.addHeader("Set-Cookie", "arno-position=" + p + "; Path=/; Max-Age=60; HttpOnly; SameSite=Lax");
+        });
     }
 
     /**
