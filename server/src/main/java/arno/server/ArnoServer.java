@@ -184,15 +184,7 @@ public final class ArnoServer implements AutoCloseable {
         Tomcat.addServlet(context, SITES_SERVLET, servlet).setAsyncSupported(true);
         context.addServletMappingDecoded("/", SITES_SERVLET);
         // Before the start: a filter added to a started context is never called.
-        org.apache.tomcat.util.descriptor.web.FilterDef bodies = new org.apache.tomcat.util.descriptor.web.FilterDef();
-        bodies.setFilterName("body-deadline");
-        bodies.setFilter(new BodyDeadline(config.bodyRate(), SITES_SERVLET));
-        bodies.setAsyncSupported("true");
-        context.addFilterDef(bodies);
-        org.apache.tomcat.util.descriptor.web.FilterMap everything = new org.apache.tomcat.util.descriptor.web.FilterMap();
-        everything.setFilterName("body-deadline");
-        everything.addURLPatternDecoded("/*");
-        context.addFilterMap(everything);
+        filterEverything(context, "body-deadline", new BodyDeadline(config.bodyRate(), SITES_SERVLET));
         // Static files: SITES/static at /static, each site's static folder at PREFIX/static (Tomcat
         // maps a request to the longest matching context path, so these never reach the sites).
         try {
@@ -469,6 +461,11 @@ public final class ArnoServer implements AutoCloseable {
         if (context.getState().isAvailable()) {
             throw new IllegalStateException("the filter " + name + " must be added before the server serves");
         }
+        filterEverything(context, name, filter);
+    }
+
+    /** {@code filter} for "/*" of the embedded {@code context}, after those added before it. */
+    private static void filterEverything(Context context, String name, jakarta.servlet.Filter filter) {
         org.apache.tomcat.util.descriptor.web.FilterDef def = new org.apache.tomcat.util.descriptor.web.FilterDef();
         def.setFilterName(name);
         def.setFilter(filter);

@@ -74,10 +74,15 @@ final class MetricsServlet extends HttpServlet {
 
     /** Answers {@code e} as an {@code err:error} with its status. */
     static void refuse(HttpServletResponse resp, ArnoException e) throws IOException {
+        refuse(resp, e, false);
+    }
+
+    /** As {@link #refuse(HttpServletResponse, ArnoException)}; {@code internals} shows a 5xx's message too. */
+    static void refuse(HttpServletResponse resp, ArnoException e, boolean internals) throws IOException {
         resp.setStatus(e.code().status());
         resp.setContentType("application/xml; charset=UTF-8");
         try (OutputStream o = resp.getOutputStream()) {
-            o.write(ErrorXml.toBytes(e, null, false));
+            o.write(ErrorXml.toBytes(e, null, internals));
         }
     }
 }

@@ -83,11 +83,7 @@ public final class ReadYourWrites extends HttpFilter {
      * client or an operator needs it to tell a lagging node from a failing one.
      */
     private static void answer(HttpServletResponse resp, ArnoException e) throws IOException {
-        resp.setStatus(e.code().status());
-        resp.setContentType("application/xml; charset=UTF-8");
-        try (java.io.OutputStream o = resp.getOutputStream()) {
-            o.write(arno.xml.ErrorXml.toBytes(e, null, true));
-        }
+        MetricsServlet.refuse(resp, e, true);
     }
 
     /** The larger of the header's and the cookie's position; 0 for none. */
