@@ -106,11 +106,18 @@ public final class ChangeLog {
      */
     public static final class OutcomeUnknown extends SQLException {
         private final long position;
+        private final String transaction;
 
-        OutcomeUnknown(long position, SQLException cause) {
+        OutcomeUnknown(long position, String transaction, SQLException cause) {
             super("the commit of position " + position + " failed as it ran (" + cause.getMessage()
                     + "), so whether it is in the log is unknown", cause.getSQLState(), cause);
             this.position = position;
+            this.transaction = transaction;
+        }
+
+        /** The transaction's id ({@code pg_current_xact_id()}), by which {@link ChangeLog#outcome} finds out. */
+        public String transaction() {
+            return transaction;
         }
 
         public long position() {
@@ -142,6 +149,36 @@ public final class ChangeLog {
              ResultSet r = s.executeQuery("SELECT position FROM arno.log_head")) {
             r.next();
             return r.getLong(1);
+        }
+    }
+
+    /** What became of a write whose COMMIT failed as it ran. */
+    public enum Outcome {
+        /** In the log at its position: it committed. */
+        COMMITTED,
+        /** Nothing of it is stored. */
+        ABORTED,
+        /** Not settled yet (its server process has not noticed the lost connection), or no longer known. */
+        UNKNOWN
+    }
+
+    /**
+     * Asks PostgreSQL what became of a write whose COMMIT failed as it ran, by its transaction id
+     * ({@code pg_xact_status}, made for exactly this: a client that lost its connection during
+     * COMMIT). A transaction still in progress is one whose server process has not yet seen its
+     * client go: that is soon, and the caller asks again.
+     */
+    public Outcome outcome(OutcomeUnknown unknown) throws SQLException {
+        if (unknown.transaction() == null) return Outcome.UNKNOWN;
+        try (Connection c = database.getConnection();
+             PreparedStatement s = c.prepareStatement("SELECT pg_xact_status(?::xid8)")) {
+            s.setString(1, unknown.transaction());
+            try (ResultSet r = s.executeQuery()) {
+                String status = r.next() ? r.getString(1) : null;
+                if ("committed".equals(status)) return Outcome.COMMITTED;
+                if ("aborted".equals(status)) return Outcome.ABORTED;
+                return Outcome.UNKNOWN;
+            }
         }
     }
 
@@ -199,6 +236,8 @@ public final class ChangeLog {
         /** Each write in order: its path and the id of the version it stored, or null for a delete. */
         private final List<Object[]> writes = new ArrayList<>();
         private long position = -1;
+        /** The transaction's id once it took its position: what {@link ChangeLog#outcome} asks about. */
+        private String xid;
         private boolean done;
 
         private Transaction(Connection c) throws SQLException {
@@ -286,7 +325,7 @@ public final class ChangeLog {
             try {
                 c.commit();
             } catch (SQLException e) {
-                throw new OutcomeUnknown(position, e);
+                throw new OutcomeUnknown(position, xid, e);
             } finally {
                 close();
             }
@@ -311,12 +350,13 @@ public final class ChangeLog {
             checkOpen();
             if (position >= 0) return position;
             try (PreparedStatement s = c.prepareStatement(base < 0
-                    ? "UPDATE arno.log_head SET position = position + 1 RETURNING position"
-                    : "UPDATE arno.log_head SET position = position + 1 WHERE position = ? RETURNING position")) {
+                    ? "UPDATE arno.log_head SET position = position + 1 RETURNING position, pg_current_xact_id()::text"
+                    : "UPDATE arno.log_head SET position = position + 1 WHERE position = ? RETURNING position, pg_current_xact_id()::text")) {
                 if (base >= 0) s.setLong(1, base);
                 try (ResultSet r = s.executeQuery()) {
                     if (!r.next()) return -1;
                     position = r.getLong(1);
+                    xid = r.getString(2);
                 }
             }
             try (PreparedStatement p = c.prepareStatement(
@@ -369,7 +409,11 @@ public final class ChangeLog {
             if (done) return;
             done = true;
             try {
-                if (!c.isClosed() && !c.getAutoCommit()) c.rollback();
+                // a connection lost on the way (its pool closed it) has nothing to roll back or
+                // restore, and a failure here must not hide the one that lost it (a COMMIT whose
+                // outcome is unknown would read as "nothing stored")
+                if (c.isClosed()) return;
+                if (!c.getAutoCommit()) c.rollback();
                 c.setAutoCommit(autoCommit);
             } finally {
                 c.close();

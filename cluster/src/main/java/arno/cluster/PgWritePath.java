@@ -65,8 +65,11 @@ import arno.xml.ErrorMessage;
  * minimum position a client sends, issue 23 item 5) is what makes a client's view current.
  *
  * <p>The database unreachable (or failing the write): the operations fail with
- * {@link ErrorCode#DATABASE_UNAVAILABLE} (503) and nothing is stored; if the COMMIT itself failed as
- * it ran, the message says the outcome is unknown (the applier applies it if it did commit).
+ * {@link ErrorCode#DATABASE_UNAVAILABLE} (503) and nothing is stored. If the COMMIT itself failed as
+ * it ran, PostgreSQL is asked what became of the transaction ({@code pg_xact_status}): committed, the
+ * write is answered as stored; aborted, it is checked and committed again; only when that cannot be
+ * found out within the apply timeout does the message say the outcome is unknown (the applier
+ * applies it if it did commit).
  */
 public final class PgWritePath implements WritePath {
 
@@ -252,8 +255,21 @@ public final class PgWritePath implements WritePath {
             try {
                 position = commit(checked);
             } catch (ChangeLog.OutcomeUnknown e) {
-                fail(group, ErrorMessage.DB_COMMIT_UNKNOWN.error(e, e.position(), cause(e)));
-                return;
+                ChangeLog.Outcome outcome = settle(e);
+                if (outcome == ChangeLog.Outcome.COMMITTED) {
+                    complete(group, e.position(), checked.time());
+                    return;
+                }
+                if (outcome == ChangeLog.Outcome.UNKNOWN) {
+                    fail(group, ErrorMessage.DB_COMMIT_UNKNOWN.error(e, e.position(), cause(e)));
+                    return;
+                }
+                // aborted: nothing was stored, so the group is checked and committed again
+                if (attempt == options.maxAttempts()) {
+                    fail(group, ErrorMessage.DB_COMMIT_UNKNOWN.error(e, e.position(), cause(e)));
+                    return;
+                }
+                continue;
             } catch (SQLException e) {
                 fail(group, unavailable(e));
                 return;
@@ -386,6 +402,38 @@ public final class PgWritePath implements WritePath {
             }
         }
     }
+
+    /**
+     * A COMMIT that failed as it ran is settled by asking PostgreSQL about its transaction, again
+     * every {@value #SETTLE_EVERY_MS} ms while the database is out of reach or the transaction's
+     * server process has not yet seen the connection go, for at most the apply timeout: a write
+     * whose answer was lost is then answered as stored, and one that aborted is tried again,
+     * instead of leaving its client unable to tell.
+     */
+    private ChangeLog.Outcome settle(ChangeLog.OutcomeUnknown unknown) {
+        long deadline = System.nanoTime() + options.applyTimeout().toNanos();
+        while (true) {
+            try {
+                ChangeLog.Outcome o = log.outcome(unknown);
+                if (o != ChangeLog.Outcome.UNKNOWN) {
+                    LOG.log(System.Logger.Level.INFO, "the connection was lost while committing position " + unknown.position()
+                            + "; PostgreSQL says the transaction " + (o == ChangeLog.Outcome.COMMITTED ? "committed" : "aborted"));
+                    return o;
+                }
+            } catch (SQLException e) {
+                log.evictConnections();
+            }
+            if (System.nanoTime() - deadline > 0) return ChangeLog.Outcome.UNKNOWN;
+            try {
+                Thread.sleep(SETTLE_EVERY_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return ChangeLog.Outcome.UNKNOWN;
+            }
+        }
+    }
+
+    private static final long SETTLE_EVERY_MS = 100;
 
     /** Another commit came first: waits until the copy has applied the log's head, so the next check sees it. */
     private void catchUp(List<Task> group) {

@@ -1,0 +1,84 @@
+package arno.cluster;
+
+import static arno.cluster.PgWritePathOutageTest.entry;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import arno.store.Snapshot;
+import arno.store.Store;
+import arno.store.StoreOptions;
+import arno.store.atom.AtomOptions;
+import arno.store.atom.AtomStore;
+import arno.store.atom.ResourcePath;
+
+/**
+ * A writer's connection cut at its COMMIT (issue 23, item 2): whether PostgreSQL committed or not,
+ * the write path finds out ({@code pg_xact_status}) and answers as it happened, stored exactly
+ * once, instead of "it may or may not be stored". The cut is a real one, by a proxy on loopback.
+ */
+class PgWritePathCutTest {
+
+    @RegisterExtension
+    static final TestPostgres PG = new TestPostgres();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCommitWhoseAnswerIsLostIsAnsweredAsStoredAndStoredOnce() throws Exception {
+        written(CuttingProxy.Cut.AFTER_COMMIT);
+    }
+
+    @Test
+    void aCommitThatNeverArrivedIsTriedAgainAndStoredOnce() throws Exception {
+        written(CuttingProxy.Cut.BEFORE_COMMIT);
+    }
+
+    private void written(CuttingProxy.Cut cut) throws Exception {
+        String db = PG.newDatabase();
+        Schema.migrate(PG.dataSource(db));
+        HikariConfig config = new HikariConfig();
+        try (CuttingProxy proxy = new CuttingProxy(PG.port())) {
+            config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + db
+                    // no named server-side statements, so that every COMMIT goes with its text, which the proxy looks for
+                    + "?user=postgres&prepareThreshold=0");
+            config.setMaximumPoolSize(2);
+            config.setConnectionTimeout(2000);
+            PgWritePath[] path = new PgWritePath[1];
+            try (HikariDataSource pool = new HikariDataSource(config);
+                 Store store = Store.open(dir.resolve(cut.name()), StoreOptions.defaults().mapSize(256L << 20));
+                 AtomStore atom = AtomStore.open(store, AtomOptions.defaults(), PgWritePath.factory(new ChangeLog(pool, "a"),
+                         () -> DriverManager.getConnection(PG.url(db)), PgWritePath.Options.defaults()
+                                 .applier(Applier.Options.defaults().pollInterval(Duration.ofMillis(200))), p -> path[0] = p))) {
+                AtomStore.Written root = atom.createEntry(ResourcePath.ROOT, null, "journals", entry("Journals"), "ed");
+                ChangeLog log = new ChangeLog(PG.dataSource(db), "reader");
+                long head = log.head();
+
+                proxy.arm(cut);
+                AtomStore.Written w = atom.createEntry(root.path(), null, "ja",
+                        "<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>Coastal Studies</title></entry>".getBytes(UTF_8), "ed");
+
+                assertThat(proxy.cuts()).as("the connection was cut at its COMMIT").isEqualTo(1);
+                assertThat(log.head()).as("one commit, not two").isEqualTo(head + 1);
+                assertThat(log.read(head, 10)).singleElement().satisfies(c -> assertThat(c.changes())
+                        .anyMatch(ch -> ch.path().equals(w.document()) && !ch.isDelete()));
+                assertThat(path[0].applier().applied()).isEqualTo(head + 1);
+                try (Snapshot s = store.read()) {
+                    assertThat(s.uris("/")).contains(w.document())
+                            .as("one entry made, not two").filteredOn(u -> u.endsWith(".atom")).hasSize(2);
+                }
+            }
+        }
+    }
+}
