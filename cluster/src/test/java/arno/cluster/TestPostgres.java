@@ -131,8 +131,8 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
                 try {
                     run(120, bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-l", folder.resolve("server.log").toString(),
                             "-w", "-t", "60", "-o", "-p " + port + " -k " + folder.resolve("sock")
-                                    + " -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
-                                    + " -c synchronous_commit=off -c max_connections=100 -c shared_buffers=32MB",
+                                    + " -c listen_addresses=127.0.0.1" + durability()
+                                    + " -c max_connections=100",
                             "start");
                     break;
                 } catch (IllegalStateException e) {
@@ -183,6 +183,15 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
             }
             hook = null;
         }
+    }
+
+    /**
+     * Tests need no durability; the benchmarks ({@code -Darno.postgres.durable=true}) want a server
+     * that syncs its commits as a production one does, and buffers of a production size.
+     */
+    private static String durability() {
+        return Boolean.getBoolean("arno.postgres.durable") ? " -c shared_buffers=256MB"
+                : " -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c shared_buffers=32MB";
     }
 
     private Path data() {
