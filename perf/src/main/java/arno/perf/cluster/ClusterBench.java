@@ -48,6 +48,7 @@ import org.postgresql.largeobject.LargeObjectManager;
  * <pre>
  * java -cp ... arno.perf.cluster.ClusterBench visible N       commit on node A → applied on node B, N writes one at a time
  * java -cp ... arno.perf.cluster.ClusterBench writes SECONDS  entries/s: single node (LMDB group commit), cluster of 1, of 3
+ * java -cp ... arno.perf.cluster.ClusterBench postgres SECONDS  a server for other benchmarks: prints "URL jdbc:…", stops after SECONDS or when killed
  * java -cp ... arno.perf.cluster.ClusterBench binaries [MB]   bytea against large objects (MB of each size, 200): write and read MB/s, heap per read
  * </pre>
  */
@@ -66,6 +67,7 @@ public final class ClusterBench {
             switch (args[0]) {
                 case "visible" -> visible(pg, tmp, Integer.parseInt(args[1]));
                 case "writes" -> writes(pg, tmp, Integer.parseInt(args[1]));
+                case "postgres" -> postgres(pg, Integer.parseInt(args[1]));
                 case "binaries" -> binaries(pg, args.length > 1 ? Integer.parseInt(args[1]) : 200);
                 default -> throw new IllegalArgumentException("visible N | writes SECONDS | binaries, not " + args[0]);
             }
@@ -75,6 +77,14 @@ public final class ClusterBench {
                 walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
+    }
+
+    /** A durable server with a migrated database for a benchmark run beside (perf/run-cluster-pages.sh). */
+    private static void postgres(TestPostgres pg, int seconds) throws Exception {
+        String db = database(pg);
+        System.out.println("URL " + pg.url(db));
+        System.out.flush();
+        Thread.sleep(seconds * 1000L);
     }
 
     /** One node: its copy, its pool, its write path. */

@@ -42,6 +42,23 @@ public final class PerfServer {
         }
         Config config = config(root, data, port);
         ArnoServer server = ArnoServer.bind(config, store);
+        // A cluster node's page path (issue 23): -Darno.cluster=URL. The copy is the store loaded
+        // above, whose position (0) is the empty log's head, so its applier follows an idle log as
+        // a node's does between writes; the node's read-your-writes filter stands before every page.
+        String cluster = System.getProperty("arno.cluster");
+        if (cluster != null) {
+            if (store == null) throw new IllegalArgumentException("-Darno.cluster needs -Darno.store=true: a node serves from its copy");
+            Config.Builder b = config.toBuilder();
+            b.clusterDatabase = cluster;
+            arno.server.ClusterNode node = arno.server.ClusterNode.connect(b.build().cluster(), "perf");
+            arno.store.atom.AtomStore atom = arno.store.atom.AtomStore.open(store, arno.store.atom.AtomOptions.defaults(), node.writePath());
+            server.filterEverything("read-your-writes", new arno.server.ops.ReadYourWrites(node, arno.server.ops.ReadYourWrites.WAIT));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                atom.close();
+                node.close();
+            }));
+            System.out.println("a cluster node on " + cluster);
+        }
         // Issue 14's cost of operating: /_arno/health and /_arno/metrics (every request timed) with -Darno.metrics=true.
         if (Boolean.getBoolean("arno.metrics")) {
             arno.server.ops.Operations.mount(server, config, store, null);
