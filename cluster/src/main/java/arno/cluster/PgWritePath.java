@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingDeque;
 import java.util.function.Consumer;
 
 import arno.store.Change;
@@ -22,6 +21,8 @@ import arno.store.WriteTransaction;
 import arno.store.atom.AtomStore;
 import arno.store.atom.Tx;
 import arno.store.atom.WritePath;
+import arno.store.atom.WriteQueue;
+import arno.store.atom.WriteQueue.Task;
 import arno.xml.ArnoException;
 import arno.xml.ErrorCode;
 import arno.xml.ErrorMessage;
@@ -119,18 +120,6 @@ public final class PgWritePath implements WritePath {
         };
     }
 
-    private static final class Task {
-        final Op op;
-        final CompletableFuture<Done> future = new CompletableFuture<>();
-        Applied applied;
-
-        Task(Op op) {
-            this.op = op;
-        }
-    }
-
-    private static final Task STOP = new Task(null);
-
     /** One document a group wrote: content null for a delete. */
     private record Write(String path, String mediaType, boolean binary, byte[] content, List<String> refs) {
     }
@@ -145,8 +134,7 @@ public final class PgWritePath implements WritePath {
     private final Applier applier;
     private final Options options;
     private final int groupMax;
-    private final LinkedBlockingDeque<Task> queue = new LinkedBlockingDeque<>();
-    private final Thread thread;
+    private final WriteQueue queue;
     /** Store version → position of the commits this path made, the last {@value Applier#REMEMBERED}. */
     private final Map<Long, Long> positions = new LinkedHashMap<>() {
         @Override
@@ -154,7 +142,6 @@ public final class PgWritePath implements WritePath {
             return size() > Applier.REMEMBERED;
         }
     };
-    private volatile boolean closing;
     private volatile long conflicts;
     /** Runs between the check and the commit in PostgreSQL (tests: another node commits there). */
     volatile Runnable beforeCommit = () -> { };
@@ -166,9 +153,7 @@ public final class PgWritePath implements WritePath {
         this.applier = applier;
         this.options = options;
         this.groupMax = groupMax;
-        this.thread = new Thread(this::run, "arno-cluster-writer " + store.directory().getFileName());
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.queue = new WriteQueue(store.directory(), "arno-cluster-writer " + store.directory().getFileName(), this::runGroup);
     }
 
     /** The node's applier, which this path started and stops. */
@@ -183,12 +168,7 @@ public final class PgWritePath implements WritePath {
 
     @Override
     public CompletableFuture<Done> submit(Op op) {
-        if (closing) {
-            throw ErrorMessage.STORE_CLOSING.error(store.directory());
-        }
-        Task t = new Task(op);
-        queue.add(t);
-        return t.future;
+        return queue.submit(op);
     }
 
     @Override
@@ -215,27 +195,6 @@ public final class PgWritePath implements WritePath {
     @Override
     public long version() {
         return store.version();
-    }
-
-    private void run() {
-        while (true) {
-            Task first;
-            try {
-                first = queue.take();
-            } catch (InterruptedException e) {
-                continue;
-            }
-            if (first == STOP) return;
-            List<Task> group = new ArrayList<>();
-            group.add(first);
-            try {
-                runGroup(group);
-            } catch (RuntimeException | Error e) {
-                // a bug here must not stop the node's writes: fail the group, go on with the queue
-                LOG.log(System.Logger.Level.ERROR, "the cluster's write path failed", e);
-                for (Task t : group) t.future.completeExceptionally(e);
-            }
-        }
     }
 
     private void runGroup(List<Task> group) {
@@ -320,12 +279,8 @@ public final class PgWritePath implements WritePath {
                     if (i < group.size() - 1) continue;
                     // every operation of the group ran: on a first attempt, take more while there is room
                     if (!takeMore || group.size() >= groupMax) break;
-                    Task next = queue.poll();
+                    Task next = queue.next();
                     if (next == null) break;
-                    if (next == STOP) {
-                        queue.addFirst(STOP);
-                        break;
-                    }
                     group.add(next);
                 }
                 if (fatal == null) checked = new Checked(base, capture(view, w.version()), w.time());
@@ -344,7 +299,7 @@ public final class PgWritePath implements WritePath {
             failed.future.completeExceptionally(fatal);
             List<Task> again = new ArrayList<>(group);
             again.removeIf(t -> t.future.isDone());
-            for (int i = again.size() - 1; i >= 0; i--) queue.addFirst(again.get(i));
+            queue.again(again);
             return null;
         }
         return checked;
@@ -507,24 +462,13 @@ public final class PgWritePath implements WritePath {
     }
 
     private static void fail(List<Task> group, Throwable e) {
-        for (Task t : group) if (!t.future.isDone()) t.future.completeExceptionally(e);
+        WriteQueue.fail(group, e);
     }
 
     /** Stops taking operations, lets the queued ones run, waits for them, then stops the applier. */
     @Override
     public void close() {
-        if (closing) return;
-        closing = true;
-        queue.add(STOP);
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
+        queue.close();
         applier.close();
-        if (interrupted) Thread.currentThread().interrupt();
     }
 }

@@ -1,16 +1,15 @@
 package arno.store.atom;
 
-import arno.xml.ErrorMessage;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingDeque;
 
 import arno.store.Change;
 import arno.store.Snapshot;
 import arno.store.Store;
 import arno.store.WriteTransaction;
+import arno.store.atom.WriteQueue.Task;
 import arno.xml.ArnoException;
 
 /**
@@ -32,42 +31,21 @@ import arno.xml.ArnoException;
  */
 final class Writer implements WritePath {
 
-    private static final class Task {
-        final Op op;
-        final CompletableFuture<Done> future = new CompletableFuture<>();
-        Applied applied;
-
-        Task(Op op) {
-            this.op = op;
-        }
-    }
-
-    private static final Task STOP = new Task(null);
-
     private final Store store;
     private final AtomStore atom;
     private final int groupMax;
-    private final LinkedBlockingDeque<Task> queue = new LinkedBlockingDeque<>();
-    private final Thread thread;
-    private volatile boolean closing;
+    private final WriteQueue queue;
 
     Writer(Store store, AtomStore atom, int groupMax) {
         this.store = store;
         this.atom = atom;
         this.groupMax = groupMax;
-        this.thread = new Thread(this::run, "arno-store-writer " + store.directory().getFileName());
-        this.thread.setDaemon(true);
-        this.thread.start();
+        this.queue = new WriteQueue(store.directory(), "arno-store-writer " + store.directory().getFileName(), this::runGroup);
     }
 
     @Override
     public CompletableFuture<Done> submit(Op op) {
-        if (closing) {
-            throw ErrorMessage.STORE_CLOSING.error(store.directory());
-        }
-        Task t = new Task(op);
-        queue.add(t);
-        return t.future;
+        return queue.submit(op);
     }
 
     @Override
@@ -86,22 +64,6 @@ final class Writer implements WritePath {
     @Override
     public long version() {
         return store.version();
-    }
-
-    private void run() {
-        List<Task> group = new ArrayList<>();
-        while (true) {
-            Task first;
-            try {
-                first = queue.take();
-            } catch (InterruptedException e) {
-                continue;
-            }
-            if (first == STOP) return;
-            group.clear();
-            group.add(first);
-            runGroup(group);
-        }
     }
 
     private void runGroup(List<Task> group) {
@@ -129,12 +91,8 @@ final class Writer implements WritePath {
                 }
                 if (group.size() >= groupMax) break;
                 if (i == group.size() - 1) {
-                    Task next = queue.poll();
+                    Task next = queue.next();
                     if (next == null) break;
-                    if (next == STOP) {
-                        queue.addFirst(STOP);
-                        break;
-                    }
                     group.add(next);
                 }
             }
@@ -156,7 +114,7 @@ final class Writer implements WritePath {
             // the others run again, in their order, ahead of anything queued since
             List<Task> again = new ArrayList<>(committed);
             again.addAll(group.subList(group.indexOf(failed) + 1, group.size()));
-            for (int i = again.size() - 1; i >= 0; i--) queue.addFirst(again.get(i));
+            queue.again(again);
             return;
         }
         for (Task t : committed) t.future.complete(new Done(t.applied, version, time));
@@ -165,17 +123,6 @@ final class Writer implements WritePath {
     /** Stops taking operations, lets the queued ones run, and waits for the thread to end. */
     @Override
     public void close() {
-        if (closing) return;
-        closing = true;
-        queue.add(STOP);
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) Thread.currentThread().interrupt();
+        queue.close();
     }
 }
