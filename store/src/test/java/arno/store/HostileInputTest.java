@@ -12,9 +12,8 @@ import java.util.List;
 
 import javax.xml.transform.stream.StreamSource;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 
@@ -35,20 +34,11 @@ class HostileInputTest {
     /** The store as a server opens it: the default XML policy. */
     static final StoreOptions DEFAULT_POLICY = TestStores.SMALL.xmlPolicy(XmlPolicy.DEFAULT);
 
-    static HostileCorpus.Leak leak;
+    @RegisterExtension
+    static final HostileCorpus.Leak leak = HostileCorpus.Leak.open();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void watch() throws Exception {
-        leak = new HostileCorpus.Leak();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        leak.close();
-    }
 
     private List<HostileCorpus.Case> corpus() {
         return leak.cases();

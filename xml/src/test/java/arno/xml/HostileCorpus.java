@@ -40,7 +40,7 @@ public final class HostileCorpus {
      * entity declaration), and a secret file outside every root. {@link #cases()} points the
      * corpus's external references at both. Close it after the test.
      */
-    public static final class Leak implements AutoCloseable {
+    public static final class Leak implements AutoCloseable, org.junit.jupiter.api.extension.AfterAllCallback {
         private final com.sun.net.httpserver.HttpServer server;
         private final java.util.concurrent.atomic.AtomicInteger requests = new java.util.concurrent.atomic.AtomicInteger();
         private final java.nio.file.Path secret;
@@ -57,6 +57,23 @@ public final class HostileCorpus {
             server.start();
             secret = java.nio.file.Files.createTempFile("arno-secret", ".txt");
             java.nio.file.Files.writeString(secret, "LEAKED");
+        }
+
+        /**
+         * A leak watched for a whole test class and closed after it:
+         * {@code @RegisterExtension static final HostileCorpus.Leak LEAK = HostileCorpus.Leak.open();}
+         */
+        public static Leak open() {
+            try {
+                return new Leak();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void afterAll(org.junit.jupiter.api.extension.ExtensionContext context) throws java.io.IOException {
+            close();
         }
 
         public String url() {

@@ -8,25 +8,15 @@ import java.util.List;
 import java.util.stream.Stream;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.XdmNode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The hostile corpus through the policy's parser, into Saxon as every module parses. */
 class XmlPolicyTest {
-    static HostileCorpus.Leak leak;
-
-    @BeforeAll
-    static void watch() throws Exception {
-        leak = new HostileCorpus.Leak();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        leak.close();
-    }
+    @RegisterExtension
+    static final HostileCorpus.Leak leak = HostileCorpus.Leak.open();
 
     static Stream<HostileCorpus.Case> corpus() {
         return leak.cases().stream();

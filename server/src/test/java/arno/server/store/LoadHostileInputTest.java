@@ -9,9 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import arno.store.Snapshot;
@@ -30,20 +29,11 @@ class LoadHostileInputTest {
 
     static final StoreOptions DEFAULT_POLICY = StoreOptions.defaults().mapSize(256L << 20).xmlPolicy(XmlPolicy.DEFAULT);
 
-    static HostileCorpus.Leak leak;
+    @RegisterExtension
+    static final HostileCorpus.Leak leak = HostileCorpus.Leak.open();
 
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void watch() throws Exception {
-        leak = new HostileCorpus.Leak();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        leak.close();
-    }
 
     private List<HostileCorpus.Case> corpus() {
         return leak.cases();
