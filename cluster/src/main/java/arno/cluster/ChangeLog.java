@@ -191,35 +191,57 @@ public final class ChangeLog {
         }
     }
 
+    /** Content read per {@link #read} before it stops at a commit's end: a node's heap, not the log's size, bounds it. */
+    static final long READ_BUDGET = 64L << 20;
+
     /**
      * The next commits after position {@code after}, at most {@code max} of them, oldest first,
      * each whole. Fewer (or none) when no more have committed; a first position above
-     * {@code after + 1} means the log no longer holds the ones between (pruned).
+     * {@code after + 1} means the log no longer holds the ones between (pruned). Fewer too once
+     * {@value #READ_BUDGET} bytes of content were read (at least one commit, however big).
      */
     public List<Commit> read(long after, int max) throws SQLException {
+        return read(after, max, READ_BUDGET);
+    }
+
+    /** As {@link #read(long, int)} with a budget of {@code budget} bytes of content. */
+    List<Commit> read(long after, int max, long budget) throws SQLException {
         List<Commit> out = new ArrayList<>();
-        try (Connection c = database.getConnection();
-             PreparedStatement p = c.prepareStatement(
-                     "SELECT c.position, m.committed_at, m.node, c.seq, c.path, v.media_type, v.is_binary, v.content, v.refs"
-                             + " FROM arno.changes c JOIN arno.commits m ON m.position = c.position"
-                             + " LEFT JOIN arno.document_versions v ON v.id = c.version_id"
-                             + " WHERE c.position IN (SELECT position FROM arno.commits WHERE position > ?"
-                             + " ORDER BY position LIMIT ?) ORDER BY c.position, c.seq")) {
-            p.setLong(1, after);
-            p.setInt(2, max);
-            try (ResultSet r = p.executeQuery()) {
-                List<Change> changes = null;
-                while (r.next()) {
-                    long position = r.getLong(1);
-                    if (out.isEmpty() || out.get(out.size() - 1).position() != position) {
-                        changes = new ArrayList<>();
-                        out.add(new Commit(position, r.getTimestamp(2).toInstant(), r.getString(3), changes));
+        try (Connection c = database.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            // in a transaction, with a fetch size, the driver reads through a cursor, a few rows at a
+            // time, so what is not taken (past the budget) is never held in memory
+            c.setAutoCommit(false);
+            try (PreparedStatement p = c.prepareStatement(
+                    "SELECT c.position, m.committed_at, m.node, c.seq, c.path, v.media_type, v.is_binary, v.content, v.refs"
+                            + " FROM arno.changes c JOIN arno.commits m ON m.position = c.position"
+                            + " LEFT JOIN arno.document_versions v ON v.id = c.version_id"
+                            + " WHERE c.position IN (SELECT position FROM arno.commits WHERE position > ?"
+                            + " ORDER BY position LIMIT ?) ORDER BY c.position, c.seq")) {
+                p.setLong(1, after);
+                p.setInt(2, max);
+                p.setFetchSize(32);
+                try (ResultSet r = p.executeQuery()) {
+                    List<Change> changes = null;
+                    long bytes = 0;
+                    while (r.next()) {
+                        long position = r.getLong(1);
+                        if (out.isEmpty() || out.get(out.size() - 1).position() != position) {
+                            if (bytes >= budget) break;
+                            changes = new ArrayList<>();
+                            out.add(new Commit(position, r.getTimestamp(2).toInstant(), r.getString(3), changes));
+                        }
+                        String mediaType = r.getString(6);
+                        Array refs = r.getArray(9);
+                        byte[] content = r.getBytes(8);
+                        if (content != null) bytes += content.length;
+                        changes.add(new Change(r.getInt(4), r.getString(5), mediaType, mediaType != null && r.getBoolean(7),
+                                content, refs == null ? List.of() : List.of((String[]) refs.getArray())));
                     }
-                    String mediaType = r.getString(6);
-                    Array refs = r.getArray(9);
-                    changes.add(new Change(r.getInt(4), r.getString(5), mediaType, mediaType != null && r.getBoolean(7),
-                            r.getBytes(8), refs == null ? List.of() : List.of((String[]) refs.getArray())));
                 }
+            } finally {
+                c.rollback();
+                c.setAutoCommit(autoCommit);
             }
         }
         return out;

@@ -293,6 +293,26 @@ class ChangeLogTest {
         assertThat(log.oldest()).isEqualTo(1);
     }
 
+    /** A read stops at a commit's end once its content passed the budget, and the next read goes on from there. */
+    @Test
+    void aReadStopsAtTheBudgetAndNeverSplitsACommit() throws Exception {
+        byte[] big = new byte[1000];
+        for (int i = 1; i <= 4; i++) {
+            try (ChangeLog.Transaction t = log.begin()) {
+                t.put("/b/" + i + ".bin", "application/octet-stream", true, big, List.of());
+                t.put("/b/" + i + "-copy.bin", "application/octet-stream", true, big, List.of());
+                t.commit();
+            }
+        }
+        // 2,000 bytes a commit: the second passes a budget of 3,000, so the read stops there
+        assertThat(log.read(0, 10, 3000)).extracting(ChangeLog.Commit::position).containsExactly(1L, 2L);
+        assertThat(log.read(0, 10, 3000).get(1).changes()).hasSize(2);
+        assertThat(log.read(2, 10, 3000)).extracting(ChangeLog.Commit::position).containsExactly(3L, 4L);
+        // one commit bigger than the budget still comes, alone
+        assertThat(log.read(0, 10, 10)).extracting(ChangeLog.Commit::position).containsExactly(1L);
+        assertThat(log.read(0, 10)).hasSize(4);
+    }
+
     /** Waits until {@code n} backends of this test's database wait on a lock. */
     private void awaitWaitingOnALock(int n) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
