@@ -31,7 +31,7 @@ import javax.sql.DataSource;
  * transaction, and reads the accounts again when it moved. A remembered check is keyed by the whole
  * line (salt and hash included), so it never outlives a changed password, and a removed account is
  * gone from the lines read again. The cost is one query per login: one row by its primary key
- * over a pooled connection, 1.7 ms measured on loopback on a busy 2-core machine
+ * over a pooled connection, 0.5 to 1.7 ms measured on loopback on a busy 2-core machine
  * ({@code PgAccountsTest} prints it), next to the 100 to 300 ms of PBKDF2 that a remembered check
  * saves; with the throttle's read before the check and its (read-only when there is nothing to
  * forgive) step after a success, an authenticated request costs three such queries. A login while the database
