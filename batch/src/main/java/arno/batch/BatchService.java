@@ -81,7 +81,7 @@ public final class BatchService implements AutoCloseable {
     private final AtomicLong sequence = new AtomicLong();
     private final ThreadPoolExecutor pool;
 
-    private BatchService(BatchOptions options) throws IOException {
+    private BatchService(BatchOptions options, Accounts accounts) throws IOException {
         this.options = options;
         this.jobsDir = options.workDirectory().resolve("jobs");
         // Owner-only: jobs hold their batch files, reports and the submitters' names.
@@ -110,7 +110,7 @@ public final class BatchService implements AutoCloseable {
                 options.clock(), pool, options.workers(), options.store(), reads, options.timeLimit(),
                 new Yield(options.pagePressure(), options.minShare()));
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
-        this.users = new Accounts(options.usersFile());
+        this.users = accounts != null ? accounts : new Accounts(options.usersFile());
     }
 
     /**
@@ -120,8 +120,16 @@ public final class BatchService implements AutoCloseable {
      * @throws ArnoException {@link ErrorCode#BAD_CONFIGURATION} when a root or the work directory cannot be used
      */
     public static BatchService start(BatchOptions options) {
+        return start(options, null);
+    }
+
+    /**
+     * As {@link #start(BatchOptions)}, checking {@code accounts} (a cluster's, which the service
+     * then owns and closes) instead of the users file; null: the users file.
+     */
+    public static BatchService start(BatchOptions options, Accounts accounts) {
         try {
-            BatchService service = new BatchService(options);
+            BatchService service = new BatchService(options, accounts);
             service.load();
             return service;
         } catch (IOException | UncheckedIOException e) {
@@ -162,12 +170,10 @@ public final class BatchService implements AutoCloseable {
      * for the server to print at start-up; returns null when accounts exist.
      */
     public String createDevelopmentAccount() {
-        synchronized (users) {
-            if (!users.isEmpty()) return null;
-            String password = Accounts.randomPassword();
-            users.add("arno", password, Accounts.ALL_ROLES);
-            return "arno:" + password;
-        }
+        if (!users.isEmpty()) return null; // spares a hash at every start
+        // at once for every server sharing the accounts: of cluster nodes starting together, one creates it
+        String password = Accounts.randomPassword();
+        return users.createIfNone("arno", password, Accounts.ALL_ROLES) ? "arno:" + password : null;
     }
 
     /**

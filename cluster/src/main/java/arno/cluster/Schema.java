@@ -44,7 +44,8 @@ public final class Schema {
      * against the folder).
      */
     static final List<String> MIGRATIONS = List.of(
-            "V1__store_and_log.sql");
+            "V1__store_and_log.sql",
+            "V2__accounts.sql");
 
     static final String FOLDER = "arno/cluster/sql/";
     /** The advisory lock of migration: any number, the same in every node ("arno" in ASCII). */

@@ -39,9 +39,10 @@ class SchemaTest {
         assertThat(Schema.migrate(db)).isZero();
         assertThat(Schema.version(db)).isEqualTo(Schema.latest());
         assertThat(rows(db, "SELECT version || ' ' || file FROM arno.schema_version ORDER BY version"))
-                .containsExactly("1 V1__store_and_log.sql");
+                .containsExactly("1 V1__store_and_log.sql", "2 V2__accounts.sql");
         assertThat(rows(db, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'arno' ORDER BY 1"))
-                .containsExactly("changes", "commits", "document_versions", "documents", "log_head", "nodes", "schema_version");
+                .containsExactly("accounts", "accounts_head", "changes", "commits", "document_versions", "documents", "log_head",
+                        "login_failures", "nodes", "schema_version");
         assertThat(rows(db, "SELECT position FROM arno.log_head")).containsExactly("0");
         // a second start finds the work done
         assertThat(Schema.migrate(db)).isEqualTo(Schema.latest());

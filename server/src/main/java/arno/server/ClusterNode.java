@@ -1,6 +1,7 @@
 package arno.server;
 
 import arno.cluster.ChangeLog;
+import arno.cluster.PgAccounts;
 import arno.cluster.PgWritePath;
 import arno.cluster.Schema;
 import arno.server.config.Config;
@@ -30,8 +31,11 @@ import java.util.Properties;
 public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYourWrites.Positions, AutoCloseable {
     /** The advisory lock the first node takes to load the demo once ("arnodemo" in ASCII). */
     private static final long DEMO_LOCK = 0x6172_6e6f_6465_6d6fL;
-    /** Connections in the pool: the writer takes one at a time, the demo's lock one, health none. */
-    private static final int POOL = 4;
+    /**
+     * Connections in the pool: the writer takes one at a time, the demo's lock one, health none, a
+     * login one for each of its short queries (the accounts' change counter, the throttle).
+     */
+    private static final int POOL = 8;
 
     private final Config.Cluster settings;
     private final HikariDataSource pool;
@@ -55,21 +59,42 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
      */
     public static ClusterNode connect(Config.Cluster settings, String node) {
         String password = password(settings);
+        Properties listening = new Properties();
+        if (password != null) listening.setProperty("password", password);
+        HikariDataSource pool = database(settings, password, POOL);
+        try {
+            ChangeLog log = new ChangeLog(pool, node);
+            return new ClusterNode(settings, pool, log, listening, log.head());
+        } catch (ArnoException e) {
+            pool.close();
+            throw e;
+        } catch (SQLException | RuntimeException e) {
+            pool.close();
+            throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
+        }
+    }
+
+    /**
+     * A pool of connections to the cluster's database, its schema migrated, for a command that
+     * works on the cluster without serving ({@code ./arno accounts --cluster URL}); the caller closes it.
+     */
+    public static HikariDataSource database(Config.Cluster settings) {
+        return database(settings, password(settings), 2);
+    }
+
+    private static HikariDataSource database(Config.Cluster settings, String password, int size) {
         HikariConfig h = new HikariConfig();
         h.setJdbcUrl(settings.database());
         if (password != null) h.setPassword(password);
-        h.setMaximumPoolSize(POOL);
+        h.setMaximumPoolSize(size);
         h.setMinimumIdle(1);
         h.setPoolName("arno-cluster");
         h.setConnectionTimeout(5_000);
-        Properties listening = new Properties();
-        if (password != null) listening.setProperty("password", password);
         HikariDataSource pool = null;
         try {
             pool = new HikariDataSource(h);
             Schema.migrate(pool);
-            ChangeLog log = new ChangeLog(pool, node);
-            return new ClusterNode(settings, pool, log, listening, log.head());
+            return pool;
         } catch (ArnoException e) {
             if (pool != null) pool.close();
             throw e;
@@ -77,6 +102,16 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
             if (pool != null) pool.close();
             throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
         }
+    }
+
+    /**
+     * The cluster's accounts ({@link PgAccounts}), shared by every node, checked on this node's pool;
+     * the first time, when the cluster has none, those of this node's accounts file {@code file}.
+     */
+    public PgAccounts accounts(java.nio.file.Path file) {
+        PgAccounts accounts = new PgAccounts(pool, settings.database());
+        accounts.importOnce(file);
+        return accounts;
     }
 
     private static String password(Config.Cluster settings) {

@@ -9,6 +9,7 @@ import arno.store.StoreOptions;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.http.StoreServlet;
+import arno.xml.Accounts;
 import arno.xml.OwnerOnly;
 import arno.xml.XmlPolicy;
 import java.io.IOException;
@@ -141,8 +142,9 @@ public final class Parts implements AutoCloseable {
      */
     public void mount(ArnoServer server, PrintWriter err) {
         // Page work first: batch workers give way while pages wait for the server's workers.
+        // In a cluster the accounts are the database's, shared by every node (this node's file imported once into none).
         batch = BatchService.start((atom == null ? batchOptions : batchOptions.withStore(atom))
-                .withPagePressure(server::pagesWaiting));
+                .withPagePressure(server::pagesWaiting), cluster == null ? null : new Accounts(cluster.accounts(config.accounts())));
         operations = Operations.mount(server, config, store, batch, cluster);
         if (cluster != null) {
             // read-your-writes: a request naming a position waits for this node to hold it
@@ -159,11 +161,18 @@ public final class Parts implements AutoCloseable {
         Operations.warnIfWritesClosed(config, batch.accounts(), err);
         if (!config.production()) {
             String account = batch.createDevelopmentAccount();
-            if (account != null) {
+            if (account != null && cluster == null) {
                 err.println("arno: batch service account for this data folder: " + account
                         + " (kept in " + config.batchData().resolve("users") + ")");
-                err.flush();
+            } else if (account != null) {
+                err.println("arno: batch service account for this cluster: " + account + " (kept in " + batch.accounts().where()
+                        + ", for every node)");
+            } else if (cluster != null && batch.accounts().list().stream().anyMatch(l -> l.name().equals("arno"))) {
+                // its password is only a hash in the database: the node that created it printed it
+                err.println("arno: batch service account for this cluster: arno, created by the node that found no accounts, "
+                        + "which printed its password (./arno accounts passwd arno --cluster URL sets a new one)");
             }
+            err.flush();
         }
     }
 

@@ -95,7 +95,7 @@ class ClusterDemoTest {
         }
 
         String account() {
-            Matcher m = Pattern.compile("account for this data folder: (\\S+) ").matcher(err());
+            Matcher m = Pattern.compile("account for this cluster: (\\S+:\\S+) ").matcher(err());
             assertThat(m.find()).as(err()).isTrue();
             return m.group(1);
         }
@@ -119,9 +119,10 @@ class ClusterDemoTest {
             a.port();
             b = new Node(url, tmp.resolve("b"));
             b.port();
-            assertThat(a.err()).contains("arno: loading").contains("account for this data folder");
+            assertThat(a.err()).contains("arno: loading").contains("account for this cluster: arno:");
+            // the development account is the cluster's, made once: the second node names it
             assertThat(b.err()).as("the demo is loaded once, by the first node").doesNotContain("arno: loading")
-                    .contains("account for this data folder");
+                    .contains("account for this cluster: arno, created by the node that found no accounts");
             for (Node n : List.of(a, b)) {
                 HttpResponse<String> health = n.get("/_arno/health");
                 assertThat(health.statusCode()).as(health.body()).isEqualTo(200);

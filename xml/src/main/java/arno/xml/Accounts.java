@@ -54,6 +54,13 @@ import javax.crypto.spec.PBEKeySpec;
  * accounts can be added, removed or their roles changed while the services run. Writers (the
  * command line, a re-hash) hold a lock file beside it while they read, change and replace it.
  *
+ * <p>Where the lines live and where failures are counted is a {@link Backing}: the file and this
+ * process's memory ({@link Backing#file}, what {@link #Accounts(Path)} uses), or, for the nodes of a
+ * cluster, tables that they share in PostgreSQL ({@code arno.cluster.PgAccounts}). Every check
+ * asks the backing whether anything changed ({@link Backing#state}: the file's attributes, the
+ * database's change counter), so a change holds from the very next request, wherever it was made,
+ * and a remembered check, keyed by the whole line, never outlives it.
+ *
  * <p>Thread-safe: one instance may (and should, for the remembered checks, the throttle and the
  * one bound on hashing threads) be shared by every servlet that reads the same file. Its owner
  * (the batch service in a server) {@link #close}s it when it stops, which ends its hashing threads.
@@ -110,8 +117,6 @@ public final class Accounts implements AutoCloseable {
     private static final String SCHEME = "pbkdf2-sha256";
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final System.Logger LOG = System.getLogger("arno");
-    /** One writer of any accounts file in this JVM at a time (file locks are per process). */
-    private static final Object WRITING = new Object();
 
     private record Line(String name, int iterations, String salt, String hash, Set<Role> roles, String text) {}
 
@@ -148,6 +153,42 @@ public final class Accounts implements AutoCloseable {
         }
     }
 
+    /**
+     * Where the account lines live and where failed logins are counted: a file and this process's
+     * memory ({@link #file(Path)}), or a database the nodes of a cluster share. Lines are in the
+     * file's form, {@code name:pbkdf2-sha256:iterations:salt:hash:roles}.
+     */
+    public interface Backing {
+        /**
+         * What tells a change, compared with {@code equals}: read on every check, so it must be cheap
+         * (a file's attributes; a database's change counter, one indexed row).
+         */
+        Object state();
+
+        /** The lines now (comments and blank lines allowed); none when there are no accounts at all. */
+        List<String> lines();
+
+        /**
+         * Reads the lines, lets {@code change} edit them and stores them, atomically for every
+         * process (or node) that shares them, so that none loses another's change.
+         */
+        void update(java.util.function.Consumer<List<String>> change);
+
+        /** Where the accounts are, for messages: the file, or the cluster's database. */
+        String where();
+
+        /** Where failed logins are counted; null: in this process's memory. */
+        default LoginThrottle.Scores failures() {
+            return null;
+        }
+
+        /** The accounts file {@code file}, failures counted in this process's memory: one node. */
+        static Backing file(Path file) {
+            return new InFile(file);
+        }
+    }
+
+    private final Backing backing;
     private final Path file;
     private final LoginThrottle throttle;
     private volatile Map<String, Line> accounts = Map.of();
@@ -163,10 +204,20 @@ public final class Accounts implements AutoCloseable {
         this(file, System::nanoTime);
     }
 
+    /** The accounts of {@code backing}, failures counted where it says (this process's memory if nowhere). */
+    public Accounts(Backing backing) {
+        this(backing, backing.failures() != null ? backing.failures() : LoginThrottle.inMemory(System::nanoTime));
+    }
+
     /** With the throttle's time from {@code nanos}: for tests of the delays. */
     Accounts(Path file, java.util.function.LongSupplier nanos) {
-        this.file = file;
-        this.throttle = new LoginThrottle(nanos);
+        this(Backing.file(file), LoginThrottle.inMemory(nanos));
+    }
+
+    private Accounts(Backing backing, LoginThrottle.Scores failures) {
+        this.backing = backing;
+        this.file = backing instanceof InFile f ? f.file : null;
+        this.throttle = new LoginThrottle(failures);
         byte[] salt = new byte[16];
         byte[] hash = new byte[32];
         RANDOM.nextBytes(salt);
@@ -175,9 +226,14 @@ public final class Accounts implements AutoCloseable {
         this.dummy = new Line("", ITERATIONS, b.encodeToString(salt), b.encodeToString(hash), Set.of(), "");
     }
 
-    /** The accounts file. */
+    /** The accounts file, or null when the accounts are not in one (a cluster's). */
     public Path file() {
         return file;
+    }
+
+    /** Where the accounts are, for messages: the file, or the cluster's database. */
+    public String where() {
+        return backing.where();
     }
 
     /**
@@ -280,10 +336,27 @@ public final class Accounts implements AutoCloseable {
         String line = newLine(name, password, roles);
         update(lines -> {
             if (lines.stream().anyMatch(l -> named(l, name))) {
-                throw ErrorMessage.ACCOUNT_EXISTS.error(printable(name), file);
+                throw ErrorMessage.ACCOUNT_EXISTS.error(printable(name), where());
             }
             lines.add(line);
         });
+    }
+
+    /**
+     * Adds an account if there is none at all (the development account), atomically for every
+     * process or node sharing the accounts, so that of servers starting together one creates it.
+     *
+     * @return whether it was added
+     */
+    public boolean createIfNone(String name, String password, Set<Role> roles) {
+        String line = newLine(name, password, roles);
+        boolean[] added = {false};
+        update(lines -> {
+            if (lines.stream().anyMatch(l -> !l.isBlank() && !l.startsWith("#"))) return;
+            lines.add(line);
+            added[0] = true;
+        });
+        return added[0];
     }
 
     /**
@@ -402,7 +475,7 @@ public final class Accounts implements AutoCloseable {
                                 + " PBKDF2 iterations (was " + old.iterations + ")");
                     }
                 } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "cannot re-hash the account " + printable(old.name) + " in " + file
+                    LOG.log(System.Logger.Level.WARNING, "cannot re-hash the account " + printable(old.name) + " in " + where()
                             + ": " + e.getMessage());
                 }
             });
@@ -523,41 +596,13 @@ public final class Accounts implements AutoCloseable {
     }
 
     private ArnoException unknown(String name) {
-        return ErrorMessage.NO_ACCOUNT.error(printable(name), file);
+        return ErrorMessage.NO_ACCOUNT.error(printable(name), where());
     }
 
-    /**
-     * Reads the file's lines, lets {@code change} edit them, and replaces the file atomically
-     * (owner-only, as its folder and lock file: {@link OwnerOnly}), holding a lock file beside it so
-     * that a command and a running server do not lose each other's changes.
-     */
+    /** Lets {@code change} edit the lines where they live; the next check reads them again. */
     private void update(java.util.function.Consumer<List<String>> change) {
-        Path parent = file.toAbsolutePath().getParent();
-        synchronized (WRITING) {
-            try {
-                if (parent != null) OwnerOnly.folder(parent);
-                Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
-                try (java.nio.channels.FileChannel channel = OwnerOnly.open(lockFile,
-                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
-                     java.nio.channels.FileLock lock = channel.lock()) {
-                    List<String> lines = new ArrayList<>();
-                    if (Files.exists(file)) {
-                        lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
-                    } else {
-                        lines.add("# Arno accounts: name:" + SCHEME + ":iterations:salt:hash:roles (roles: read,write,admin)");
-                    }
-                    change.accept(lines);
-                    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-                    Files.deleteIfExists(tmp);
-                    Files.createFile(tmp, OwnerOnly.file(tmp));
-                    Files.write(tmp, lines, StandardCharsets.UTF_8);
-                    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-                }
-            } catch (IOException e) {
-                throw ErrorMessage.ACCOUNTS_NOT_WRITTEN.error(e, file, e.getMessage());
-            }
-            loadedState = null;
-        }
+        backing.update(change);
+        loadedState = null;
     }
 
     private static String tokens(Set<Role> roles) {
@@ -567,44 +612,24 @@ public final class Accounts implements AutoCloseable {
     // ---- Reading
 
     private Map<String, Line> accounts() {
-        try {
-            Object state = state();
-            if (!state.equals(loadedState)) {
-                synchronized (this) {
-                    Map<String, Line> loaded = new ConcurrentHashMap<>();
-                    state = state();
-                    if (!state.equals(Boolean.FALSE)) {
-                        int number = 0;
-                        for (String text : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                            number++;
-                            if (text.isBlank() || text.startsWith("#")) continue;
-                            Line line = parse(text.strip(), number);
-                            loaded.put(line.name, line);
-                        }
-                    }
-                    accounts = loaded;
-                    loadedState = state;
+        Object state = backing.state();
+        if (!state.equals(loadedState)) {
+            synchronized (this) {
+                Map<String, Line> loaded = new ConcurrentHashMap<>();
+                // the state before the lines: lines newer than it are read again at the next check, never older ones kept
+                state = backing.state();
+                int number = 0;
+                for (String text : backing.lines()) {
+                    number++;
+                    if (text.isBlank() || text.startsWith("#")) continue;
+                    Line line = parse(text.strip(), number);
+                    loaded.put(line.name, line);
                 }
+                accounts = loaded;
+                loadedState = state;
             }
-            return accounts;
-        } catch (java.nio.file.NoSuchFileException e) {
-            accounts = Map.of();
-            loadedState = null;
-            return accounts;
-        } catch (IOException e) {
-            throw ErrorMessage.ACCOUNTS_NOT_READ.error(e, file, e.getMessage());
         }
-    }
-
-    /** What tells a changed file: its time, size and identity (each write replaces it); FALSE when there is none. */
-    private Object state() throws IOException {
-        java.nio.file.attribute.BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
-        } catch (java.nio.file.NoSuchFileException e) {
-            return Boolean.FALSE;
-        }
-        return List.of(a.lastModifiedTime(), a.size(), String.valueOf(a.fileKey()));
+        return accounts;
     }
 
     private Line parse(String text, int number) {
@@ -613,21 +638,21 @@ public final class Accounts implements AutoCloseable {
         Set<Role> roles = DEFAULT_ROLES;
         int iterations = 0;
         if ((parts.length != 5 && parts.length != 6) || !SCHEME.equals(parts[1])) {
-            problem = ErrorMessage.ACCOUNTS_LINE_SHAPE.error(file, number, SCHEME);
+            problem = ErrorMessage.ACCOUNTS_LINE_SHAPE.error(where(), number, SCHEME);
         } else {
             try {
                 iterations = Integer.parseInt(parts[2]);
                 Base64.getDecoder().decode(parts[3]);
                 Base64.getDecoder().decode(parts[4]);
             } catch (IllegalArgumentException e) {
-                problem = ErrorMessage.ACCOUNTS_LINE_ENCODING.error(file, number);
+                problem = ErrorMessage.ACCOUNTS_LINE_ENCODING.error(where(), number);
             }
             if (problem == null && parts.length == 6) {
                 roles = EnumSet.noneOf(Role.class);
                 for (String token : parts[5].split(",")) {
                     Role r = Role.parse(token.strip());
                     if (r == null) {
-                        problem = ErrorMessage.ACCOUNTS_LINE_ROLE.error(file, number, token.strip());
+                        problem = ErrorMessage.ACCOUNTS_LINE_ROLE.error(where(), number, token.strip());
                         break;
                     }
                     roles.add(r);
@@ -635,7 +660,7 @@ public final class Accounts implements AutoCloseable {
             }
         }
         if (problem != null) {
-            throw problem.at(Where.at(file.toString(), number, -1));
+            throw problem.at(Where.at(where(), number, -1));
         }
         return new Line(parts[0], iterations, parts[3], parts[4], roles, text);
     }
@@ -660,6 +685,80 @@ public final class Accounts implements AutoCloseable {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+
+    /**
+     * Accounts in one file, rewritten atomically (owner-only, as its folder and lock file:
+     * {@link OwnerOnly}) while a lock file beside it is held, so that a command and a running
+     * server do not lose each other's changes; a change is told by the file's time, size and
+     * identity (each write replaces it).
+     */
+    private static final class InFile implements Backing {
+        /** One writer of any accounts file in this JVM at a time (file locks are per process). */
+        private static final Object WRITING = new Object();
+        private final Path file;
+
+        InFile(Path file) {
+            this.file = file;
+        }
+
+        @Override
+        public Object state() {
+            java.nio.file.attribute.BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            } catch (java.nio.file.NoSuchFileException e) {
+                return Boolean.FALSE;
+            } catch (IOException e) {
+                throw ErrorMessage.ACCOUNTS_NOT_READ.error(e, file, e.getMessage());
+            }
+            return List.of(a.lastModifiedTime(), a.size(), String.valueOf(a.fileKey()));
+        }
+
+        @Override
+        public List<String> lines() {
+            try {
+                return Files.readAllLines(file, StandardCharsets.UTF_8);
+            } catch (java.nio.file.NoSuchFileException e) {
+                return List.of();
+            } catch (IOException e) {
+                throw ErrorMessage.ACCOUNTS_NOT_READ.error(e, file, e.getMessage());
+            }
+        }
+
+        @Override
+        public String where() {
+            return file.toString();
+        }
+
+        @Override
+        public void update(java.util.function.Consumer<List<String>> change) {
+            Path parent = file.toAbsolutePath().getParent();
+            synchronized (WRITING) {
+                try {
+                    if (parent != null) OwnerOnly.folder(parent);
+                    Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+                    try (java.nio.channels.FileChannel channel = OwnerOnly.open(lockFile,
+                            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+                         java.nio.channels.FileLock lock = channel.lock()) {
+                        List<String> lines = new ArrayList<>();
+                        if (Files.exists(file)) {
+                            lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+                        } else {
+                            lines.add("# Arno accounts: name:" + SCHEME + ":iterations:salt:hash:roles (roles: read,write,admin)");
+                        }
+                        change.accept(lines);
+                        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+                        Files.deleteIfExists(tmp);
+                        Files.createFile(tmp, OwnerOnly.file(tmp));
+                        Files.write(tmp, lines, StandardCharsets.UTF_8);
+                        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    }
+                } catch (IOException e) {
+                    throw ErrorMessage.ACCOUNTS_NOT_WRITTEN.error(e, file, e.getMessage());
+                }
+            }
         }
     }
 }

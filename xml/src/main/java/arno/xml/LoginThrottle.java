@@ -2,6 +2,7 @@ package arno.xml;
 
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -34,58 +35,124 @@ import java.util.function.LongSupplier;
  * tables are bounded ({@link #MAX_KEYS}); when one is full the quiet keys are dropped first, then
  * the lowest-scored.
  *
- * <p>Thread-safe (synchronized: logins are rare next to pages).
+ * <p>Where the scores live is a {@link Scores}: this process's memory for one node; a table that
+ * the nodes of a cluster share ({@code arno.cluster.PgAccounts}), so that failures on any node count
+ * as failures on one, with the database's clock as the one time. The policy stays here either way.
+ *
+ * <p>Thread-safe (the in-memory scores are synchronized: logins are rare next to pages).
  */
-final class LoginThrottle {
+public final class LoginThrottle {
     static final int FREE = 10;
     static final long BASE_NANOS = 1_000_000_000L;
     static final long CAP_NANOS = 60_000_000_000L;
     static final long HALF_LIFE_NANOS = 10 * 60_000_000_000L;
     static final int MAX_KEYS = 10_000;
+    /** A score decayed below this is as good as none: the key can be forgotten. */
+    static final double FORGOTTEN = 1.0 / 1024;
 
-    private static final class State {
-        double score;
-        long at;
-        long until;
+    /**
+     * A key's failures: its score as of its last failure at {@code at}, and until when the key is
+     * closed; times in nanoseconds on the clock of the {@link Scores} that keep it.
+     */
+    public record Score(double score, long at, long until) {
+        /** When this score has decayed below a thousandth of a failure with the key open: it may be forgotten then. */
+        public long forgottenAt() {
+            double halfLives = Math.log(Math.max(score, FORGOTTEN) / FORGOTTEN) / Math.log(2);
+            return Math.max(at, until) + (long) Math.ceil(halfLives * HALF_LIFE_NANOS);
+        }
     }
 
-    /** An account name as tried from one address (null when the address is not known). */
-    private record Pair(String name, String address) {}
+    /**
+     * Where scores live, by key ({@code "a "} and an address's network, {@code "n "} and a hash of
+     * the network and an account name): this process's memory ({@link #inMemory}), or a table the
+     * nodes of a cluster share.
+     */
+    public interface Scores {
+        /**
+         * Runs {@code step} with the time now (nanoseconds, on a clock every sharer reads alike) and
+         * the current scores of {@code keys} (null where there is none). When {@code change}, what
+         * {@code step} leaves in the array replaces them (null removes), atomically with the read for
+         * every sharer, so that two failures counted at once both count.
+         */
+        <T> T update(List<String> keys, boolean change, Step<T> step);
+    }
 
-    private final LongSupplier clock;
-    private final Map<Pair, State> pairs = new HashMap<>();
-    private final Map<String, State> addresses = new HashMap<>();
+    /** A step of {@link Scores#update}. */
+    public interface Step<T> {
+        T apply(long now, Score[] scores);
+    }
 
+    private final Scores scores;
+
+    /** Scores in this process's memory, on {@code nanos}' time. */
     LoginThrottle(LongSupplier nanos) {
-        this.clock = nanos;
+        this(inMemory(nanos));
+    }
+
+    LoginThrottle(Scores scores) {
+        this.scores = scores;
+    }
+
+    /** Scores kept in this process's memory (one node), at most {@link #MAX_KEYS} names and as many addresses. */
+    static Scores inMemory(LongSupplier nanos) {
+        return new Memory(nanos);
     }
 
     /** Nanoseconds before {@code name} from {@code address} may try again; 0 when it may now. */
-    synchronized long wait(String name, String address) {
-        long now = clock.getAsLong();
-        String network = network(address);
-        return Math.max(remaining(pairs.get(new Pair(name, network)), now),
-                network == null ? 0 : remaining(addresses.get(network), now));
+    long wait(String name, String address) {
+        return scores.update(keys(name, address), false, (now, s) -> {
+            long wait = 0;
+            for (Score x : s) wait = Math.max(wait, remaining(x, now));
+            return wait;
+        });
     }
 
     /** Records a failed login; returns the wait it imposes (0 while within the free failures). */
-    synchronized long failed(String name, String address) {
-        long now = clock.getAsLong();
-        String network = network(address);
-        long wait = fail(pairs, new Pair(name, network), now);
-        if (network != null) wait = Math.max(wait, fail(addresses, network, now));
-        return wait;
+    long failed(String name, String address) {
+        return scores.update(keys(name, address), true, (now, s) -> {
+            long wait = 0;
+            for (int i = 0; i < s.length; i++) {
+                s[i] = fail(s[i], now);
+                wait = Math.max(wait, delay(s[i].score()));
+            }
+            return wait;
+        });
     }
 
     /** Records a successful login: the name's failures from this address are forgiven, the address's decay as usual. */
-    synchronized void succeeded(String name, String address) {
-        pairs.remove(new Pair(name, network(address)));
+    void succeeded(String name, String address) {
+        scores.update(List.of(pairKey(name, network(address))), true, (now, s) -> {
+            s[0] = null;
+            return null;
+        });
     }
 
     /** The decayed failure score of an account name from an address, for tests and log lines. */
-    synchronized double score(String name, String address) {
-        State s = pairs.get(new Pair(name, network(address)));
-        return s == null ? 0 : decayed(s, clock.getAsLong());
+    double score(String name, String address) {
+        return scores.update(List.of(pairKey(name, network(address))), false, (now, s) -> s[0] == null ? 0 : decayed(s[0], now));
+    }
+
+    /** The keys of a login: the name from the address's network, and the network (when known). */
+    private static List<String> keys(String name, String address) {
+        String network = network(address);
+        return network == null ? List.of(pairKey(name, null)) : List.of(pairKey(name, network), "a " + printable(network));
+    }
+
+    /** A name from a network, hashed: any text a client sends, kept short and storable anywhere. */
+    private static String pairKey(String name, String network) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(((network == null ? "" : network) + "\n" + name).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "n " + java.util.HexFormat.of().formatHex(d, 0, 16);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+
+    /** A network as it is when it is short printable ASCII (an IP address), else hashed. */
+    private static String printable(String network) {
+        if (network.length() <= 64 && network.chars().allMatch(c -> c > ' ' && c < 127)) return network;
+        return "#" + pairKey("", network).substring(2);
     }
 
     /**
@@ -113,48 +180,72 @@ final class LoginThrottle {
         return Math.min(CAP_NANOS, BASE_NANOS << (over - 1));
     }
 
-    private static long remaining(State s, long now) {
-        return s == null ? 0 : Math.max(0, s.until - now);
+    private static long remaining(Score s, long now) {
+        return s == null ? 0 : Math.max(0, s.until() - now);
     }
 
     /** The score decayed over the quiet time since the last failure, not counting the time the key was closed. */
-    private static double decayed(State s, long now) {
-        long elapsed = Math.max(0, now - Math.max(s.at, s.until));
-        return s.score * Math.pow(0.5, (double) elapsed / HALF_LIFE_NANOS);
+    private static double decayed(Score s, long now) {
+        long elapsed = Math.max(0, now - Math.max(s.at(), s.until()));
+        return s.score() * Math.pow(0.5, (double) elapsed / HALF_LIFE_NANOS);
     }
 
-    private static <K> long fail(Map<K, State> table, K key, long now) {
-        State s = table.get(key);
-        if (s == null) {
-            if (table.size() >= MAX_KEYS) prune(table, now);
-            s = new State();
-            table.put(key, s);
-        } else {
-            s.score = decayed(s, now);
-        }
-        s.score += 1;
-        s.at = now;
-        long wait = delay(s.score);
-        s.until = Math.max(s.until, now + wait);
-        return wait;
+    /** The score after one more failure now. */
+    private static Score fail(Score s, long now) {
+        double score = (s == null ? 0 : decayed(s, now)) + 1;
+        return new Score(score, now, Math.max(s == null ? 0 : s.until(), now + delay(score)));
     }
 
-    /** Drops the keys that are open and nearly forgiven; if none is, the lowest-scored one. */
-    private static <K> void prune(Map<K, State> table, long now) {
-        for (Iterator<State> i = table.values().iterator(); i.hasNext(); ) {
-            State s = i.next();
-            if (s.until <= now && decayed(s, now) < 1) i.remove();
+    /** One node's scores: a table of names from addresses and one of addresses, each bounded. */
+    private static final class Memory implements Scores {
+        private final LongSupplier clock;
+        private final Map<String, Score> pairs = new HashMap<>();
+        private final Map<String, Score> addresses = new HashMap<>();
+
+        Memory(LongSupplier clock) {
+            this.clock = clock;
         }
-        if (table.size() < MAX_KEYS) return;
-        K lowest = null;
-        double min = Double.MAX_VALUE;
-        for (Map.Entry<K, State> e : table.entrySet()) {
-            double d = decayed(e.getValue(), now);
-            if (d < min) {
-                min = d;
-                lowest = e.getKey();
+
+        @Override
+        public synchronized <T> T update(List<String> keys, boolean change, Step<T> step) {
+            long now = clock.getAsLong();
+            Score[] s = new Score[keys.size()];
+            for (int i = 0; i < s.length; i++) s[i] = table(keys.get(i)).get(keys.get(i));
+            T result = step.apply(now, s);
+            if (!change) return result;
+            for (int i = 0; i < s.length; i++) {
+                Map<String, Score> table = table(keys.get(i));
+                if (s[i] == null) {
+                    table.remove(keys.get(i));
+                } else {
+                    if (!table.containsKey(keys.get(i)) && table.size() >= MAX_KEYS) prune(table, now);
+                    table.put(keys.get(i), s[i]);
+                }
             }
+            return result;
         }
-        table.remove(lowest);
+
+        private Map<String, Score> table(String key) {
+            return key.startsWith("a ") ? addresses : pairs;
+        }
+
+        /** Drops the keys that are open and nearly forgiven; if none is, the lowest-scored one. */
+        private static void prune(Map<String, Score> table, long now) {
+            for (Iterator<Score> i = table.values().iterator(); i.hasNext(); ) {
+                Score s = i.next();
+                if (s.until() <= now && decayed(s, now) < 1) i.remove();
+            }
+            if (table.size() < MAX_KEYS) return;
+            String lowest = null;
+            double min = Double.MAX_VALUE;
+            for (Map.Entry<String, Score> e : table.entrySet()) {
+                double d = decayed(e.getValue(), now);
+                if (d < min) {
+                    min = d;
+                    lowest = e.getKey();
+                }
+            }
+            table.remove(lowest);
+        }
     }
 }

@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
  * {@code ./arno accounts add|remove|list|passwd}: the accounts of the store API, the batch service
  * and the metrics, in the data folder's one accounts file ({@code DATA/batch/users}). The command
  * edits the file whether or not a server runs: a running server re-reads it when it changes, so
- * an added account may log in, and a removed one may not, from the next request on.
+ * an added account may log in, and a removed one may not, from the next request on. With
+ * {@code --cluster URL} (or the configuration's {@code <cluster>}) it works on the cluster's
+ * accounts in its database instead, which every node checks from its next request on.
  *
  * <p>A password never appears on the command line (where {@code ps} and shell histories would
  * show it): it is read from the console without echo, twice, or with {@code --password-stdin}
@@ -35,13 +37,15 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "accounts", mixinStandardHelpOptions = true,
         description = {"Manage the accounts of the store API, the batch service and the metrics (roles read, write, admin).",
-                "Works on the data folder's accounts file whether or not the server runs."},
+                "Works on the data folder's accounts file whether or not the server runs; with --cluster URL, on the",
+                "accounts of the cluster in its database, which every node checks from its next request on."},
         subcommands = {AccountsCommand.Add.class, AccountsCommand.Remove.class, AccountsCommand.ListAccounts.class,
                 AccountsCommand.Passwd.class},
         // picocli formats descriptions and footers as String.format patterns: "%%" prints one '%'.
         footer = {"", "Examples:", "  ./arno accounts add editor --roles read,write --data data",
                 "  printf '%%s\\n' \"$PASSWORD\" | ./arno accounts add robot --roles write --password-stdin --data data",
-                "  ./arno accounts list --data data", "",
+                "  ./arno accounts list --data data",
+                "  ./arno accounts passwd editor --cluster 'jdbc:postgresql://db/arno?user=arno' --cluster-password-file secret", "",
                 "Exit status: 0 done, 1 failed (the account exists, or there is none of that name), 2 wrong usage."})
 public final class AccountsCommand implements Runnable {
     @Spec
@@ -52,9 +56,26 @@ public final class AccountsCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "an accounts command is needed: add, remove, list or passwd");
     }
 
-    static Accounts accounts(ConfigOptions options) {
-        Config c = options.builder().build();
-        return new Accounts(c.accounts());
+    /**
+     * The accounts a command works on: the data folder's file, or, for a cluster ({@code --cluster}
+     * or the configuration's {@code <cluster>}), its database's, shared by every node.
+     */
+    static Opened accounts(ConfigOptions options, ClusterOptions cluster) {
+        Config.Builder b = options.builder();
+        cluster.apply(b);
+        Config c = b.build();
+        if (c.cluster() == null) return new Opened(new Accounts(c.accounts()), null);
+        com.zaxxer.hikari.HikariDataSource database = arno.server.ClusterNode.database(c.cluster());
+        return new Opened(new Accounts(new arno.cluster.PgAccounts(database, c.cluster().database())), database);
+    }
+
+    /** Accounts opened for a command, with the cluster's pool (or null) closed after them. */
+    record Opened(Accounts accounts, AutoCloseable database) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            accounts.close();
+            if (database != null) database.close();
+        }
     }
 
     /** The roles of {@code --roles}: a comma-separated subset of read, write, admin. */
@@ -117,6 +138,9 @@ public final class AccountsCommand implements Runnable {
         @Mixin
         ConfigOptions config;
 
+        @Mixin
+        ClusterOptions cluster;
+
         @Parameters(index = "0", paramLabel = "NAME", description = "the account's name (no ':' or spaces)")
         String name;
 
@@ -128,17 +152,19 @@ public final class AccountsCommand implements Runnable {
         boolean passwordStdin;
 
         @Override
-        public Integer call() {
+        public Integer call() throws Exception {
             Set<Accounts.Role> r = roles(spec, roles);
-            Accounts accounts = accounts(config);
-            if (accounts.list().stream().anyMatch(l -> l.name().equals(name))) {
-                throw ErrorMessage.ACCOUNT_NAME_EXISTS.error(name, accounts.file(), name);
+            try (Opened opened = accounts(config, cluster)) {
+                Accounts accounts = opened.accounts();
+                if (accounts.list().stream().anyMatch(l -> l.name().equals(name))) {
+                    throw ErrorMessage.ACCOUNT_NAME_EXISTS.error(name, accounts.where(), name);
+                }
+                accounts.create(name, password(passwordStdin, name), r);
+                PrintWriter out = spec.commandLine().getOut();
+                out.println("added the account " + name + " (" + tokens(r) + ") to " + accounts.where());
+                out.flush();
+                return 0;
             }
-            accounts.create(name, password(passwordStdin, name), r);
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("added the account " + name + " (" + tokens(r) + ") to " + accounts.file());
-            out.flush();
-            return 0;
         }
     }
 
@@ -151,17 +177,22 @@ public final class AccountsCommand implements Runnable {
         @Mixin
         ConfigOptions config;
 
+        @Mixin
+        ClusterOptions cluster;
+
         @Parameters(index = "0", paramLabel = "NAME", description = "the account's name")
         String name;
 
         @Override
-        public Integer call() {
-            Accounts accounts = accounts(config);
-            accounts.remove(name);
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("removed the account " + name + " from " + accounts.file());
-            out.flush();
-            return 0;
+        public Integer call() throws Exception {
+            try (Opened opened = accounts(config, cluster)) {
+                Accounts accounts = opened.accounts();
+                accounts.remove(name);
+                PrintWriter out = spec.commandLine().getOut();
+                out.println("removed the account " + name + " from " + accounts.where());
+                out.flush();
+                return 0;
+            }
         }
     }
 
@@ -174,24 +205,29 @@ public final class AccountsCommand implements Runnable {
         @Mixin
         ConfigOptions config;
 
+        @Mixin
+        ClusterOptions cluster;
+
         @Override
-        public Integer call() {
-            Accounts accounts = accounts(config);
-            List<Accounts.Listing> all = accounts.list();
-            PrintWriter out = spec.commandLine().getOut();
-            if (all.isEmpty()) {
-                out.println("no accounts in " + accounts.file() + "; add one with ./arno accounts add NAME --roles ROLES");
-            } else {
-                List<String[]> table = new java.util.ArrayList<>();
-                table.add(new String[] {"NAME", "ROLES", "HASH"});
-                for (Accounts.Listing l : all) {
-                    table.add(new String[] {l.name(), tokens(l.roles()), "pbkdf2-sha256, " + l.iterations() + " iterations"
-                            + (l.outdated() ? " (renewed at the next login or passwd)" : "")});
+        public Integer call() throws Exception {
+            try (Opened opened = accounts(config, cluster)) {
+                Accounts accounts = opened.accounts();
+                List<Accounts.Listing> all = accounts.list();
+                PrintWriter out = spec.commandLine().getOut();
+                if (all.isEmpty()) {
+                    out.println("no accounts in " + accounts.where() + "; add one with ./arno accounts add NAME --roles ROLES");
+                } else {
+                    List<String[]> table = new java.util.ArrayList<>();
+                    table.add(new String[] {"NAME", "ROLES", "HASH"});
+                    for (Accounts.Listing l : all) {
+                        table.add(new String[] {l.name(), tokens(l.roles()), "pbkdf2-sha256, " + l.iterations() + " iterations"
+                                + (l.outdated() ? " (renewed at the next login or passwd)" : "")});
+                    }
+                    CacheCommand.print(out, table);
                 }
-                CacheCommand.print(out, table);
+                out.flush();
+                return 0;
             }
-            out.flush();
-            return 0;
         }
     }
 
@@ -205,6 +241,9 @@ public final class AccountsCommand implements Runnable {
         @Mixin
         ConfigOptions config;
 
+        @Mixin
+        ClusterOptions cluster;
+
         @Parameters(index = "0", paramLabel = "NAME", description = "the account's name")
         String name;
 
@@ -212,16 +251,18 @@ public final class AccountsCommand implements Runnable {
         boolean passwordStdin;
 
         @Override
-        public Integer call() {
-            Accounts accounts = accounts(config);
-            if (accounts.list().stream().noneMatch(l -> l.name().equals(name))) {
-                throw ErrorMessage.NO_ACCOUNT_NAMED.error(name, accounts.file());
+        public Integer call() throws Exception {
+            try (Opened opened = accounts(config, cluster)) {
+                Accounts accounts = opened.accounts();
+                if (accounts.list().stream().noneMatch(l -> l.name().equals(name))) {
+                    throw ErrorMessage.NO_ACCOUNT_NAMED.error(name, accounts.where());
+                }
+                accounts.password(name, password(passwordStdin, name));
+                PrintWriter out = spec.commandLine().getOut();
+                out.println("changed the password of " + name + " in " + accounts.where());
+                out.flush();
+                return 0;
             }
-            accounts.password(name, password(passwordStdin, name));
-            PrintWriter out = spec.commandLine().getOut();
-            out.println("changed the password of " + name + " in " + accounts.file());
-            out.flush();
-            return 0;
         }
     }
 }

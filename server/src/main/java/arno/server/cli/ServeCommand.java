@@ -102,14 +102,8 @@ public final class ServeCommand implements Callable<Integer> {
                     + DEFAULT_ARTICLES + ")")
     Integer articles;
 
-    @Option(names = "--cluster", paramLabel = "URL",
-            description = "cluster mode: the PostgreSQL database the nodes share, jdbc:postgresql://HOST[:PORT]/DB?user=NAME "
-                    + "(never with a password; see --cluster-password-file)")
-    String cluster;
-
-    @Option(names = "--cluster-password-file", paramLabel = "FILE",
-            description = "a file holding the cluster database's password (else the environment variable ARNO_CLUSTER_PASSWORD)")
-    Path clusterPasswordFile;
+    @Mixin
+    ClusterOptions cluster;
 
     /**
      * When set (by a test, through {@link arno.server.Main#run(String[], java.io.PrintStream,
@@ -213,8 +207,7 @@ public final class ServeCommand implements Callable<Integer> {
                 throw ErrorMessage.CONTENT_FROM_OPTION.error(contentFrom);
             }
         }
-        if (cluster != null) b.clusterDatabase = cluster;
-        if (clusterPasswordFile != null) b.clusterPasswordFile = clusterPasswordFile;
+        cluster.apply(b);
         if (pageCaches != null) {
             switch (pageCaches.strip()) {
                 case "on" -> b.pageCaches = true;

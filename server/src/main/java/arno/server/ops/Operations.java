@@ -77,7 +77,7 @@ public final class Operations {
      */
     public static boolean warnIfWritesClosed(Config config, Accounts accounts, PrintWriter err) {
         if (!config.production() || accounts.anyWith(Accounts.Role.WRITE)) return false;
-        err.println("arno: the write APIs (store writes, batch submissions) stay closed: no account in " + accounts.file()
+        err.println("arno: the write APIs (store writes, batch submissions) stay closed: no account in " + accounts.where()
                 + " has the write role. Create one with:");
         err.println("arno:   " + addWriter(config));
         err.println("arno: (they open as soon as it exists; no restart needed)");
@@ -87,7 +87,12 @@ public final class Operations {
 
     /** The exact command that creates an account with the write role for {@code config}'s data folder. */
     public static String addWriter(Config config) {
-        String data = config.data().toString();
-        return ADD_WRITER + " --data " + (data.matches("[A-Za-z0-9_./:@%+=,-]+") ? data : "'" + data.replace("'", "'\\''") + "'");
+        String command = ADD_WRITER + " --data " + quoted(config.data().toString());
+        // a cluster's accounts are in its database: the command names it
+        return config.cluster() == null ? command : command + " --cluster " + quoted(config.cluster().database());
+    }
+
+    private static String quoted(String word) {
+        return word.matches("[A-Za-z0-9_./:@%+=,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 }

@@ -94,6 +94,21 @@ class AccountsCommandTest {
         assertThat(accounts("", with("list")).out().lines()).hasSize(2); // the header and editor: nothing else was added
     }
 
+    /** With --cluster the command works on the cluster's database (ClusterServeTest uses it on a real one): its mistakes are one line too. */
+    @Test
+    void aClusterThatCannotBeReachedIsOneLine() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        String url = "jdbc:postgresql://127.0.0.1:" + closed + "/arno?user=arno";
+        accounts("", with("list", "--cluster", url)).failsWith("cannot reach the cluster's database " + url);
+        accounts("", with("list", "--cluster", "db.example.org")).failsWith("must be a PostgreSQL URL");
+        accounts("", with("list", "--cluster-password-file", tmp.resolve("secret").toString())).failsWith("needs a cluster database");
+        // and it did not fall back to the data folder's file
+        assertThat(tmp.resolve("data/batch/users")).doesNotExist();
+    }
+
     @Test
     void listingAnEmptyFileSaysHowToAdd() {
         Cli list = accounts("", with("list"));

@@ -78,7 +78,7 @@ class ClusterServeTest {
         }
 
         String account() {
-            Matcher m = Pattern.compile("account for this data folder: (\\S+) ").matcher(err());
+            Matcher m = Pattern.compile("account for this cluster: (\\S+:\\S+) ").matcher(err());
             assertThat(m.find()).as(err()).isTrue();
             return m.group(1);
         }
@@ -106,15 +106,17 @@ class ClusterServeTest {
             a.port();
             b = new Node(url, emptyContent("b"));
             b.port();
+            // the development account, made once in the cluster's database by the first node; the other says so
+            assertThat(a.err()).contains("account for this cluster: arno:");
+            assertThat(b.err()).contains("account for this cluster: arno, created by the node that found no accounts");
             for (Node n : List.of(a, b)) {
-                assertThat(n.err()).contains("account for this data folder");
                 HttpResponse<String> health = n.get("/_arno/health");
                 assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
                 assertThat(health.body()).contains("\"ready\":true").contains("\"cluster\":{\"position\":")
                         .contains("\"caughtUp\":true");
             }
             // written on A: answered with its position, readable on B within seconds, at the same version
-            HttpResponse<String> created = post(a, "/store/", "journals", "journals", "Journals");
+            HttpResponse<String> created = post(a, a.account(), "/store/", "journals", "journals", "Journals");
             long position = Long.parseLong(created.headers().firstValue("Arno-Position").orElseThrow());
             assertThat(position).isPositive();
             Node reader = b;
@@ -125,7 +127,7 @@ class ClusterServeTest {
                 assertThat(r.headers().firstValue("ETag")).isEqualTo(created.headers().firstValue("ETag"));
             });
             // and the other way round, each write at a later position
-            HttpResponse<String> second = post(b, "/store/journals/", "jb", "journal", "Journal B");
+            HttpResponse<String> second = post(b, a.account(), "/store/journals/", "jb", "journal", "Journal B");
             long secondPosition = Long.parseLong(second.headers().firstValue("Arno-Position").orElseThrow());
             assertThat(secondPosition).isGreaterThan(position);
             // read-your-writes: the writer is given its position as a cookie too; a request naming the
@@ -155,6 +157,74 @@ class ClusterServeTest {
         }
     }
 
+    /**
+     * The accounts are the cluster's: a node's accounts file imported into a cluster that has none;
+     * a password changed or an account removed (by {@code ./arno accounts --cluster}) holds on both
+     * nodes at the next request, though each remembered the old check; failures split over the two
+     * nodes throttle as on one.
+     */
+    @Test
+    void accountsAndFailedLoginsAreTheClustersOnEveryNode() throws Exception {
+        String url = PG.url(PG.newDatabase());
+        Path dataA = emptyContent("a");
+        try (arno.xml.Accounts file = new arno.xml.Accounts(dataA.resolve("batch/users"))) {
+            file.add("editor", "editor-password", arno.xml.Accounts.ALL_ROLES);
+        }
+        Node a = new Node(url, dataA);
+        Node b = null;
+        try {
+            a.port();
+            b = new Node(url, emptyContent("b"));
+            b.port();
+            assertThat(a.err()).as("accounts were imported: no development account").doesNotContain("account for this");
+            assertThat(b.err()).doesNotContain("account for this");
+            for (Node n : List.of(a, b)) assertThat(console(n, "editor:editor-password").statusCode()).isEqualTo(200);
+
+            // a new password: the old one is refused on both at once (each had it remembered), the new one taken
+            Cli passwd = OperationsServeTest.accounts("editor-password-2\n", "passwd", "editor", "--password-stdin",
+                    "--data", tmp.resolve("tool").toString(), "--cluster", url);
+            assertThat(passwd.status()).as(passwd.err()).isZero();
+            assertThat(passwd.out()).isEqualTo("changed the password of editor in the cluster's database " + url + "\n");
+            for (Node n : List.of(b, a)) {
+                assertThat(console(n, "editor:editor-password").statusCode()).isEqualTo(401);
+                assertThat(console(n, "editor:editor-password-2").statusCode()).isEqualTo(200);
+            }
+            // an account added, used on B, removed: refused on both at the next request
+            Cli add = OperationsServeTest.accounts("robot-password\n", "add", "robot", "--roles", "admin", "--password-stdin",
+                    "--data", tmp.resolve("tool").toString(), "--cluster", url);
+            assertThat(add.status()).as(add.err()).isZero();
+            assertThat(console(b, "robot:robot-password").statusCode()).isEqualTo(200);
+            assertThat(console(a, "robot:robot-password").statusCode()).isEqualTo(200);
+            Cli remove = OperationsServeTest.accounts("", "remove", "robot", "--data", tmp.resolve("tool").toString(), "--cluster", url);
+            assertThat(remove.status()).as(remove.err()).isZero();
+            for (Node n : List.of(b, a)) {
+                HttpResponse<String> gone = console(n, "robot:robot-password");
+                assertThat(gone.statusCode()).as(gone.body()).isEqualTo(401);
+            }
+            Cli list = OperationsServeTest.accounts("", "list", "--data", tmp.resolve("tool").toString(), "--cluster", url);
+            assertThat(list.out().lines().skip(1).toList()).singleElement().asString().startsWith("editor ");
+
+            // failed logins from this address: the four refused above (two on each node) and three more on each
+            // are the ten free ones; the eleventh (on A) closes the address, and B refuses the right password at
+            // once, as one node would (counted per node, B would have had five)
+            for (int i = 0; i < 6; i++) {
+                assertThat(console(i % 2 == 0 ? a : b, "editor:wrong-password").statusCode()).isEqualTo(401);
+            }
+            assertThat(console(a, "editor:wrong-password").statusCode()).isEqualTo(401);
+            HttpResponse<String> throttled = console(b, "editor:editor-password-2");
+            assertThat(throttled.statusCode()).as(throttled.body()).isEqualTo(429);
+            assertThat(throttled.headers().firstValue("Retry-After")).contains("1");
+        } finally {
+            assertThat(a.stop()).as(a.err()).isZero();
+            if (b != null) assertThat(b.stop()).as(b.err()).isZero();
+        }
+    }
+
+    /** The console's page (it needs the admin role) with {@code account} ("name:password"). */
+    private HttpResponse<String> console(Node n, String account) throws Exception {
+        return n.get("/_arno/", "Authorization", Http.basic(account));
+    }
+
     /** A data folder whose content folder exists (and is empty): no demo, no note about one. */
     private Path emptyContent(String name) throws Exception {
         Path data = tmp.resolve(name);
@@ -162,11 +232,12 @@ class ClusterServeTest {
         return data;
     }
 
-    private HttpResponse<String> post(Node n, String collection, String slug, String kind, String title) throws Exception {
+    private HttpResponse<String> post(Node n, String account, String collection, String slug, String kind, String title)
+            throws Exception {
         String entry = "<entry xmlns='http://www.w3.org/2005/Atom'><title>" + title + "</title>"
                 + "<category scheme='urn:arno:kind' term='" + kind + "'/></entry>";
         HttpResponse<String> r = Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.port() + collection))
-                .header("Authorization", Http.basic(n.account())).header("Slug", slug)
+                .header("Authorization", Http.basic(account)).header("Slug", slug)
                 .header("Content-Type", "application/atom+xml;type=entry")
                 .POST(HttpRequest.BodyPublishers.ofString(entry)).build());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
