@@ -54,7 +54,7 @@ class ClusterFailureTest {
     @Order(1)
     void aNodeKilledDuringAWriteBurstLosesNoAcknowledgedWriteAndCatchesUpWhenRestarted() throws Exception {
         ClusterRig.Node victim = RIG.node(2);
-        Traffic t = new Traffic(RIG.front(), RIG.account(), "kill", 4, true);
+        Traffic t = new Traffic(RIG.front(), RIG.account(), "kill", 4, 2);
         long killed;
         long down;
         long restarted;
@@ -86,7 +86,7 @@ class ClusterFailureTest {
         List<Outcome> readErrors = Traffic.errors(readsIn);
         long lastError = readErrors.stream().mapToLong(Outcome::nanos).max().orElse(killed);
         report(String.format(Locale.ROOT, "kill -9 of %s during a write burst: HAProxy marked it DOWN %d ms after the kill;"
-                        + " readers in the window (kill → down + 1 s): %s, the last %d ms after the kill; the writer in it: %s;"
+                        + " readers in the window (kill → down + 1 s): %s, the last %d ms after the kill; the two writers in it: %s;"
                         + " restarted, ready and UP in HAProxy %d ms later; %d writes acknowledged in all, the slowest in %d ms",
                 victim.name(), ms(down - killed), Traffic.summary(readsIn), ms(lastError - killed), Traffic.summary(writesIn),
                 ms(up - restarted), t.acknowledged.size(), t.slowestWrite()));
@@ -101,7 +101,7 @@ class ClusterFailureTest {
     @Test
     @Order(2)
     void postgresqlRestartedDuringWritesKeepsReadsServedAndFailsWritesClearlyUntilItIsBack() throws Exception {
-        Traffic t = new Traffic(RIG.front(), RIG.account(), "pg", 3, true);
+        Traffic t = new Traffic(RIG.front(), RIG.account(), "pg", 3, 1);
         long stopping;
         long started;
         long firstWriteAfter;
@@ -165,7 +165,7 @@ class ClusterFailureTest {
             }
         });
         List<Long> latencies = new ArrayList<>();
-        try (Traffic t = new Traffic(RIG.front(), RIG.account(), "listen-readers", 2, false)) {
+        try (Traffic t = new Traffic(RIG.front(), RIG.account(), "listen-readers", 2, 0)) {
             for (int round = 0; round < 8; round++) {
                 HttpResponse<String> w = post(RIG.node(1 + round % 3), "listen-" + round);
                 long written = System.nanoTime();

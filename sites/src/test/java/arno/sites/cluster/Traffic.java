@@ -17,13 +17,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Clients going through the rig's load balancer all the time: one writer posting entries through
+ * Clients going through the rig's load balancer all the time: writers posting entries through
  * the store API (each acknowledged write remembered with its position) and readers fetching demo
  * pages. Every answer is recorded with its time, so a test can count the errors of a window.
  * {@link #close()} stops the threads (bounded) and fails if a client thread itself broke.
  */
 final class Traffic implements AutoCloseable {
-    /** The collection the writer creates its entries in. */
+    /** The collection the writers create their entries in. */
     static final String COLLECTION = "/store/journals/";
     static final List<String> PAGES = List.of("/journal-a/", "/journal-b/", "/journal-a/authors");
 
@@ -50,8 +50,8 @@ final class Traffic implements AutoCloseable {
     final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
     private final AtomicInteger written = new AtomicInteger();
 
-    /** Starts {@code readers} readers and, with {@code writer}, one writer; entries are named PREFIX-N. */
-    Traffic(URI front, String account, String prefix, int readers, boolean writer) {
+    /** Starts {@code readers} readers and {@code writers} writers; entries are named PREFIX-N. */
+    Traffic(URI front, String account, String prefix, int readers, int writers) {
         this.front = front;
         this.account = account;
         this.prefix = prefix;
@@ -59,7 +59,7 @@ final class Traffic implements AutoCloseable {
             int reader = i;
             threads.add(started(new Thread(() -> loop(() -> read(PAGES.get(reader % PAGES.size()))), "rig-reader-" + i)));
         }
-        if (writer) threads.add(started(new Thread(() -> loop(this::write), "rig-writer")));
+        for (int i = 0; i < writers; i++) threads.add(started(new Thread(() -> loop(this::write), "rig-writer-" + i)));
     }
 
     private static Thread started(Thread t) {
@@ -127,11 +127,6 @@ final class Traffic implements AutoCloseable {
     /** The longest an acknowledged write took, in ms. */
     long slowestWrite() {
         return writes.stream().filter(Outcome::ok).mapToLong(o -> (o.answered() - o.nanos()) / 1_000_000).max().orElse(0);
-    }
-
-    /** The highest position of an acknowledged write (0 if none). */
-    long lastPosition() {
-        return acknowledged.values().stream().mapToLong(Long::longValue).max().orElse(0);
     }
 
     /** Outcomes that started in [from, to) (System.nanoTime). */
