@@ -1,6 +1,7 @@
 package arno.sites.cluster;
 
 import arno.cluster.TestPostgres;
+import arno.testkit.Http;
 import arno.testkit.Wait;
 import arno.xml.Accounts;
 import java.io.IOException;
@@ -254,7 +255,8 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
             String java = ProcessHandle.current().info().command().orElse("java");
             Files.writeString(log, "---- start " + Instant.now() + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            process = new ProcessBuilder(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            // (not C1 only: the account's PBKDF2 hash, 600,000 rounds, would take seconds at the first login)
+            process = new ProcessBuilder(java, "-Xmx384m", "-XX:+UseSerialGC",
                     "-Darno.home=" + checkout(), "-cp", System.getProperty("java.class.path"), "arno.server.Main", "serve",
                     "--port", Integer.toString(port), "--data", data.toString(), "--articles", Integer.toString(ARTICLES),
                     "--cluster", pg.url())
@@ -276,12 +278,26 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
             return process != null && process.isAlive();
         }
 
-        /** Until health says ready; fails early, with the log, if the process ends. */
+        /**
+         * Until health says ready; fails early, with the log, if the process ends. Then logs in once
+         * with the rig's account, so that no test's first write waits for the password's hash
+         * (which a node remembers once verified).
+         */
         public void awaitReady(Duration atMost) {
             Wait.upTo(atMost).pollInterval(Duration.ofMillis(100)).alias(name() + " ready").until(() -> {
                 if (!alive()) throw new AssertionError(name() + " ended (exit " + process.exitValue() + "):\n" + tail(log));
                 return ready();
             });
+            Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).alias(name() + " takes the rig's account")
+                    .until(() -> {
+                        try {
+                            return http.send(HttpRequest.newBuilder(uri("/store/")).timeout(Duration.ofSeconds(30))
+                                    .header("Authorization", Http.basic(account)).build(),
+                                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+                        } catch (IOException e) {
+                            return false;
+                        }
+                    });
         }
 
         /** Whether {@code /_arno/health} answers 200 with {@code "ready":true}. */
