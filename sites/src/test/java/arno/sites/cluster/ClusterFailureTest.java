@@ -129,9 +129,12 @@ class ClusterFailureTest {
         }
         List<Outcome> outage = Traffic.between(t.writes, stopping, firstWriteAfter);
         List<Outcome> reads = new ArrayList<>(t.reads);
+        long slowestRefusal = Traffic.errors(outage).stream().mapToLong(o -> o.answered() - o.nanos()).max().orElse(0);
         report(String.format(Locale.ROOT, "PostgreSQL stopped (pg_ctl stop -m fast) and started again %d ms later:"
-                        + " writes failed from the stop until %d ms after the start: %s; readers throughout: %s",
-                ms(started - stopping), ms(firstWriteAfter - started), Traffic.summary(outage), Traffic.summary(reads)));
+                        + " writes failed from the stop until %d ms after the start: %s, a refusal taking up to %d ms;"
+                        + " readers throughout: %s",
+                ms(started - stopping), ms(firstWriteAfter - started), Traffic.summary(outage), ms(slowestRefusal),
+                Traffic.summary(reads)));
         assertThat(Traffic.errors(reads)).as("reads are served from each node's copy throughout").isEmpty();
         assertThat(Traffic.errors(outage)).as("writes refused during the outage").isNotEmpty();
         for (Outcome o : Traffic.errors(Traffic.between(t.writes, 0, Long.MAX_VALUE))) {
