@@ -110,7 +110,7 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
     }
 
     public synchronized void start() throws IOException, InterruptedException {
-        if (pid > 0) {
+        if (folder != null) {
             return;
         }
         bin = binaries(DEBIAN, System.getProperty("arno.postgres.bin"));
@@ -129,23 +129,49 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
             for (int attempt = 1; ; attempt++) {
                 port = freePort();
                 try {
-                    run(120, bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-l", folder.resolve("server.log").toString(),
-                            "-w", "-t", "60", "-o", "-p " + port + " -k " + folder.resolve("sock")
-                                    + " -c listen_addresses=127.0.0.1" + durability()
-                                    + " -c max_connections=100",
-                            "start");
+                    pgCtlStart();
                     break;
                 } catch (IllegalStateException e) {
                     // another process may have taken the port between freePort() and the start
                     if (attempt == START_ATTEMPTS) throw e;
                 }
             }
-            pid = Long.parseLong(Files.readAllLines(data().resolve("postmaster.pid"), StandardCharsets.US_ASCII).get(0).trim());
             execute("postgres", "CREATE DATABASE arno");
         } catch (IOException | InterruptedException | RuntimeException e) {
             stop();
             throw e;
         }
+    }
+
+    private void pgCtlStart() throws IOException, InterruptedException {
+        run(120, bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-l", folder.resolve("server.log").toString(),
+                "-w", "-t", "60", "-o", "-p " + port + " -k " + folder.resolve("sock")
+                        + " -c listen_addresses=127.0.0.1" + durability()
+                        + " -c max_connections=100",
+                "start");
+        pid = Long.parseLong(Files.readAllLines(data().resolve("postmaster.pid"), StandardCharsets.US_ASCII).get(0).trim());
+    }
+
+    /**
+     * Stops the running server as an operator restarting it would ({@code pg_ctl stop -m fast}:
+     * sessions are ended, their open transactions rolled back), keeping its data for {@link
+     * #startAgain()}; a failure test's database outage.
+     */
+    public synchronized void stopServer() throws IOException, InterruptedException {
+        if (folder == null || pid <= 0) throw new IllegalStateException("the test PostgreSQL is not running");
+        run(60, bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-m", "fast", "-w", "-t", "30", "stop");
+        pid = 0;
+    }
+
+    /** Whether the server runs (false between {@link #stopServer()} and {@link #startAgain()}). */
+    public synchronized boolean running() {
+        return pid > 0;
+    }
+
+    /** Starts the server {@link #stopServer()} stopped, on the same port with the same data. */
+    public synchronized void startAgain() throws IOException, InterruptedException {
+        if (folder == null || pid != 0) throw new IllegalStateException("the test PostgreSQL was not stopped by stopServer()");
+        pgCtlStart();
     }
 
     /**
