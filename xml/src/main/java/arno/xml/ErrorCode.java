@@ -226,6 +226,19 @@ public enum ErrorCode {
         return null;
     }
 
+    /**
+     * What an answer that must not show internals (production, a server error) says for this
+     * code: a sentence a client can act on where the state is an operational one that names no
+     * internals (the cluster's database out of reach: retry later), else the status's phrase.
+     */
+    public String publicText() {
+        return switch (this) {
+            case DATABASE_UNAVAILABLE -> "the cluster's database cannot take writes now, so nothing of this one was stored;"
+                    + " reads go on; try the write again in a few seconds";
+            default -> statusText(status);
+        };
+    }
+
     /** A short, safe phrase for the status, for production pages that must not show internals. */
     public static String statusText(int status) {
         return switch (status) {

@@ -200,7 +200,7 @@ public final class ErrorXml {
         out.start("error", "code", e.code().code(), "status", Integer.toString(e.status()), "id", id,
                 "processor-code", show ? e.processorCode() : null);
         out.start("message");
-        out.text(show ? e.getMessage() : ErrorCode.statusText(e.status()));
+        out.text(show ? e.getMessage() : e.code().publicText());
         out.end("message");
         if (show) {
             location(out, e.where());

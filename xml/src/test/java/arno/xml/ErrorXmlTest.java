@@ -60,6 +60,12 @@ class ErrorXmlTest {
         ArnoException bad = ErrorCode.MALFORMED_XML.error("request body", "oops").at(Where.at("request body", 1, 4));
         assertThat(new String(ErrorXml.toBytes(bad, null, false), StandardCharsets.UTF_8))
                 .contains("oops").contains("line=\"1\"");
+        // The cluster's database out of reach: a sentence to act on, and nothing of the cause (its host, its driver's words).
+        ArnoException down = ErrorCode.DATABASE_UNAVAILABLE.error("Connection to 10.0.0.7:5432 refused");
+        XmlAssert.assertThat(new String(ErrorXml.toBytes(down, "E-2", false), StandardCharsets.UTF_8)).and("""
+                <err:error xmlns:err="urn:arno:error" code="database-unavailable" status="503" id="E-2">
+                  <err:message>the cluster's database cannot take writes now, so nothing of this one was stored; reads go on; try the write again in a few seconds</err:message></err:error>""")
+                .ignoreWhitespace().areSimilar();
     }
 
     @Test
