@@ -44,7 +44,10 @@ public final class Schema {
      * against the folder).
      */
     static final List<String> MIGRATIONS = List.of(
-            "V1__store_and_log.sql");
+            "V1__store_and_log.sql",
+            "V2__reserved.sql", // placeholder on branch nodes: the accounts/batch helpers' V2 at merge
+            "V3__reserved.sql", // placeholder on branch nodes: the accounts/batch helpers' V3 at merge
+            "V4__nodes_and_retention.sql");
 
     static final String FOLDER = "arno/cluster/sql/";
     /** The advisory lock of migration: any number, the same in every node ("arno" in ASCII). */
