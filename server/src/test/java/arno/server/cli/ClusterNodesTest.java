@@ -249,6 +249,33 @@ class ClusterNodesTest {
         }
     }
 
+    @Test
+    void theNodeSettingsAreReadWithDefaultsAndChecked() throws Exception {
+        arno.server.config.Config base = arno.server.config.Config.defaults(tmp);
+        Path file = tmp.resolve("arno.xml");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='jdbc:postgresql://db/arno'/></arno>");
+        assertThat(arno.server.config.ConfigFile.read(file, base).toBuilder().build().cluster().nodes())
+                .isEqualTo(arno.server.config.Config.Nodes.DEFAULTS)
+                .isEqualTo(new arno.server.config.Config.Nodes(Duration.ofSeconds(2), 1000, Duration.ofSeconds(10), 100_000,
+                        Duration.ofDays(7), Duration.ofSeconds(5)));
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='jdbc:postgresql://db/arno'"
+                + " read-your-writes-wait='500ms' max-lag-positions='7' max-lag='3s' retain-positions='50' retain='0s'"
+                + " heartbeat='1s'/></arno>");
+        assertThat(arno.server.config.ConfigFile.read(file, base).toBuilder().build().cluster().nodes())
+                .isEqualTo(new arno.server.config.Config.Nodes(Duration.ofMillis(500), 7, Duration.ofSeconds(3), 50, Duration.ZERO,
+                        Duration.ofSeconds(1)));
+        // the file's own schema refuses a count below 1; a builder (flags, code) is checked with the rest
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='jdbc:postgresql://db/arno' max-lag-positions='0'/></arno>");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> arno.server.config.ConfigFile.read(file, base))
+                .hasMessageContaining("max-lag-positions");
+        arno.server.config.Config.Builder b = base.toBuilder();
+        b.clusterDatabase = "jdbc:postgresql://db/arno";
+        b.clusterNodes = new arno.server.config.Config.Nodes(Duration.ZERO, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
+                Duration.ofSeconds(1));
+        org.assertj.core.api.Assertions.assertThatThrownBy(b::build)
+                .hasMessageContaining("cluster/@read-your-writes-wait must be a positive time, not PT0S");
+    }
+
     /** Headless Chromium sending {@code account}'s credentials with every request (as ConsoleBrowserTest). */
     private ChromeDriver browser(String account) {
         ChromeOptions o = new ChromeOptions();
