@@ -264,10 +264,10 @@ class ClusterNodesTest {
         assertThat(arno.server.config.ConfigFile.read(file, base).toBuilder().build().cluster().nodes())
                 .isEqualTo(new arno.server.config.Config.Nodes(Duration.ofMillis(500), 7, Duration.ofSeconds(3), 50, Duration.ZERO,
                         Duration.ofSeconds(1)));
-        // the file's own schema refuses a count below 1; a builder (flags, code) is checked with the rest
+        // each checked with the rest of the configuration, naming the setting
         Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='jdbc:postgresql://db/arno' max-lag-positions='0'/></arno>");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> arno.server.config.ConfigFile.read(file, base))
-                .hasMessageContaining("max-lag-positions");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> arno.server.config.ConfigFile.read(file, base).toBuilder().build())
+                .hasMessageContaining("cluster/@max-lag-positions must be at least 1, not 0");
         arno.server.config.Config.Builder b = base.toBuilder();
         b.clusterDatabase = "jdbc:postgresql://db/arno";
         b.clusterNodes = new arno.server.config.Config.Nodes(Duration.ZERO, 1, Duration.ofSeconds(1), 1, Duration.ZERO,
