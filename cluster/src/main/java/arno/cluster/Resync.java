@@ -190,8 +190,12 @@ public final class Resync {
             try (ResultSet r = p.executeQuery()) {
                 WriteTransaction w = null;
                 long at = -1;
+                long reading = 0;
                 try {
-                    while (r.next()) {
+                    while (true) {
+                        long before = System.nanoTime();
+                        if (!r.next()) break;
+                        reading += System.nanoTime() - before;
                         long position = r.getLong(1);
                         if (position != at) {
                             if (w != null) w.commit();
@@ -216,6 +220,7 @@ public final class Resync {
                             LOG.log(Level.INFO, "resync: " + done + " of " + total + " documents (" + (done * 1000 / ms) + "/s)");
                         }
                     }
+                    LOG.log(Level.INFO, "resync: " + done + " documents, " + reading / 1_000_000 + " ms of it waiting for the database");
                     if (w == null) w = store.write();
                     w.setMark(Applier.MARK, head);
                     w.setMark(Applier.COMMIT_MARK, headTime == null ? 0 : Applier.identity(headTime));

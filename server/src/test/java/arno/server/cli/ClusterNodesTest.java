@@ -141,7 +141,8 @@ class ClusterNodesTest {
             List<String> paths = new ArrayList<>();
             paths.add(post(a, "/store/", "journals", "journals", "Journals").headers().firstValue("Location").orElseThrow());
             for (int i = 0; i < 5; i++) {
-                paths.add(post(i % 2 == 0 ? a : b, "/store/journals/", "j" + i, "journal", "Journal " + i)
+                // all on a, which applies each before it answers: a never lags behind a log that keeps one commit
+                paths.add(post(a, "/store/journals/", "j" + i, "journal", "Journal " + i)
                         .headers().firstValue("Location").orElseThrow());
             }
             paths.add("/store/journals/");
