@@ -25,8 +25,12 @@ import java.util.Properties;
  * This node's part of a cluster ({@code --cluster URL}, issue 23): a small pool of connections to
  * the shared PostgreSQL database, its schema migrated at start-up, the change log, and the write
  * path ({@link PgWritePath}) that the store service is opened with, which starts the node's
- * applier on the node's own LMDB copy. Ready ({@link #caughtUp()}) once the applier has applied
- * the log's head as it was when the node started.
+ * applier on the node's own LMDB copy. A copy that cannot follow the log is rebuilt from the
+ * database before the store opens ({@link #prepareCopy}). Heartbeats ({@code <cluster heartbeat>})
+ * register the node in {@code arno.nodes}, check its copy against the log (a database that lost
+ * commits the copy applied stops the applier: {@code resync-needed}, rebuilt at the next start) and
+ * prune the log. Ready ({@link #state()}) once the applier has applied the log's head as it was
+ * when the node started, and while it lags no more than {@code max-lag-positions} and {@code max-lag}.
  */
 public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYourWrites.Positions, AutoCloseable {
     /** The advisory lock the first node takes to load the demo once ("arnodemo" in ASCII). */
