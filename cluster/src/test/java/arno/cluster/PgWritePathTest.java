@@ -408,9 +408,16 @@ class PgWritePathTest {
             if (!once.compareAndSet(false, true)) return;
             String pool = "pid <> pg_backend_pid() AND datname = '" + database + "' AND application_name <> '"
                     + Applier.LISTENER_NAME + "'";
-            PG.execute("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE " + pool);
             try {
-                while (count("SELECT count(*) FROM pg_stat_activity WHERE " + pool) > 0) Thread.sleep(10);
+                // until the backends cut are gone (not until none is left: the applier's next read makes the pool open new ones)
+                String cut;
+                try (Connection c = DriverManager.getConnection(PG.url(database)); Statement st = c.createStatement();
+                     ResultSet r = st.executeQuery("SELECT coalesce(array_agg(pid), '{}')::text FROM pg_stat_activity WHERE " + pool)) {
+                    r.next();
+                    cut = "pid = ANY('" + r.getString(1) + "'::int[])";
+                }
+                PG.execute("postgres", "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE " + cut);
+                while (count("SELECT count(*) FROM pg_stat_activity WHERE " + cut) > 0) Thread.sleep(10);
             } catch (SQLException | InterruptedException e) {
                 throw new IllegalStateException(e);
             }
