@@ -10,6 +10,8 @@ ALTER TABLE arno.log_head ADD COLUMN pruned bigint NOT NULL DEFAULT 0 CHECK (pru
 CREATE INDEX changes_version ON arno.changes (version_id);
 CREATE INDEX documents_position ON arno.documents (position);
 CREATE INDEX documents_version ON arno.documents (version_id);
+-- the newest commit older than the retention time, found at each heartbeat (times grow with positions)
+CREATE INDEX commits_time ON arno.commits (committed_at);
 
 -- A node's heartbeat says more: when its copy last applied a commit, whether it is ready (and
 -- why not), and the log's head it saw, so the console shows every node's lag.
