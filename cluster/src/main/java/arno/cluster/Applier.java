@@ -50,6 +50,20 @@ public final class Applier implements AutoCloseable {
 
     /** The store mark that holds the position of the last commit applied. */
     public static final String MARK = "cluster.position";
+    /**
+     * The store mark that identifies the commit at {@link #MARK}: its time in the log
+     * ({@code commits.committed_at}) in microseconds. A database restored from an older copy, or a
+     * replica promoted without the last commits, may hold a different commit at that position (or
+     * none): the copy then holds commits the cluster no longer has and must resynchronise.
+     */
+    public static final String COMMIT_MARK = "cluster.commit";
+    /**
+     * The store mark that holds the store version the copy had before it applied position 1:
+     * position P is applied as store version base + P, so that every copy of the cluster (those
+     * that applied the whole log and those rebuilt from the current documents, {@link Resync})
+     * gives a document the same version, its ETag.
+     */
+    public static final String BASE_MARK = "cluster.base";
     /** The name the listening connection gives itself ({@code pg_stat_activity.application_name}). */
     public static final String LISTENER_NAME = "arno-applier";
 
@@ -105,6 +119,7 @@ public final class Applier implements AutoCloseable {
     private volatile boolean needsResync;
     private volatile Connection listening;
     private volatile long commitsApplied;
+    private volatile Instant lastApply;
     private volatile long notified;
 
     /**
@@ -173,6 +188,32 @@ public final class Applier implements AutoCloseable {
         return needsResync;
     }
 
+    /**
+     * Stops applying: the copy holds what the log no longer has or no longer agrees with (a
+     * database rewound, a replica promoted without the last commits), and must be rebuilt.
+     */
+    public void requireResync(String reason) {
+        if (!needsResync) LOG.log(Level.ERROR, reason);
+        problem = reason;
+        needsResync = true;
+    }
+
+    /**
+     * Checks the copy against the log ({@link Resync#reason}): a database that lost commits this
+     * copy applied (its position beyond the head, or a different commit there), or a log pruned
+     * past the copy, stops the applier ({@link #requireResync}). The nodes call it periodically.
+     */
+    public void checkAgainstLog() throws SQLException {
+        if (!running || needsResync) return;
+        String why = Resync.reason(store, log, false);
+        if (why != null && running) requireResync(why + ": the node must resynchronise");
+    }
+
+    /** When this applier last applied a commit (this node's clock), or null if it has not yet. */
+    public Instant lastApply() {
+        return lastApply;
+    }
+
     /** Commits this applier has applied (not those it found applied already). */
     public long commitsApplied() {
         return commitsApplied;
@@ -237,7 +278,13 @@ public final class Applier implements AutoCloseable {
      * has it already. Package-private for the tests, which deliver commits twice.
      */
     void apply(ChangeLog.Commit commit) {
-        try (WriteTransaction w = store.write()) {
+        long base;
+        try (Snapshot s = store.read()) {
+            base = s.mark(BASE_MARK).orElse(s.mark(MARK).orElse(0) == 0 ? s.version() : -1);
+        }
+        // a copy from before the version rule (base -1) or one written locally since: the next version
+        long version = Math.max(base < 0 ? 0 : base + commit.position(), store.version() + 1);
+        try (WriteTransaction w = store.write(version, commit.time())) {
             long at = w.view().mark(MARK).orElse(0);
             if (commit.position() <= at) {
                 advance(at);
@@ -265,12 +312,20 @@ public final class Applier implements AutoCloseable {
                 w.setReferences(ch.path(), ch.refs());
             }
             w.setMark(MARK, commit.position());
+            w.setMark(COMMIT_MARK, identity(commit.time()));
+            if (base >= 0) w.setMark(BASE_MARK, base);
             Instant time = w.time();
             remember(commit.position(), new AppliedAs(w.commit(), time));
         }
         commitsApplied++;
+        lastApply = Instant.now();
         recovered();
         advance(commit.position());
+    }
+
+    /** A commit's identity as {@link #COMMIT_MARK} keeps it: its time in the log, in microseconds. */
+    public static long identity(Instant committedAt) {
+        return Math.addExact(Math.multiplyExact(committedAt.getEpochSecond(), 1_000_000L), committedAt.getNano() / 1_000);
     }
 
     /** The log was read or a commit applied: a problem reported before is over (a resync is not). */

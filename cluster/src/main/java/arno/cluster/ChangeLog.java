@@ -195,6 +195,126 @@ public final class ChangeLog {
     static final long READ_BUDGET = 64L << 20;
 
     /**
+     * The position up to which the log has been pruned ({@link #prune}): a copy older than that
+     * cannot follow the log any more. 0 when nothing was pruned.
+     */
+    public long pruned() throws SQLException {
+        try (Connection c = database.getConnection(); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT pruned FROM arno.log_head")) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    /** The time of the commit at {@code position}, or null when the log has no such commit (pruned, or never made). */
+    public Instant commitTime(long position) throws SQLException {
+        try (Connection c = database.getConnection();
+             PreparedStatement p = c.prepareStatement("SELECT committed_at FROM arno.commits WHERE position = ?")) {
+            p.setLong(1, position);
+            try (ResultSet r = p.executeQuery()) {
+                return r.next() ? r.getTimestamp(1).toInstant() : null;
+            }
+        }
+    }
+
+    /** The advisory lock of {@link #writeOnce} ("arnoonce" in ASCII). */
+    static final long ONCE_LOCK = 0x6172_6e6f_6f6e_6365L;
+
+    /**
+     * Commits {@code documents} (path → XML, application/xml) unless the store already holds a
+     * document under {@code folder}: what every copy must start with (the default model), written
+     * once for the cluster by the first node to look, under an advisory lock so that nodes starting
+     * together write it once. Returns the position that wrote them (or, when they were there,
+     * the latest position that wrote a document under {@code folder}).
+     */
+    public long writeOnce(String folder, java.util.Map<String, byte[]> documents) throws SQLException {
+        try (Transaction t = begin()) {
+            try (Statement s = t.c.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(" + ONCE_LOCK + ")");
+            }
+            // READ COMMITTED: this statement sees what a node that held the lock before committed
+            try (PreparedStatement p = t.c.prepareStatement("SELECT max(position) FROM arno.documents WHERE starts_with(path, ?)")) {
+                p.setString(1, folder);
+                try (ResultSet r = p.executeQuery()) {
+                    r.next();
+                    long at = r.getLong(1);
+                    if (!r.wasNull()) return at;
+                }
+            }
+            for (java.util.Map.Entry<String, byte[]> d : documents.entrySet()) {
+                t.put(d.getKey(), "application/xml", false, d.getValue(), List.of());
+            }
+            return t.commit();
+        }
+    }
+
+    /** The advisory lock of pruning ("arnoprun" in ASCII): one node prunes at a time, the others skip. */
+    static final long PRUNE_LOCK = 0x6172_6e6f_7072_756eL;
+
+    /**
+     * Prunes the log: the changes of every commit but the last {@code keepPositions} and those
+     * younger than {@code keepFor} (null: by count only), and the document versions only they named.
+     * The commits rows that current documents name are kept (their time is the documents'
+     * Last-Modified in a rebuilt copy). Any node may call it: under an advisory lock, a node that
+     * finds another pruning skips. Returns the position pruned to, or -1 when it skipped.
+     */
+    public long prune(long keepPositions, java.time.Duration keepFor) throws SQLException {
+        if (keepPositions < 1) throw new IllegalArgumentException("the log keeps at least its last commit, not " + keepPositions);
+        try (Connection c = database.getConnection()) {
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                try (ResultSet r = s.executeQuery("SELECT pg_try_advisory_xact_lock(" + PRUNE_LOCK + ")")) {
+                    r.next();
+                    if (!r.getBoolean(1)) {
+                        c.rollback();
+                        return -1;
+                    }
+                }
+                long head;
+                long pruned;
+                try (ResultSet r = s.executeQuery("SELECT position, pruned FROM arno.log_head")) {
+                    r.next();
+                    head = r.getLong(1);
+                    pruned = r.getLong(2);
+                }
+                long cutoff = head - keepPositions;
+                if (keepFor != null) {
+                    // times grow with positions (ChangeLog's commits), so the index on the time finds it at once
+                    try (PreparedStatement p = c.prepareStatement("SELECT position FROM arno.commits"
+                            + " WHERE committed_at < clock_timestamp() - ? * interval '1 millisecond'"
+                            + " ORDER BY committed_at DESC, position DESC LIMIT 1")) {
+                        p.setLong(1, keepFor.toMillis());
+                        try (ResultSet r = p.executeQuery()) {
+                            cutoff = Math.min(cutoff, r.next() ? r.getLong(1) : 0);
+                        }
+                    }
+                }
+                if (cutoff <= pruned) {
+                    c.rollback();
+                    return pruned;
+                }
+                s.execute("CREATE TEMP TABLE arno_pruned_versions ON COMMIT DROP AS SELECT DISTINCT version_id AS id"
+                        + " FROM arno.changes WHERE position <= " + cutoff + " AND version_id IS NOT NULL");
+                s.executeUpdate("DELETE FROM arno.changes WHERE position <= " + cutoff);
+                s.executeUpdate("DELETE FROM arno.commits m WHERE position <= " + cutoff
+                        + " AND NOT EXISTS (SELECT 1 FROM arno.documents d WHERE d.position = m.position)");
+                s.executeUpdate("DELETE FROM arno.document_versions v USING arno_pruned_versions g WHERE v.id = g.id"
+                        + " AND NOT EXISTS (SELECT 1 FROM arno.documents d WHERE d.version_id = v.id)"
+                        + " AND NOT EXISTS (SELECT 1 FROM arno.changes ch WHERE ch.version_id = v.id)");
+                s.executeUpdate("UPDATE arno.log_head SET pruned = " + cutoff);
+                c.commit();
+                return cutoff;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(auto);
+            }
+        }
+    }
+
+    /**
      * The next commits after position {@code after}, at most {@code max} of them, oldest first,
      * each whole. Fewer (or none) when no more have committed; a first position above
      * {@code after + 1} means the log no longer holds the ones between (pruned). Fewer too once
@@ -216,7 +336,9 @@ public final class ChangeLog {
                     "SELECT c.position, m.committed_at, m.node, c.seq, c.path, v.media_type, v.is_binary, v.content, v.refs"
                             + " FROM arno.changes c JOIN arno.commits m ON m.position = c.position"
                             + " LEFT JOIN arno.document_versions v ON v.id = c.version_id"
-                            + " WHERE c.position IN (SELECT position FROM arno.commits WHERE position > ?"
+                            // positions up to the pruned one may keep a commits row without changes (V4)
+                            + " WHERE c.position IN (SELECT position FROM arno.commits"
+                            + " WHERE position > greatest(?, (SELECT pruned FROM arno.log_head))"
                             + " ORDER BY position LIMIT ?) ORDER BY c.position, c.seq")) {
                 p.setLong(1, after);
                 p.setInt(2, max);
@@ -382,9 +504,12 @@ public final class ChangeLog {
                 }
             }
             try (PreparedStatement p = c.prepareStatement(
-                    "INSERT INTO arno.commits (position, committed_at, node) VALUES (?, clock_timestamp(), ?)")) {
+                    "INSERT INTO arno.commits (position, committed_at, node) VALUES (?, greatest(clock_timestamp(),"
+                            // never before the last commit's time: copies rebuilt from the documents agree with those that applied the log
+                            + " (SELECT committed_at FROM arno.commits WHERE position = ?)), ?)")) {
                 p.setLong(1, position);
-                p.setString(2, node);
+                p.setLong(2, position - 1);
+                p.setString(3, node);
                 p.executeUpdate();
             }
             try (PreparedStatement change = c.prepareStatement(

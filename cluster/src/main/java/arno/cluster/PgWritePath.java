@@ -112,11 +112,35 @@ public final class PgWritePath implements WritePath {
      */
     public static WritePath.Factory factory(ChangeLog log, Applier.Connector connector, Options options,
             Consumer<? super PgWritePath> opened) {
-        return (atom, atomOptions) -> {
-            PgWritePath p = new PgWritePath(atom, log, new Applier(atom.store(), log, connector, options.applier()),
-                    options, atomOptions.groupCommitMax());
-            opened.accept(p);
-            return p;
+        return new WritePath.Factory() {
+            @Override
+            public WritePath open(AtomStore atom, arno.store.atom.AtomOptions atomOptions) {
+                long model;
+                try {
+                    // the default model, once for the cluster through the log, never into one copy alone
+                    model = log.writeOnce(arno.store.atom.Atom.MODEL_FOLDER, AtomStore.defaultDocuments());
+                } catch (SQLException e) {
+                    throw ErrorMessage.DB_UNREACHABLE.error(e, e.getMessage());
+                }
+                PgWritePath p = new PgWritePath(atom, log, new Applier(atom.store(), log, connector, options.applier()),
+                        options, atomOptions.groupCommitMax());
+                opened.accept(p);
+                try {
+                    // the service checks writes against the model: it opens once this copy holds it
+                    if (!p.applier.awaitApplied(model, options.applyTimeout())) {
+                        LOG.log(System.Logger.Level.WARNING, "this node has not applied the cluster's model documents (position "
+                                + model + ") within " + options.applyTimeout().toMillis() + " ms: " + p.applier.problem());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return p;
+            }
+
+            @Override
+            public boolean writesDefaults() {
+                return true;
+            }
         };
     }
 

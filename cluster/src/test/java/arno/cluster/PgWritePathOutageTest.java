@@ -69,7 +69,7 @@ class PgWritePathOutageTest {
             try (Snapshot s = store.read()) {
                 assertThat(s.uris("/")).isEqualTo(before);
             }
-            assertThat(path[0].applier().applied()).isEqualTo(1);
+            assertThat(path[0].applier().applied()).isEqualTo(2); // the default model at 1, the entry at 2
         }
     }
 

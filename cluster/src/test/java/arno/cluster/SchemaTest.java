@@ -39,7 +39,8 @@ class SchemaTest {
         assertThat(Schema.migrate(db)).isZero();
         assertThat(Schema.version(db)).isEqualTo(Schema.latest());
         assertThat(rows(db, "SELECT version || ' ' || file FROM arno.schema_version ORDER BY version"))
-                .containsExactly("1 V1__store_and_log.sql", "2 V2__accounts.sql");
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, Schema.latest())
+                        .mapToObj(i -> (i + 1) + " " + Schema.MIGRATIONS.get(i)).toList());
         assertThat(rows(db, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'arno' ORDER BY 1"))
                 .containsExactly("accounts", "accounts_head", "changes", "commits", "document_versions", "documents", "log_head",
                         "login_failures", "nodes", "schema_version");

@@ -3,6 +3,7 @@ package arno.server;
 import arno.cluster.ChangeLog;
 import arno.cluster.PgAccounts;
 import arno.cluster.PgWritePath;
+import arno.cluster.Resync;
 import arno.cluster.Schema;
 import arno.server.config.Config;
 import arno.server.ops.Health;
@@ -25,8 +26,12 @@ import java.util.Properties;
  * This node's part of a cluster ({@code --cluster URL}, issue 23): a small pool of connections to
  * the shared PostgreSQL database, its schema migrated at start-up, the change log, and the write
  * path ({@link PgWritePath}) that the store service is opened with, which starts the node's
- * applier on the node's own LMDB copy. Ready ({@link #caughtUp()}) once the applier has applied
- * the log's head as it was when the node started.
+ * applier on the node's own LMDB copy. A copy that cannot follow the log is rebuilt from the
+ * database before the store opens ({@link #prepareCopy}). Heartbeats ({@code <cluster heartbeat>})
+ * register the node in {@code arno.nodes}, check its copy against the log (a database that lost
+ * commits the copy applied stops the applier: {@code resync-needed}, rebuilt at the next start) and
+ * prune the log. Ready ({@link #state()}) once the applier has applied the log's head as it was
+ * when the node started, and while it lags no more than {@code max-lag-positions} and {@code max-lag}.
  */
 public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYourWrites.Positions, AutoCloseable {
     /** The advisory lock the first node takes to load the demo once ("arnodemo" in ASCII). */
@@ -37,19 +42,39 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
      */
     private static final int POOL = 8;
 
+    private static final System.Logger LOG = System.getLogger("arno");
+
     private final Config.Cluster settings;
     private final HikariDataSource pool;
     private final ChangeLog log;
     private final Properties listening;
-    private final long headAtStart;
+    private final String id;
+    private volatile long headAtStart;
     private volatile PgWritePath path;
+    /** Heartbeats: the node's row, its copy checked against the log, pruning. */
+    private final java.util.concurrent.ScheduledExecutorService beats;
+    private volatile boolean resynchronising;
+    private volatile String address = "";
+    /** What the last heartbeat read: the log's head, the time of the oldest commit not applied, the nodes. */
+    private volatile long head;
+    private volatile java.time.Instant oldestUnapplied;
+    private volatile java.util.List<Health.NodeRow> nodes = java.util.List.of();
+    private volatile String beatProblem;
 
-    private ClusterNode(Config.Cluster settings, HikariDataSource pool, ChangeLog log, Properties listening, long headAtStart) {
+    private ClusterNode(Config.Cluster settings, HikariDataSource pool, ChangeLog log, Properties listening, String id,
+            long headAtStart) {
         this.settings = settings;
         this.pool = pool;
         this.log = log;
         this.listening = listening;
+        this.id = id;
         this.headAtStart = headAtStart;
+        this.head = headAtStart;
+        this.beats = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "arno-cluster-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -64,7 +89,7 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
         HikariDataSource pool = database(settings, password, POOL);
         try {
             ChangeLog log = new ChangeLog(pool, node);
-            return new ClusterNode(settings, pool, log, listening, log.head());
+            return new ClusterNode(settings, pool, log, listening, node, log.head());
         } catch (ArnoException e) {
             pool.close();
             throw e;
@@ -130,10 +155,101 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
         return String.valueOf(t.getMessage()).lines().findFirst().orElse("");
     }
 
+    /**
+     * Makes the node's copy in {@code dir} (closed) one that can follow the log: a copy that is
+     * new or wiped while the log has commits, older than the log's retention, or holding commits
+     * the database does not (restored, or a replica promoted without them) is rebuilt from the
+     * database ({@link Resync}), the log showing progress; the node is not ready meanwhile. Runs
+     * {@code prepareNewCopy} on a rebuilt copy first, as on any new one.
+     */
+    public void prepareCopy(java.nio.file.Path dir, arno.store.StoreOptions options, java.util.function.Consumer<arno.store.Store> prepareNewCopy) {
+        String reason;
+        try (arno.store.Store s = arno.store.Store.open(dir, options)) {
+            reason = Resync.reason(s, log);
+        } catch (SQLException e) {
+            throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
+        }
+        if (reason == null) return;
+        LOG.log(System.Logger.Level.WARNING, "resync: " + reason + "; rebuilding it from the database");
+        resynchronising = true;
+        try {
+            Resync.rebuild(pool, dir, options, prepareNewCopy);
+            headAtStart = Math.max(headAtStart, log.head());
+        } catch (SQLException e) {
+            throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
+        } finally {
+            resynchronising = false;
+        }
+    }
+
     /** The write path to open the store service with: writes commit in PostgreSQL, the applier follows the log. */
     public WritePath.Factory writePath() {
         return PgWritePath.factory(log, () -> DriverManager.getConnection(settings.database(), listening),
-                PgWritePath.Options.defaults(), p -> path = p);
+                PgWritePath.Options.defaults(), p -> {
+                    path = p;
+                    long every = settings.nodes().heartbeat().toMillis();
+                    beats.scheduleWithFixedDelay(this::beat, 0, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+                });
+    }
+
+    /** Where peers and the console reach this node, once it serves ({@code http://host:port}). */
+    public void serving(String address) {
+        this.address = address;
+        beats.execute(this::beat);
+    }
+
+    /**
+     * One heartbeat: the copy checked against the log (a database that lost commits since the node
+     * applied them makes it resynchronise), the log's head and the lag read, the node's row written
+     * and every node's read, the log pruned (by whichever node gets the lock). The database
+     * unreachable: said once in the log, and the node keeps serving its copy.
+     */
+    private void beat() {
+        PgWritePath p = path;
+        if (p == null) return;
+        arno.cluster.Applier a = p.applier();
+        try {
+            if (!a.needsResync()) a.checkAgainstLog();
+            long h = log.head();
+            long applied = a.applied();
+            oldestUnapplied = applied < h ? log.commitTime(applied + 1) : null;
+            head = h;
+            String state = state();
+            try (Connection c = pool.getConnection()) {
+                try (PreparedStatement u = c.prepareStatement("INSERT INTO arno.nodes (id, address, position, heartbeat, last_apply,"
+                        + " ready, state) VALUES (?, ?, ?, now(), ?, ?, ?) ON CONFLICT (id) DO UPDATE SET address = excluded.address,"
+                        + " position = excluded.position, heartbeat = now(), last_apply = coalesce(excluded.last_apply,"
+                        + " arno.nodes.last_apply), ready = excluded.ready, state = excluded.state")) {
+                    u.setString(1, id);
+                    u.setString(2, address);
+                    u.setLong(3, applied);
+                    java.time.Instant last = a.lastApply();
+                    u.setTimestamp(4, last == null ? null : java.sql.Timestamp.from(last));
+                    u.setBoolean(5, state.equals("ready"));
+                    u.setString(6, state);
+                    u.executeUpdate();
+                }
+                java.util.List<Health.NodeRow> rows = new java.util.ArrayList<>();
+                try (PreparedStatement q = c.prepareStatement("SELECT id, address, position, last_apply, heartbeat, ready, state,"
+                        + " (SELECT position FROM arno.log_head) FROM arno.nodes ORDER BY id");
+                     java.sql.ResultSet r = q.executeQuery()) {
+                    while (r.next()) {
+                        rows.add(new Health.NodeRow(r.getString(1), r.getString(2), r.getLong(3), Math.max(0, r.getLong(8) - r.getLong(3)),
+                                r.getTimestamp(4) == null ? null : r.getTimestamp(4).toInstant(), r.getTimestamp(5).toInstant(),
+                                r.getBoolean(6), r.getString(7)));
+                    }
+                }
+                nodes = java.util.List.copyOf(rows);
+            }
+            Config.Nodes n = settings.nodes();
+            log.prune(n.retainPositions(), n.retain().isZero() ? null : n.retain());
+            if (beatProblem != null) LOG.log(System.Logger.Level.INFO, "the cluster's heartbeat reaches the database again");
+            beatProblem = null;
+        } catch (SQLException | RuntimeException e) {
+            String m = "the cluster's heartbeat cannot reach the database (" + cause(e) + "); this node serves its copy meanwhile";
+            if (!m.equals(beatProblem)) LOG.log(System.Logger.Level.WARNING, m);
+            beatProblem = m;
+        }
     }
 
     /**
@@ -210,6 +326,61 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
         return p != null && p.applier().applied() >= headAtStart && !p.applier().needsResync();
     }
 
+    @Override
+    public String state() {
+        if (resynchronising) return "resynchronising";
+        PgWritePath p = path;
+        if (p == null) return "starting";
+        if (p.applier().needsResync()) return "resync-needed";
+        if (p.applier().applied() < headAtStart) return "starting";
+        Config.Nodes n = settings.nodes();
+        if (head() - position() > n.maxLagPositions() || lagMillis() > n.maxLag().toMillis()) return "lagging";
+        return "ready";
+    }
+
+    /** Why this node is not ready, in a sentence for the console and the log; null when it is ready. */
+    @Override
+    public String notReady() {
+        String state = state();
+        PgWritePath p = path;
+        return switch (state) {
+            case "ready" -> null;
+            case "resynchronising" -> "rebuilding its copy from the database";
+            case "resync-needed" -> p.applier().problem() + "; restart the node: it rebuilds its copy as it starts";
+            case "lagging" -> "lagging " + (head() - position()) + " positions and " + lagMillis() + " ms behind the log (bounds: "
+                    + settings.nodes().maxLagPositions() + " positions, " + settings.nodes().maxLag().toMillis() + " ms)";
+            default -> "applying the log up to position " + headAtStart + " (at " + position() + ")";
+        };
+    }
+
+    @Override
+    public long head() {
+        return Math.max(head, position());
+    }
+
+    @Override
+    public long lagMillis() {
+        java.time.Instant oldest = oldestUnapplied;
+        PgWritePath p = path;
+        if (oldest == null || p == null || p.applier().applied() >= head) return 0;
+        return Math.max(0, java.time.Duration.between(oldest, java.time.Instant.now()).toMillis());
+    }
+
+    @Override
+    public java.util.List<Health.NodeRow> nodes() {
+        return nodes;
+    }
+
+    /** This node's id in {@code arno.nodes} (its name in the log). */
+    public String id() {
+        return id;
+    }
+
+    /** How long a request naming a position waits for it ({@code cluster/@read-your-writes-wait}). */
+    public Duration readYourWritesWait() {
+        return settings.nodes().readYourWritesWait();
+    }
+
     /** The log's head when this node started. */
     @Override
     public long headAtStart() {
@@ -219,6 +390,12 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
     /** Closes the pool; the write path and its applier are the store service's to close, before this. */
     @Override
     public void close() {
+        beats.shutdownNow();
+        try {
+            beats.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         pool.close();
     }
 }

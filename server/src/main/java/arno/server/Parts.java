@@ -86,6 +86,8 @@ public final class Parts implements AutoCloseable {
         ClusterNode cluster = config.cluster() == null ? null : ClusterNode.connect(config.cluster(), nodeName(config));
         Store store = null;
         try {
+            // a copy that cannot follow the log (new, wiped, too old, ahead of the database) is rebuilt first
+            if (cluster != null) cluster.prepareCopy(config.store(), storeOptions(config), prepareNewCopy);
             store = Store.open(config.store(), storeOptions(config));
             AtomStore atom;
             if (cluster == null) {
@@ -99,6 +101,16 @@ public final class Parts implements AutoCloseable {
             if (store != null) store.close();
             if (cluster != null) cluster.close();
             throw e;
+        }
+    }
+
+    /** The host peers and the console reach this node at: its bind address, or its host name when it binds every address. */
+    private static String nodeHost(Config config) {
+        if (!config.bind().equals("0.0.0.0") && !config.bind().equals("::")) return config.bind();
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
         }
     }
 
@@ -148,7 +160,8 @@ public final class Parts implements AutoCloseable {
         operations = Operations.mount(server, config, store, batch, cluster);
         if (cluster != null) {
             // read-your-writes: a request naming a position waits for this node to hold it
-            server.filterEverything("read-your-writes", new arno.server.ops.ReadYourWrites(cluster, arno.server.ops.ReadYourWrites.WAIT));
+            server.filterEverything("read-your-writes", new arno.server.ops.ReadYourWrites(cluster, cluster.readYourWritesWait()));
+            cluster.serving("http://" + nodeHost(config) + ":" + server.port());
         }
         server.mount("batch", "/batch/*", Operations.gateWrites(batch.endpoint(), config, batch.accounts(),
                 "submitting and cancelling batch jobs"));

@@ -157,6 +157,25 @@ public final class Store implements DocumentStore, AutoCloseable {
      * try-with-resources: closing without {@link WriteTransaction#commit()} aborts.
      */
     public WriteTransaction write() {
+        return begin(0, null);
+    }
+
+    /**
+     * As {@link #write()}, for a follower that copies another store's history (a cluster node
+     * applying the log): the transaction commits, if it changes anything, as {@code version}
+     * (greater than the store's version: versions may skip numbers, never go back) at
+     * {@code time} (or the previous commit's time, if that is later), so that every copy gives a
+     * document the same version (ETag) and time (Last-Modified).
+     *
+     * @throws IllegalArgumentException when {@code version} is not above the store's version
+     */
+    public WriteTransaction write(long version, java.time.Instant time) {
+        if (version < 1 || time == null) throw new IllegalArgumentException("a version from 1 and a time, not " + version + ", " + time);
+        return begin(version, time);
+    }
+
+    /** Begins a write transaction, at the next version and the clock's time when {@code atVersion} is 0. */
+    private WriteTransaction begin(long atVersion, java.time.Instant time) {
         checkOpen();
         if (writeLock.isHeldByCurrentThread()) {
             throw new IllegalStateException("this thread already has an open write transaction on " + engine.dir
@@ -165,7 +184,7 @@ public final class Store implements DocumentStore, AutoCloseable {
         writeLock.lock();
         try {
             checkOpen();
-            return new WriteTransaction(this, engine.env.txnWrite());
+            return new WriteTransaction(this, engine.env.txnWrite(), atVersion, time);
         } catch (LmdbException e) {
             writeLock.unlock();
             throw StoreFailures.of(e, "store " + engine.dir);

@@ -73,12 +73,18 @@ public final class WriteTransaction implements AutoCloseable {
     private Snapshot view;
     private Indexer indexer;
 
-    WriteTransaction(Store store, Txn<DirectBuffer> txn) {
+    WriteTransaction(Store store, Txn<DirectBuffer> txn, long atVersion, Instant at) {
         this.store = store;
         this.engine = store.engine;
         this.txn = txn;
         this.names = store.names.pending(txn);
-        this.version = engine.getLong(txn, keys, "version") + 1;
+        long next = engine.getLong(txn, keys, "version") + 1;
+        if (atVersion > 0 && atVersion < next) {
+            txn.abort(); // the store's write() releases its lock as the exception passes
+            throw new IllegalArgumentException("store " + engine.dir + " is at version " + (next - 1)
+                    + ": a transaction cannot commit as version " + atVersion);
+        }
+        this.version = atVersion > 0 ? atVersion : next;
         this.nextDoc = engine.getLong(txn, keys, "nextDoc");
         this.feedStart = engine.getLong(txn, keys, "feedStart");
         long last = Long.MIN_VALUE;
@@ -88,7 +94,7 @@ public final class WriteTransaction implements AutoCloseable {
             }
         }
         // commit times never go backwards, whatever the clock does
-        this.time = Instant.ofEpochMilli(Math.max(store.options().clock().millis(), last));
+        this.time = Instant.ofEpochMilli(Math.max(at != null ? at.toEpochMilli() : store.options().clock().millis(), last));
     }
 
     /** The version this transaction commits as, if it changes anything. */

@@ -618,6 +618,7 @@ public enum ErrorMessage {
     CLUSTER_FILES(BAD_CONFIGURATION, "cluster mode shares the store, so the sites must read their content from it "
             + "(pages/@content-from store, --content-from store), not from files"),
     CLUSTER_PASSWORD_FILE(BAD_CONFIGURATION, "the cluster's password file %s cannot be read (%s)"),
+    CLUSTER_SETTING(BAD_CONFIGURATION, "cluster/@%s must be %s, not %s"),
     CLUSTER_PASSWORD_FILE_ALONE(BAD_CONFIGURATION, "a cluster password file (%s) needs a cluster database "
             + "(--cluster URL, or cluster/@database)"),
     LOG_LEVEL(BAD_CONFIGURATION, "log level must be one of error, warning, info, debug, trace"),

@@ -90,9 +90,32 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
      * never with a password) and where its password is read from: a file, or when null the
      * environment variable {@code ARNO_CLUSTER_PASSWORD} (or none, for a database that asks none).
      */
-    public record Cluster(String database, Path passwordFile) {
+    public record Cluster(String database, Path passwordFile, Nodes nodes) {
         /** The environment variable a password is read from when no file names it. */
         public static final String PASSWORD_VARIABLE = "ARNO_CLUSTER_PASSWORD";
+
+        /** With the default {@link Nodes} settings. */
+        public Cluster(String database, Path passwordFile) {
+            this(database, passwordFile, Nodes.DEFAULTS);
+        }
+    }
+
+    /**
+     * How a cluster's nodes follow the log ({@code <cluster>}'s attributes, issue 23 items 5 to 7).
+     *
+     * @param readYourWritesWait how long a request naming a position waits for its node to apply it, then 503
+     *                           ({@code read-your-writes-wait}, 2 s)
+     * @param maxLagPositions    a node further behind the log's head than this is not ready ({@code max-lag-positions}, 1000)
+     * @param maxLag             a node whose oldest unapplied commit is older than this is not ready ({@code max-lag}, 10 s)
+     * @param retainPositions    the log keeps at least its last this many commits ({@code retain-positions}, 100000)
+     * @param retain             and every commit younger than this ({@code retain}, 7 d); a node older than what is kept resynchronises
+     * @param heartbeat          how often a node records its position in {@code arno.nodes}, checks its copy against
+     *                           the log and prunes the log ({@code heartbeat}, 5 s)
+     */
+    public record Nodes(Duration readYourWritesWait, long maxLagPositions, Duration maxLag, long retainPositions, Duration retain,
+                        Duration heartbeat) {
+        public static final Nodes DEFAULTS = new Nodes(Duration.ofSeconds(2), 1000, Duration.ofSeconds(10), 100_000,
+                Duration.ofDays(7), Duration.ofSeconds(5));
     }
 
     /**
@@ -283,6 +306,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public String clusterDatabase;
         /** The file holding the cluster database's password ({@code --cluster-password-file}, {@code cluster/@password-file}). */
         public Path clusterPasswordFile;
+        /** The cluster's node settings ({@code cluster/@read-your-writes-wait}, {@code @max-lag-positions}, …). */
+        public Nodes clusterNodes = Nodes.DEFAULTS;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -301,6 +326,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             if (c.cluster != null) {
                 clusterDatabase = c.cluster.database();
                 clusterPasswordFile = c.cluster.passwordFile();
+                clusterNodes = c.cluster.nodes();
             }
         }
 
@@ -338,7 +364,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(confirmDeleteDepth >= 0, ErrorMessage.CONFIRM_DEPTH, confirmDeleteDepth);
             need(confirmDeleteDocuments >= 0, ErrorMessage.CONFIRM_DOCUMENTS, confirmDeleteDocuments);
             for (String p : trustedProxies) checkProxy(p);
-            Cluster cluster = cluster(clusterDatabase, clusterPasswordFile);
+            Cluster cluster = cluster(clusterDatabase, clusterPasswordFile, clusterNodes);
             need(cluster == null || contentFrom == ContentFrom.STORE, ErrorMessage.CLUSTER_FILES);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, ErrorMessage.LOG_LEVEL);
@@ -370,7 +396,15 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
          * {@code jdbc:postgresql://}) with a host and a database and no password in it; null
          * without a database.
          */
-        private static Cluster cluster(String database, Path passwordFile) {
+        private static Cluster cluster(String database, Path passwordFile, Nodes nodes) {
+            need(positive(nodes.readYourWritesWait()), ErrorMessage.CLUSTER_SETTING, "read-your-writes-wait", "a positive time",
+                    nodes.readYourWritesWait());
+            need(nodes.maxLagPositions() >= 1, ErrorMessage.CLUSTER_SETTING, "max-lag-positions", "at least 1", nodes.maxLagPositions());
+            need(positive(nodes.maxLag()), ErrorMessage.CLUSTER_SETTING, "max-lag", "a positive time", nodes.maxLag());
+            need(nodes.retainPositions() >= 1, ErrorMessage.CLUSTER_SETTING, "retain-positions", "at least 1", nodes.retainPositions());
+            need(nodes.retain() != null && !nodes.retain().isNegative(), ErrorMessage.CLUSTER_SETTING, "retain",
+                    "a time (0: by count only)", nodes.retain());
+            need(positive(nodes.heartbeat()), ErrorMessage.CLUSTER_SETTING, "heartbeat", "a positive time", nodes.heartbeat());
             if (database == null) {
                 need(passwordFile == null, ErrorMessage.CLUSTER_PASSWORD_FILE_ALONE, passwordFile);
                 return null;
@@ -384,7 +418,11 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     need(!p.toLowerCase(java.util.Locale.ROOT).startsWith("password="), ErrorMessage.CLUSTER_URL_PASSWORD);
                 }
             }
-            return new Cluster(url, absolute(passwordFile));
+            return new Cluster(url, absolute(passwordFile), nodes);
+        }
+
+        private static boolean positive(Duration d) {
+            return d != null && !d.isNegative() && !d.isZero();
         }
 
         private static Path absolute(Path p) {
@@ -442,7 +480,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                             bodyTimeLimit == null || bodyTimeLimit.isZero() || bodyTimeLimit.isNegative() ? BodyRate.DEFAULT.timeLimit() : bodyTimeLimit),
                     batchTimeLimit, batchMinShare,
                     new DeleteGuard(Math.max(0, confirmDeleteDepth), Math.max(0, confirmDeleteDocuments)),
-                    clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile));
+                    clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile, clusterNodes));
         }
 
         private static boolean isAddress(String bind) {

@@ -240,6 +240,15 @@ public final class ConfigFile {
                         String v;
                         if ((v = atts.getValue("database")) != null) b.clusterDatabase = v.strip();
                         if ((v = atts.getValue("password-file")) != null) b.clusterPasswordFile = path(v.strip());
+                        Config.Nodes n = b.clusterNodes;
+                        b.clusterNodes = new Config.Nodes(
+                                (v = atts.getValue("read-your-writes-wait")) != null
+                                        ? Config.duration(v, "cluster/@read-your-writes-wait") : n.readYourWritesWait(),
+                                (v = atts.getValue("max-lag-positions")) != null ? Long.parseLong(v.strip()) : n.maxLagPositions(),
+                                (v = atts.getValue("max-lag")) != null ? Config.duration(v, "cluster/@max-lag") : n.maxLag(),
+                                (v = atts.getValue("retain-positions")) != null ? Long.parseLong(v.strip()) : n.retainPositions(),
+                                (v = atts.getValue("retain")) != null ? Config.duration(v, "cluster/@retain") : n.retain(),
+                                (v = atts.getValue("heartbeat")) != null ? Config.duration(v, "cluster/@heartbeat") : n.heartbeat());
                     }
                     case "xml" -> {
                         xmlAt = here();

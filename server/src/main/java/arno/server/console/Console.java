@@ -94,6 +94,8 @@ public final class Console implements AutoCloseable {
     private final Store store;
     private final BatchService batch;
     private final Accounts accounts;
+    /** This node's part of a cluster, or null for a single node. */
+    private final arno.server.ops.Health.Cluster cluster;
     private final Samples samples;
     private final Semaphore querying = new Semaphore(1);
     private final String version = version();
@@ -106,10 +108,22 @@ public final class Console implements AutoCloseable {
 
     /** {@code store} and {@code batch} may be null: the server runs without them. */
     public Console(ArnoServer server, Config config, Store store, BatchService batch, Accounts accounts) {
-        this(server, config, store, batch, accounts, Limits.DEFAULT);
+        this(server, config, store, batch, accounts, Limits.DEFAULT, null);
+    }
+
+    /** As {@link #Console(ArnoServer, Config, Store, BatchService, Accounts)}, for a cluster node ({@code cluster} null: a single node). */
+    public Console(ArnoServer server, Config config, Store store, BatchService batch, Accounts accounts,
+            arno.server.ops.Health.Cluster cluster) {
+        this(server, config, store, batch, accounts, Limits.DEFAULT, cluster);
     }
 
     Console(ArnoServer server, Config config, Store store, BatchService batch, Accounts accounts, Limits limits) {
+        this(server, config, store, batch, accounts, limits, null);
+    }
+
+    private Console(ArnoServer server, Config config, Store store, BatchService batch, Accounts accounts, Limits limits,
+            arno.server.ops.Health.Cluster cluster) {
+        this.cluster = cluster;
         this.limits = limits;
         // No folders: the data folder holds the accounts and the run file's loopback token.
         this.access = new Access(FileRoots.none(), FileRoots.none(), new Outbound(config.outbound()),
@@ -251,6 +265,31 @@ public final class Console implements AutoCloseable {
             row(h, "Requests", last == null ? "no sample yet" : String.format(Locale.ROOT, "%.1f/s over the last %d s", last.perSecond(),
                     Samples.PERIOD_MILLIS / 1000));
             row(h, "Page workers", server.running() + " busy of " + server.workers() + ", " + server.waiting() + " waiting");
+            if (cluster != null) {
+                String notReady = cluster.notReady();
+                row(h, "Cluster", "position " + cluster.position() + " of " + Math.max(cluster.position(), cluster.head())
+                        + (notReady == null ? ", ready" : ", not ready: " + notReady));
+            }
+            h.close("table");
+            if (cluster != null) nodes(h);
+        }
+
+        /** Every node of the cluster as the last heartbeat read them (docs/operations.md, "The cluster"). */
+        private void nodes(Html h) {
+            h.el("h2", "Cluster nodes");
+            List<arno.server.ops.Health.NodeRow> rows = cluster.nodes();
+            if (rows.isEmpty()) {
+                h.el("p", "No node has registered yet (the first heartbeat comes when the node serves).", "class", "note");
+                return;
+            }
+            h.open("table", "id", "nodes").raw("<tr><th>Node</th><th>Address</th><th>Position</th><th>Lag</th><th>Last apply</th>"
+                    + "<th>Heartbeat</th><th>State</th></tr>");
+            for (arno.server.ops.Health.NodeRow n : rows) {
+                h.open("tr").el("td", n.id()).el("td", dash(n.address())).el("td", Long.toString(n.position()))
+                        .el("td", n.lag() + (n.lag() == 1 ? " position" : " positions"))
+                        .el("td", n.lastApply() == null ? "none yet" : n.lastApply().toString())
+                        .el("td", n.heartbeat().toString()).el("td", n.state()).close("tr");
+            }
             h.close("table");
         }
 

@@ -24,9 +24,14 @@ import java.util.List;
  *  "batch":{"running":true}}
  * </pre>
  *
- * <p>In cluster mode a fourth part, {@code "cluster":{"position":N,"caughtUp":B}}: the position of
- * the log the node's copy has applied, and whether it has reached the log's head as it was when
- * the node started; until then the node is not ready (it would serve an old copy).
+ * <p>In cluster mode a fourth part, {@code "cluster":{"position":N,"head":H,"caughtUp":B,"state":S,
+ * "lag":{"positions":L,"ms":M},"nodes":K,"nodesReady":R}}: the position of the log the node's copy
+ * has applied, the log's head as the node last read it, whether it has reached the head as it was
+ * when it started, its state ({@code ready}, or {@code starting}, {@code resynchronising},
+ * {@code resync-needed}, {@code lagging} beyond {@code <cluster max-lag-positions max-lag>}), its
+ * lag, and how many nodes are registered and ready. Ready only in state {@code ready}: not while
+ * it starts, rebuilds its copy or lags (it would serve an old copy). The database unreachable does
+ * not make it unready: it serves reads from its copy.
  *
  * <p>The parts: the store is open and a snapshot can be read (when the sites read content from
  * it; {@code "used":false} otherwise, and it does not count); the sites are compiled (in
@@ -58,6 +63,43 @@ public final class Health extends HttpServlet {
 
         /** Whether the node has applied {@link #headAtStart()} (and needs no resynchronisation). */
         boolean caughtUp();
+
+        /**
+         * The node's state in one word: {@code ready}, or why it is not: {@code starting} (its copy
+         * not yet at the head it found), {@code resynchronising}, {@code resync-needed}, {@code lagging}
+         * (beyond the configured bounds). The details, which name folders, are for the console and the log.
+         */
+        default String state() {
+            return caughtUp() ? "ready" : "starting";
+        }
+
+        /** Why the node is not ready, in a sentence (for the console: it may name folders); null when ready. */
+        default String notReady() {
+            return state().equals("ready") ? null : state();
+        }
+
+        /** The log's head as the node last read it. */
+        default long head() {
+            return position();
+        }
+
+        /** How long the oldest commit this node has not applied has been waiting, in ms (0: none). */
+        default long lagMillis() {
+            return 0;
+        }
+
+        /** Every node registered in the cluster's database, as this node last read them. */
+        default List<NodeRow> nodes() {
+            return List.of();
+        }
+    }
+
+    /**
+     * One node of the cluster as {@code arno.nodes} holds it: its position, how far behind the
+     * head that is, when it last applied a commit and last beat its heart (null: never).
+     */
+    public record NodeRow(String id, String address, long position, long lag, java.time.Instant lastApply,
+                          java.time.Instant heartbeat, boolean ready, String state) {
     }
 
     /** {@code store} and {@code batch} may be null: the server runs without them. */
@@ -127,9 +169,19 @@ public final class Health extends HttpServlet {
         json.append('}');
         if (cluster != null) {
             boolean caughtUp = cluster.caughtUp();
-            ready &= caughtUp;
-            json.append(",\"cluster\":{\"position\":").append(cluster.position()).append(",\"caughtUp\":").append(caughtUp)
+            String state = cluster.state();
+            ready &= caughtUp && state.equals("ready");
+            long position = cluster.position();
+            long head = Math.max(position, cluster.head());
+            json.append(",\"cluster\":{\"position\":").append(position).append(",\"head\":").append(head)
+                    .append(",\"caughtUp\":").append(caughtUp).append(",\"state\":");
+            string(json, state);
+            json.append(",\"lag\":{\"positions\":").append(head - position).append(",\"ms\":").append(cluster.lagMillis())
                     .append('}');
+            // the other nodes by number only: this answer is public (the console, for admins, lists them)
+            List<NodeRow> nodes = cluster.nodes();
+            json.append(",\"nodes\":").append(nodes.size()).append(",\"nodesReady\":")
+                    .append(nodes.stream().filter(NodeRow::ready).count()).append('}');
         }
 
         byte[] body = ("{\"live\":true,\"ready\":" + ready + "," + json + "}\n").getBytes(StandardCharsets.UTF_8);

@@ -38,7 +38,7 @@ public final class Operations {
         // The batch service's accounts are its own to close; without it, these are ours.
         Accounts own = batch != null ? null : new Accounts(config.accounts());
         Accounts accounts = batch != null ? batch.accounts() : own;
-        Console console = new Console(server, config, store, batch, accounts);
+        Console console = new Console(server, config, store, batch, accounts, cluster);
         server.mount("console", Console.PATH + "/*", console.endpoint());
         if (!config.metrics()) {
             server.observe(console.observer());

@@ -14,7 +14,7 @@ import java.time.Duration;
 /**
  * Read-your-writes in a cluster: a request that carries a minimum position of the cluster's log
  * (the header {@value #HEADER}, or the cookie {@value #COOKIE} the store API sets for the client
- * that wrote) waits until this node has applied it, at most {@link #WAIT}; then it is answered as
+ * that wrote) waits until this node has applied it, at most the configured wait ({@code <cluster read-your-writes-wait>}, default {@link #WAIT}); then it is answered as
  * usual, or, if the node is still behind, 503 {@code busy} with {@code Retry-After}, so that the
  * client (or a load balancer's retry) tries again here or on another node, and never reads a copy
  * older than its own write. A request without a position is not touched. In front of every part

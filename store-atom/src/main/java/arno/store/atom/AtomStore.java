@@ -90,7 +90,7 @@ public final class AtomStore implements AutoCloseable {
         this.store = store;
         this.options = options;
         this.xml = new AtomXml(store.options().xmlPolicy());
-        installDefaults();
+        if (!writes.writesDefaults()) installDefaults();
         this.writes = writes.open(this, options);
     }
 
@@ -138,14 +138,26 @@ public final class AtomStore implements AutoCloseable {
             if (!s.uris(Atom.MODEL_FOLDER).isEmpty()) return;
         }
         try (WriteTransaction w = store.write()) {
-            for (String kind : Introspection.DEFAULT_KINDS) {
-                String path = Introspection.path(kind);
-                byte[] bytes = Introspection.defaultDocument(kind);
-                Introspection.parse(xml, bytes, kind, "classpath:/arno/model/" + kind + ".xml");
-                w.put(path, new StreamSource(new ByteArrayInputStream(bytes), "store:" + path), "application/xml");
+            for (Map.Entry<String, byte[]> d : defaultDocuments().entrySet()) {
+                w.put(d.getKey(), new StreamSource(new ByteArrayInputStream(d.getValue()), "store:" + d.getKey()), "application/xml");
             }
             w.commit();
         }
+    }
+
+    /**
+     * The model documents a store without any under {@code /_model/} gets (path → XML, media type
+     * application/xml), each checked to be a valid introspection document.
+     */
+    public static Map<String, byte[]> defaultDocuments() {
+        AtomXml xml = new AtomXml(arno.xml.XmlPolicy.DEFAULT);
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (String kind : Introspection.DEFAULT_KINDS) {
+            byte[] bytes = Introspection.defaultDocument(kind);
+            Introspection.parse(xml, bytes, kind, "classpath:/arno/model/" + kind + ".xml");
+            out.put(Introspection.path(kind), bytes);
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- the model

@@ -39,6 +39,15 @@ public interface WritePath extends AutoCloseable {
     /** Opens a write path for {@code atom} (called once, by {@link AtomStore#open}). */
     interface Factory {
         WritePath open(AtomStore atom, AtomOptions options);
+
+        /**
+         * Whether the path writes the default model documents ({@link AtomStore#defaultDocuments})
+         * itself, once for every copy (a cluster's, through its log), rather than the service
+         * installing them in its own store.
+         */
+        default boolean writesDefaults() {
+            return false;
+        }
     }
 
     /** The single node's: LMDB group commit on the service's own store. */
