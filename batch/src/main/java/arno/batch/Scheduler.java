@@ -72,6 +72,11 @@ final class Scheduler {
         return new ArrayList<>(running.values());
     }
 
+    /** Whether {@code job} waits in the queue. */
+    synchronized boolean isWaiting(Job job) {
+        return queue.contains(job);
+    }
+
     /** Removes a job that has not started; false when it is not waiting (it runs or ran). */
     synchronized boolean withdraw(Job job) {
         return queue.remove(job);

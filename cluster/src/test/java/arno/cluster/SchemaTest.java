@@ -45,7 +45,7 @@ class SchemaTest {
         assertThat(rows(db, "SELECT position FROM arno.log_head")).containsExactly("0");
         // a second start finds the work done
         assertThat(Schema.migrate(db)).isEqualTo(Schema.latest());
-        assertThat(rows(db, "SELECT count(*) FROM arno.schema_version")).containsExactly(String.valueOf(Schema.latest()));
+        assertThat(rows(db, "SELECT count(*) FROM arno.schema_version")).containsExactly(String.valueOf(Schema.MIGRATIONS.size()));
     }
 
     /** Nodes starting together queue on the advisory lock: one migrates, none fails. */
@@ -70,7 +70,7 @@ class SchemaTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(rows(db, "SELECT count(*) FROM arno.schema_version")).containsExactly(String.valueOf(Schema.latest()));
+        assertThat(rows(db, "SELECT count(*) FROM arno.schema_version")).containsExactly(String.valueOf(Schema.MIGRATIONS.size()));
         assertThat(rows(db, "SELECT count(*) FROM arno.log_head")).containsExactly("1");
     }
 
@@ -122,8 +122,11 @@ class SchemaTest {
                     java.util.Comparator.comparingInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))))
                     .containsExactlyElementsOf(Schema.MIGRATIONS);
         }
-        for (int v = 1; v <= Schema.latest(); v++) {
-            assertThat(Schema.read(Schema.MIGRATIONS.get(v - 1), v)).isNotEmpty();
+        int before = 0;
+        for (String file : Schema.MIGRATIONS) {
+            assertThat(Schema.number(file)).isGreaterThan(before);
+            before = Schema.number(file);
+            assertThat(Schema.read(file, before)).isNotEmpty();
         }
     }
 

@@ -1,6 +1,7 @@
 package arno.server;
 
 import arno.cluster.ChangeLog;
+import arno.cluster.PgJobs;
 import arno.cluster.PgWritePath;
 import arno.cluster.Schema;
 import arno.server.config.Config;
@@ -30,17 +31,20 @@ import java.util.Properties;
 public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYourWrites.Positions, AutoCloseable {
     /** The advisory lock the first node takes to load the demo once ("arnodemo" in ASCII). */
     private static final long DEMO_LOCK = 0x6172_6e6f_6465_6d6fL;
-    /** Connections in the pool: the writer takes one at a time, the demo's lock one, health none. */
-    private static final int POOL = 4;
+    /** Connections in the pool: the writer takes one at a time, the demo's lock one, health none, batch one or two. */
+    private static final int POOL = 6;
 
     private final Config.Cluster settings;
     private final HikariDataSource pool;
     private final ChangeLog log;
     private final Properties listening;
     private final long headAtStart;
+    private final String node;
     private volatile PgWritePath path;
 
-    private ClusterNode(Config.Cluster settings, HikariDataSource pool, ChangeLog log, Properties listening, long headAtStart) {
+    private ClusterNode(Config.Cluster settings, HikariDataSource pool, ChangeLog log, Properties listening, long headAtStart,
+                        String node) {
+        this.node = node;
         this.settings = settings;
         this.pool = pool;
         this.log = log;
@@ -69,7 +73,7 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
             pool = new HikariDataSource(h);
             Schema.migrate(pool);
             ChangeLog log = new ChangeLog(pool, node);
-            return new ClusterNode(settings, pool, log, listening, log.head());
+            return new ClusterNode(settings, pool, log, listening, log.head(), node);
         } catch (ArnoException e) {
             if (pool != null) pool.close();
             throw e;
@@ -99,6 +103,18 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
     public WritePath.Factory writePath() {
         return PgWritePath.factory(log, () -> DriverManager.getConnection(settings.database(), listening),
                 PgWritePath.Options.defaults(), p -> path = p);
+    }
+
+    /**
+     * Where the batch service keeps its jobs and reports in cluster mode: the cluster's database,
+     * each job run by one node at a time under a lease of {@code lease}.
+     */
+    public arno.batch.SharedJobs batchJobs(Duration lease) {
+        try {
+            return PgJobs.open(pool, node, new PgJobs.Options(lease));
+        } catch (ArnoException e) {
+            throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
+        }
     }
 
     /**

@@ -141,8 +141,9 @@ public final class Parts implements AutoCloseable {
      */
     public void mount(ArnoServer server, PrintWriter err) {
         // Page work first: batch workers give way while pages wait for the server's workers.
+        // In cluster mode jobs and reports are kept in the cluster's database, each job run by one node.
         batch = BatchService.start((atom == null ? batchOptions : batchOptions.withStore(atom))
-                .withPagePressure(server::pagesWaiting));
+                .withPagePressure(server::pagesWaiting), cluster == null ? null : cluster.batchJobs(config.cluster().batchLease()));
         operations = Operations.mount(server, config, store, batch, cluster);
         if (cluster != null) {
             // read-your-writes: a request naming a position waits for this node to hold it

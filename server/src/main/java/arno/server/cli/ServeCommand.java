@@ -111,6 +111,11 @@ public final class ServeCommand implements Callable<Integer> {
             description = "a file holding the cluster database's password (else the environment variable ARNO_CLUSTER_PASSWORD)")
     Path clusterPasswordFile;
 
+    @Option(names = "--cluster-batch-lease", paramLabel = "DURATION",
+            description = "cluster mode: how long a node's claim of a batch job holds unrenewed, so how soon another node "
+                    + "resumes the jobs of a node that died (default 30s; at least 2s)")
+    String clusterBatchLease;
+
     /**
      * When set (by a test, through {@link arno.server.Main#run(String[], java.io.PrintStream,
      * java.io.PrintStream, picocli.CommandLine.IFactory)}), {@code serve} calls it with the port once
@@ -215,6 +220,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         if (cluster != null) b.clusterDatabase = cluster;
         if (clusterPasswordFile != null) b.clusterPasswordFile = clusterPasswordFile;
+        if (clusterBatchLease != null) b.clusterBatchLease = Config.duration(clusterBatchLease, "--cluster-batch-lease");
         if (pageCaches != null) {
             switch (pageCaches.strip()) {
                 case "on" -> b.pageCaches = true;

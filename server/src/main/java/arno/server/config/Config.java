@@ -88,11 +88,19 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
     /**
      * Cluster mode: the PostgreSQL database the nodes share ({@code jdbc:postgresql://HOST[:PORT]/DB?user=…},
      * never with a password) and where its password is read from: a file, or when null the
-     * environment variable {@code ARNO_CLUSTER_PASSWORD} (or none, for a database that asks none).
+     * environment variable {@code ARNO_CLUSTER_PASSWORD} (or none, for a database that asks none);
+     * {@code batchLease}: how long a node's claim of a batch job holds unrenewed, the longest a dead
+     * node's job waits before another node resumes it ({@code --cluster-batch-lease}, default 30 s).
      */
-    public record Cluster(String database, Path passwordFile) {
+    public record Cluster(String database, Path passwordFile, Duration batchLease) {
         /** The environment variable a password is read from when no file names it. */
         public static final String PASSWORD_VARIABLE = "ARNO_CLUSTER_PASSWORD";
+        /** A batch job's lease unless set: a node renews each second, so only a pause this long loses it. */
+        public static final Duration DEFAULT_BATCH_LEASE = Duration.ofSeconds(30);
+
+        public Cluster(String database, Path passwordFile) {
+            this(database, passwordFile, DEFAULT_BATCH_LEASE);
+        }
     }
 
     /**
@@ -283,6 +291,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public String clusterDatabase;
         /** The file holding the cluster database's password ({@code --cluster-password-file}, {@code cluster/@password-file}). */
         public Path clusterPasswordFile;
+        /** A batch job's lease in cluster mode ({@code --cluster-batch-lease}, {@code cluster/@batch-lease}); null: the default. */
+        public Duration clusterBatchLease;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -301,6 +311,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             if (c.cluster != null) {
                 clusterDatabase = c.cluster.database();
                 clusterPasswordFile = c.cluster.passwordFile();
+                clusterBatchLease = c.cluster.batchLease();
             }
         }
 
@@ -339,6 +350,11 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(confirmDeleteDocuments >= 0, ErrorMessage.CONFIRM_DOCUMENTS, confirmDeleteDocuments);
             for (String p : trustedProxies) checkProxy(p);
             Cluster cluster = cluster(clusterDatabase, clusterPasswordFile);
+            if (cluster != null && clusterBatchLease != null) {
+                need(clusterBatchLease.toMillis() >= 2_000, ErrorMessage.BATCH_OPTION, "--cluster-batch-lease", "at least 2s",
+                        clusterBatchLease);
+                cluster = new Cluster(cluster.database(), cluster.passwordFile(), clusterBatchLease);
+            }
             need(cluster == null || contentFrom == ContentFrom.STORE, ErrorMessage.CLUSTER_FILES);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, ErrorMessage.LOG_LEVEL);
@@ -442,7 +458,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                             bodyTimeLimit == null || bodyTimeLimit.isZero() || bodyTimeLimit.isNegative() ? BodyRate.DEFAULT.timeLimit() : bodyTimeLimit),
                     batchTimeLimit, batchMinShare,
                     new DeleteGuard(Math.max(0, confirmDeleteDepth), Math.max(0, confirmDeleteDocuments)),
-                    clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile));
+                    clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile,
+                            clusterBatchLease == null ? Cluster.DEFAULT_BATCH_LEASE : clusterBatchLease));
         }
 
         private static boolean isAddress(String bind) {

@@ -240,6 +240,7 @@ public final class ConfigFile {
                         String v;
                         if ((v = atts.getValue("database")) != null) b.clusterDatabase = v.strip();
                         if ((v = atts.getValue("password-file")) != null) b.clusterPasswordFile = path(v.strip());
+                        if ((v = atts.getValue("batch-lease")) != null) b.clusterBatchLease = Config.duration(v, "cluster/@batch-lease");
                     }
                     case "xml" -> {
                         xmlAt = here();
