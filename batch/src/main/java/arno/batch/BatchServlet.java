@@ -145,8 +145,8 @@ final class BatchServlet extends HttpServlet {
     }
 
     private void cancel(HttpServletRequest req, HttpServletResponse resp, Job job) throws IOException {
-        service.cancel(job.id);
-        status(req, resp, job, HttpServletResponse.SC_ACCEPTED);
+        // in cluster mode a job run by another node is read again: the cancel is in the shared record
+        status(req, resp, service.cancel(job.id), HttpServletResponse.SC_ACCEPTED);
     }
 
     private void list(HttpServletRequest req, HttpServletResponse resp) throws IOException {

@@ -67,6 +67,7 @@ final class SharedRuns {
         this.scheduler = scheduler;
         this.maxRunning = maxRunning;
         this.local = local;
+        scheduler.onEnded(this::wake);
     }
 
     SharedJobs record() {
