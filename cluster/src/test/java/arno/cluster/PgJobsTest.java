@@ -320,7 +320,7 @@ class PgJobsTest {
     void claimsAtTheSameMomentGetDifferentJobs() throws Exception {
         Path batchFile = Files.writeString(tmp.resolve("b.xml"), "<batch/>");
         PgJobs submitter = PgJobs.open(db, "s", PgJobs.Options.defaults());
-        for (int j = 0; j < 40; j++) {
+        for (int j = 0; j < 200; j++) {
             Properties p = new Properties();
             p.setProperty("id", "job-" + j);
             p.setProperty("status", "QUEUED");
@@ -331,7 +331,10 @@ class PgJobsTest {
             CountDownLatch go = new CountDownLatch(1);
             List<Future<List<String>>> claims = new ArrayList<>();
             for (int n = 0; n < 8; n++) {
-                PgJobs node = PgJobs.open(db, "n" + n, PgJobs.Options.defaults());
+                // a connection of its own each, so that the claims really are at the same moment
+                HikariDataSource own = pool(dbName());
+                open.add(own);
+                PgJobs node = PgJobs.open(own, "n" + n, PgJobs.Options.defaults());
                 claims.add(pool.submit(() -> {
                     go.await();
                     List<String> mine = new ArrayList<>();
@@ -342,11 +345,39 @@ class PgJobsTest {
             go.countDown();
             List<String> all = new ArrayList<>();
             for (Future<List<String>> f : claims) all.addAll(f.get());
-            assertThat(all).hasSize(40).doesNotHaveDuplicates();
+            assertThat(all).hasSize(200).doesNotHaveDuplicates();
             assertThat(submitter.claim(null)).as("none left while leases hold").isNull();
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** A claim passes over a job another claim is taking at that moment (its row locked) rather than wait for it or take it too. */
+    @Test
+    void aClaimSkipsAJobAnotherClaimIsTaking() throws Exception {
+        Path batchFile = Files.writeString(tmp.resolve("b.xml"), "<batch/>");
+        PgJobs node = PgJobs.open(db, "n", PgJobs.Options.defaults());
+        for (String id : List.of("first", "second")) {
+            Properties p = new Properties();
+            p.setProperty("id", id);
+            p.setProperty("status", "QUEUED");
+            node.create(id, 0, p, batchFile, null);
+        }
+        try (Connection other = db.getConnection()) {
+            other.setAutoCommit(false);
+            try (Statement s = other.createStatement()) {
+                s.execute("SELECT id FROM arno.batch_jobs WHERE id = 'first' FOR UPDATE");
+            }
+            ExecutorService one = Executors.newSingleThreadExecutor();
+            try {
+                Future<Properties> claimed = one.submit(() -> node.claim(null));
+                assertThat(claimed.get(5, java.util.concurrent.TimeUnit.SECONDS).getProperty("id")).isEqualTo("second");
+            } finally {
+                other.rollback();
+                one.shutdownNow();
+            }
+        }
+        assertThat(node.claim(null).getProperty("id")).isEqualTo("first");
     }
 
     @Test
