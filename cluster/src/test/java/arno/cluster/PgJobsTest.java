@@ -300,6 +300,27 @@ class PgJobsTest {
         assertThat(b.get("/batch/jobs/20990101-000000-zzzz").statusCode()).isEqualTo(404);
     }
 
+    /** A Schematron job's SVRL is kept with its report: read from any node, and there for a node that resumes it. */
+    @Test
+    void aSchematronJobsSvrlIsReadFromAnotherNode() throws Exception {
+        Node a = new Node("a", 2, Duration.ofSeconds(30));
+        Node b = new Node("b", 2, Duration.ofSeconds(30));
+        StringBuilder batch = new StringBuilder("<batch xmlns=\"urn:arno:batch\" name=\"sch\">\n<schematron>"
+                + "<sch:schema xmlns:sch=\"http://purl.oclc.org/dsdl/schematron\" queryBinding=\"xslt2\"><sch:pattern>"
+                + "<sch:rule context=\"doc\"><sch:assert test=\"ends-with(@key, '/1')\" id=\"first\">not the first</sch:assert>"
+                + "</sch:rule></sch:pattern></sch:schema></schematron>\n");
+        for (int i = 1; i <= 3; i++) batch.append("<input href=\"").append(content.url("/in/sch/" + i)).append("\"/>\n");
+        String job = a.submit(batch.append("</batch>\n").toString());
+        assertThat(b.awaitFinished(job)).isEqualTo("completed");
+        String report = b.report(job);
+        assertThat(report).contains("failed-asserts=\"1\"").contains("schematron-summary");
+        for (Node n : List.of(a, b)) {
+            assertThat(n.get(job + "/svrl/1").body()).contains("svrl:schematron-output").doesNotContain("failed-assert");
+            assertThat(n.get(job + "/svrl/2").body()).contains("failed-assert").contains("not the first");
+            assertThat(n.get(job + "/svrl/9").statusCode()).isEqualTo(404);
+        }
+    }
+
     @Test
     void nodesRacingToClaimNeverRunAJobTwice() throws Exception {
         Node a = new Node("a", 2, Duration.ofSeconds(30));
