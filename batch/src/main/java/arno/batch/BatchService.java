@@ -216,7 +216,8 @@ public final class BatchService implements AutoCloseable {
     public Figures figures() {
         java.util.Map<String, Integer> byState = new java.util.LinkedHashMap<>();
         for (Job.Status s : Job.Status.values()) byState.put(s.lower(), 0);
-        for (Job job : shared == null ? jobs.values() : jobs()) byState.merge(job.status.lower(), 1, Integer::sum);
+        // In cluster mode: this node's jobs (the health check must not depend on the database).
+        for (Job job : jobs.values()) byState.merge(job.status.lower(), 1, Integer::sum);
         return new Figures(!scheduler.isClosed(), scheduler.waiting(), java.util.Collections.unmodifiableMap(byState));
     }
 

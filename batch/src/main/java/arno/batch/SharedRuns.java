@@ -111,7 +111,16 @@ final class SharedRuns {
     private void tick() {
         for (Held h : List.copyOf(held.values())) {
             boolean ended = scheduler.runOf(h.job.id) == null && !scheduler.isWaiting(h.job);
-            if (send(h) && ended) finish(h);
+            if (h.lost) {
+                if (ended) drop(h); // its folder goes once nothing writes into it
+                continue;
+            }
+            try {
+                if (send(h) && ended) finish(h);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "batch job " + h.job.id + " cannot be saved in the shared record (tried "
+                        + "again in a second): " + e.getMessage());
+            }
         }
         while (!closed && scheduler.runningCount() + scheduler.waiting() < maxRunning) {
             Properties state = shared.claim(null);
@@ -182,11 +191,13 @@ final class SharedRuns {
         }
     }
 
+    /** Stops a job whose lease is gone; its copy here is dropped once the run has ended. Reads go to the record. */
     private void lose(Held h, JobRun run) {
         h.lost = true;
+        local.remove(h.job.id);
+        h.job.afterSave = null;
         if (run != null) run.stop();
         else scheduler.withdraw(h.job);
-        drop(h);
     }
 
     private static long reportLength(Job job) {
