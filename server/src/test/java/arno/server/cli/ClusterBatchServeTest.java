@@ -140,6 +140,18 @@ class ClusterBatchServeTest {
     }
 
     @Test
+    void theBatchLeaseIsSetInTheConfigurationFileOrOnTheCommandLine() throws Exception {
+        arno.server.config.Config base = arno.server.config.Config.defaults(tmp);
+        Path file = tmp.resolve("arno.xml");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='postgresql://db/arno' batch-lease='5s'/></arno>");
+        assertThat(arno.server.config.ConfigFile.read(file, base).toBuilder().build().cluster().batchLease())
+                .isEqualTo(Duration.ofSeconds(5));
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><cluster database='postgresql://db/arno'/></arno>");
+        assertThat(arno.server.config.ConfigFile.read(file, base).toBuilder().build().cluster().batchLease())
+                .isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
     void aBatchLeaseUnderTwoSecondsIsRefused() throws Exception {
         Path data = Files.createDirectories(tmp.resolve("data").resolve("content")).getParent();
         Cli.run("serve", "--port", "0", "--data", data.toString(), "--cluster", "jdbc:postgresql://127.0.0.1:1/arno",
