@@ -152,12 +152,15 @@ final class SharedRuns {
             Job job = h.job;
             JobRun run = scheduler.runOf(job.id);
             try {
+                // The state before the report: a report sent complete (closed) always goes with a finished state,
+                // which readers take as "complete"; an unfinished one they close themselves.
+                Properties state = job.properties();
+                boolean finished = job.status.finished();
                 ReportWriter.Mark mark = run == null ? null : run.mark();
-                long to = mark != null ? mark.length() : reportLength(job);
+                long to = mark != null ? (mark.complete() && !finished ? h.sent : mark.length()) : reportLength(job, finished);
                 Map<Long, Path> svrl = new TreeMap<>();
                 java.util.Queue<Long> written = job.svrlWritten;
                 for (Long i; (i = written.poll()) != null; ) svrl.put(i, job.dir.resolve(Job.SVRL).resolve(i + ".xml"));
-                Properties state = job.properties();
                 state.setProperty("succeeded", Long.toString(job.succeeded.get()));
                 state.setProperty("failed", Long.toString(job.failed.get()));
                 state.setProperty("not-run", Long.toString(job.notRun.get()));
@@ -200,10 +203,10 @@ final class SharedRuns {
         else scheduler.withdraw(h.job);
     }
 
-    private static long reportLength(Job job) {
+    private static long reportLength(Job job, boolean finished) {
         try {
             if (!Files.exists(job.reportFile())) return 0;
-            return job.status.finished() ? Files.size(job.reportFile()) : ReportWriter.readCommitted(job.dir);
+            return finished ? Files.size(job.reportFile()) : ReportWriter.readCommitted(job.dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
