@@ -39,9 +39,11 @@ class SchemaTest {
         assertThat(Schema.migrate(db)).isZero();
         assertThat(Schema.version(db)).isEqualTo(Schema.latest());
         assertThat(rows(db, "SELECT version || ' ' || file FROM arno.schema_version ORDER BY version"))
-                .containsExactly("1 V1__store_and_log.sql");
+                .containsExactlyElementsOf(Schema.MIGRATIONS.stream().map(f -> Schema.number(f) + " " + f).toList());
+        // each version's tables (V1: store and log; V3: batch)
         assertThat(rows(db, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'arno' ORDER BY 1"))
-                .containsExactly("changes", "commits", "document_versions", "documents", "log_head", "nodes", "schema_version");
+                .contains("changes", "commits", "document_versions", "documents", "log_head", "nodes", "schema_version")
+                .contains("batch_jobs", "batch_report", "batch_svrl");
         assertThat(rows(db, "SELECT position FROM arno.log_head")).containsExactly("0");
         // a second start finds the work done
         assertThat(Schema.migrate(db)).isEqualTo(Schema.latest());
