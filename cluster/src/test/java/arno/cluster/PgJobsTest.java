@@ -500,4 +500,32 @@ class PgJobsTest {
         assertThat(b.delete(job).statusCode()).isEqualTo(409);
         assertThat(a.report(job)).isEqualTo(report);
     }
+
+    /** A job waiting for room on any node, cancelled on one: that node takes it and cancels it at once. */
+    @Test
+    void aWaitingJobIsCancelledAtOnceByTheNodeAsked() throws Exception {
+        delayMillis = 300;
+        Node a = new Node("a", 1, Duration.ofSeconds(30));
+        Node b = new Node("b", 1, Duration.ofSeconds(30));
+        String busyA = a.submit(batch("busy1", 20));
+        String busyB = b.submit(batch("busy2", 20));
+        Wait.upTo(Duration.ofSeconds(30)).untilAsserted(() -> {
+            assertThat(a.status(busyA)).isEqualTo("running");
+            assertThat(a.status(busyB)).isEqualTo("running");
+        });
+        String waiting = a.submit(batch("waiting", 3));
+        Thread.sleep(1_500); // two ticks: no node has room for it
+        assertThat(b.status(waiting)).isEqualTo("queued");
+        HttpResponse<String> cancelled = b.delete(waiting);
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(202);
+        assertThat(cancelled.body()).contains("status=\"cancelled\"");
+        String report = a.report(waiting);
+        assertThat(report).contains("<cancelled at=\"").doesNotContain("<transformation").doesNotContain("<run ")
+                .contains("<totals inputs=\"3\" succeeded=\"0\" failed=\"0\" not-run=\"3\"");
+        assertThat(report.split("<not-run ", -1)).hasSize(4);
+        assertThat(fetched("waiting", 1)).isZero();
+        assertThat(a.status(busyA)).isEqualTo("running");
+        assertThat(a.delete(busyA).statusCode()).isEqualTo(202);
+        assertThat(a.delete(busyB).statusCode()).isEqualTo(202);
+    }
 }
