@@ -80,10 +80,14 @@ public final class BatchService implements AutoCloseable {
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong();
     private final ThreadPoolExecutor pool;
+    /** In cluster mode, the node's side of the shared jobs; null on a single node. */
+    private final SharedRuns shared;
 
-    private BatchService(BatchOptions options, Accounts accounts) throws IOException {
+    private BatchService(BatchOptions options, Accounts accounts, SharedJobs sharedJobs) throws IOException {
         this.options = options;
-        this.jobsDir = options.workDirectory().resolve("jobs");
+        // In cluster mode the folder is only this node's working copy of the jobs it runs, made anew at each start.
+        this.jobsDir = options.workDirectory().resolve(sharedJobs == null ? "jobs" : "cluster-jobs");
+        if (sharedJobs != null) FileUtils.deleteDirectory(jobsDir.toFile());
         // Owner-only: jobs hold their batch files, reports and the submitters' names.
         OwnerOnly.folder(jobsDir);
         FileRoots roots = FileRoots.of(options.roots());
@@ -111,6 +115,8 @@ public final class BatchService implements AutoCloseable {
                 new Yield(options.pagePressure(), options.minShare()));
         this.scheduler = new Scheduler(options.queueBound(), options.runningJobs(), job -> new JobRun(job, engine));
         this.users = accounts != null ? accounts : new Accounts(options.usersFile());
+        this.shared = sharedJobs == null ? null
+                : new SharedRuns(sharedJobs, jobsDir, engine, scheduler, options.runningJobs(), jobs);
     }
 
     /**
@@ -120,17 +126,20 @@ public final class BatchService implements AutoCloseable {
      * @throws ArnoException {@link ErrorCode#BAD_CONFIGURATION} when a root or the work directory cannot be used
      */
     public static BatchService start(BatchOptions options) {
-        return start(options, null);
+        return start(options, null, null);
     }
 
     /**
-     * As {@link #start(BatchOptions)}, checking {@code accounts} (a cluster's, which the service
-     * then owns and closes) instead of the users file; null: the users file.
+     * Starts the service in cluster mode: checking {@code accounts} (the cluster's, which the
+     * service then owns and closes) instead of the users file, and with its jobs and reports kept
+     * in {@code shared} (every node sees every job, and each job runs on one node at a time); each
+     * null: as {@link #start(BatchOptions)} (the users file, the work directory).
      */
-    public static BatchService start(BatchOptions options, Accounts accounts) {
+    public static BatchService start(BatchOptions options, Accounts accounts, SharedJobs shared) {
         try {
-            BatchService service = new BatchService(options, accounts);
-            service.load();
+            BatchService service = new BatchService(options, accounts, shared);
+            if (shared != null) service.shared.start();
+            else service.load();
             return service;
         } catch (IOException | UncheckedIOException e) {
             throw ErrorMessage.BATCH_SERVICE_NOT_STARTED.error(e, options.workDirectory(), e.getMessage());
@@ -206,6 +215,7 @@ public final class BatchService implements AutoCloseable {
     public Figures figures() {
         java.util.Map<String, Integer> byState = new java.util.LinkedHashMap<>();
         for (Job.Status s : Job.Status.values()) byState.put(s.lower(), 0);
+        // In cluster mode: this node's jobs (the health check must not depend on the database).
         for (Job job : jobs.values()) byState.merge(job.status.lower(), 1, Integer::sum);
         return new Figures(!scheduler.isClosed(), scheduler.waiting(), java.util.Collections.unmodifiableMap(byState));
     }
@@ -241,6 +251,7 @@ public final class BatchService implements AutoCloseable {
      * a transformation does not stop. Then closes {@link #accounts()}, ending its login threads.
      */
     @Override public void close() {
+        if (shared != null) shared.stopClaiming();
         try {
             // The guards stop what runs within moments; a job waits ABANDON_AFTER at most for one that
             // does not stop, then leaves it (its worker threads are daemons: they do not hold the JVM).
@@ -248,6 +259,8 @@ public final class BatchService implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // Each job held is saved a last time and its lease given back: another node takes it at once.
+        if (shared != null) shared.close();
         pool.shutdown();
         try {
             if (!pool.awaitTermination(2, TimeUnit.SECONDS)) pool.shutdownNow();
@@ -304,7 +317,7 @@ public final class BatchService implements AutoCloseable {
      */
     Job submit(InputStream body, String contentLocation, Accounts.Account user) {
         if (scheduler.isClosed()) throw ErrorMessage.BATCH_STOPPING.error();
-        if (scheduler.isFull()) throw queueFull();
+        if (isFull()) throw queueFull();
         URI base = base(contentLocation);
         Instant now = options.clock().instant();
         Path dir = newJobDirectory(now);
@@ -339,11 +352,23 @@ public final class BatchService implements AutoCloseable {
                 JobRun.checkParameters(compiled.executable(), h.params(), h.code());
             } catch (ArnoException e) {
                 job.status = Job.Status.FAILED;
-                jobs.put(id, job);
+                if (shared == null) jobs.put(id, job);
                 new JobRun(job, engine).failBeforeStart(e);
                 Job.Durable.forceDirectory(jobsDir);
+                if (shared != null) {
+                    // stored with its report; the copy here is not kept (finally)
+                    shared.record().create(id, job.priority, job.properties(), batchFile, job.reportFile());
+                    throw new FailedAtOnce(job, e);
+                }
                 accepted = true;
                 throw new FailedAtOnce(job, e);
+            }
+            if (shared != null) {
+                // Acknowledged once committed in the shared record; a node with room claims it (this one first, woken).
+                if (isFull()) throw queueFull();
+                shared.record().create(id, job.priority, job.properties(), batchFile, null);
+                shared.wake();
+                return job;
             }
             synchronized (scheduler) {
                 if (scheduler.isFull()) throw queueFull();
@@ -359,6 +384,11 @@ public final class BatchService implements AutoCloseable {
         } finally {
             if (!accepted) FileUtils.deleteQuietly(dir.toFile());
         }
+    }
+
+    /** Whether the queue holds {@code queueBound} waiting jobs: this node's, or in cluster mode the cluster's. */
+    private boolean isFull() {
+        return shared == null ? scheduler.isFull() : shared.record().waiting() >= options.queueBound();
     }
 
     private ArnoException queueFull() {
@@ -412,12 +442,26 @@ public final class BatchService implements AutoCloseable {
 
     Job job(String id) {
         Job job = id == null ? null : jobs.get(id);
+        if (job == null && id != null && shared != null) {
+            // Not run here: as the shared record has it.
+            java.util.Properties state = shared.record().state(id);
+            if (state != null) job = Job.of(state, jobsDir.resolve(id));
+        }
         if (job == null) throw ErrorMessage.NO_JOB.error(id);
         return job;
     }
 
     /** Every job, newest first. */
     List<Job> jobs() {
+        if (shared != null) {
+            // The cluster's jobs; those running here with their live counters.
+            List<Job> list = new ArrayList<>();
+            for (java.util.Properties state : shared.record().list()) {
+                Job here = jobs.get(state.getProperty("id"));
+                list.add(here != null ? here : Job.of(state, jobsDir.resolve(state.getProperty("id"))));
+            }
+            return list;
+        }
         List<Job> list = new ArrayList<>(jobs.values());
         list.sort(Comparator.comparingLong((Job j) -> j.sequence).reversed());
         return list;
@@ -425,6 +469,10 @@ public final class BatchService implements AutoCloseable {
 
     /** Cancels a job: a waiting job ends at once; a running one stops the transformations under way. */
     Job cancel(String id) {
+        if (shared != null && !jobs.containsKey(id)) {
+            job(id); // 404 for no such job
+            return shared.cancel(id, options.clock().instant());
+        }
         Job job = job(id);
         synchronized (scheduler) {
             if (job.status.finished()) {
@@ -448,6 +496,11 @@ public final class BatchService implements AutoCloseable {
 
     /** The report's good length and whether it is complete; null when the job has no report yet. */
     ReportWriter.Mark reportMark(Job job) {
+        if (shared != null && !jobs.containsKey(job.id)) {
+            // Not run here: the report as far as it was sent.
+            long length = Long.parseLong(shared.record().state(job.id).getProperty(SharedJobs.REPORT_LENGTH, "0"));
+            return length == 0 ? null : new ReportWriter.Mark(length, job.status.finished());
+        }
         JobRun run = scheduler.runOf(job.id);
         ReportWriter.Mark mark = run == null ? null : run.mark();
         if (mark == null) {
@@ -463,6 +516,25 @@ public final class BatchService implements AutoCloseable {
         }
         // A report created a moment ago may not have its root element yet.
         return mark.length() == 0 ? null : mark;
+    }
+
+    /** The first {@code length} bytes of a job's report, with its root closed unless {@code complete}. */
+    InputStream report(Job job, ReportWriter.Mark mark) throws IOException {
+        if (shared != null && !jobs.containsKey(job.id)) {
+            InputStream body = shared.record().report(job.id, mark.length());
+            return mark.complete() ? body : new java.io.SequenceInputStream(body,
+                    new java.io.ByteArrayInputStream("</report>\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        return ReportScan.prefix(job.reportFile(), mark.length(), mark.complete());
+    }
+
+    /** The batch as submitted ({@code what} "batch"), or input {@code n}'s SVRL; null when there is none. */
+    InputStream file(Job job, String what, String n) throws IOException {
+        if (shared != null && !jobs.containsKey(job.id)) {
+            return what.equals("batch") ? shared.record().batch(job.id) : shared.record().svrl(job.id, Long.parseLong(n));
+        }
+        Path file = what.equals("batch") ? job.batchFile() : job.dir.resolve(Job.SVRL).resolve(n + ".xml");
+        return Files.exists(file) ? new java.io.FileInputStream(file.toFile()) : null;
     }
 
     Engine engine() {

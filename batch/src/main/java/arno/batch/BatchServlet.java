@@ -16,8 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -112,10 +110,11 @@ final class BatchServlet extends HttpServlet {
                 } else if (sub.equals("/report")) {
                     report(req, resp, job);
                 } else if (sub.equals("/batch")) {
-                    file(resp, job.batchFile(), "batch");
+                    file(resp, service.file(job, "batch", null), "batch", Job.BATCH);
                 } else {
                     // The pattern admits digits only; the name is the digits as they are (no number to overflow).
-                    file(resp, job.dir.resolve(Job.SVRL).resolve(m.group(3).replaceFirst("^0+(?=.)", "") + ".xml"), "SVRL");
+                    String n = m.group(3).replaceFirst("^0+(?=.)", "");
+                    file(resp, n.length() > 18 ? null : service.file(job, "svrl", n), "SVRL", n + ".xml");
                 }
             }
         } catch (BatchService.FailedAtOnce e) {
@@ -146,8 +145,8 @@ final class BatchServlet extends HttpServlet {
     }
 
     private void cancel(HttpServletRequest req, HttpServletResponse resp, Job job) throws IOException {
-        service.cancel(job.id);
-        status(req, resp, job, HttpServletResponse.SC_ACCEPTED);
+        // in cluster mode a job run by another node is read again: the cancel is in the shared record
+        status(req, resp, service.cancel(job.id), HttpServletResponse.SC_ACCEPTED);
     }
 
     private void list(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -176,7 +175,6 @@ final class BatchServlet extends HttpServlet {
             throw ErrorMessage.NO_REPORT_FORMAT.error(format);
         }
         ReportWriter.Mark mark = service.reportMark(job);
-        Path file = job.reportFile();
         java.util.function.Supplier<InputStream> source = () -> {
             try {
                 if (mark == null) {
@@ -186,7 +184,7 @@ final class BatchServlet extends HttpServlet {
                             .attr("inputs", job.total).attr("submitted", job.submitted).end())
                             .getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 }
-                return ReportScan.prefix(file, mark.length(), mark.complete());
+                return service.report(job, mark);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -219,12 +217,12 @@ final class BatchServlet extends HttpServlet {
         return s.toString();
     }
 
-    private static void file(HttpServletResponse resp, Path file, String what) throws IOException {
-        if (!Files.exists(file)) throw ErrorMessage.JOB_HAS_NO_FILE.error(what, file.getFileName());
+    private static void file(HttpServletResponse resp, InputStream file, String what, String name) throws IOException {
+        if (file == null) throw ErrorMessage.JOB_HAS_NO_FILE.error(what, name);
         resp.setContentType(XML);
-        resp.setContentLengthLong(Files.size(file));
-        try (OutputStream out = resp.getOutputStream()) {
-            Files.copy(file, out);
+        if (file instanceof java.io.FileInputStream f) resp.setContentLengthLong(f.getChannel().size());
+        try (InputStream in = file; OutputStream out = resp.getOutputStream()) {
+            in.transferTo(out);
         }
     }
 

@@ -113,7 +113,32 @@ final class Job {
         return dir.resolve(REPORT);
     }
 
+    /**
+     * In cluster mode, called after each {@link #save}: sends the state to the shared record
+     * ({@link SharedJobs}); null on a single node.
+     */
+    volatile Runnable afterSave;
+    /** In cluster mode, the inputs whose SVRL was written since the last send; null on a single node. */
+    volatile java.util.Queue<Long> svrlWritten;
+
     synchronized void save() {
+        Path tmp = dir.resolve(STATE + ".tmp");
+        try {
+            try (OutputStream out = arno.xml.OwnerOnly.newOutputStream(tmp)) {
+                properties().store(out, "Arno batch job; rewritten at each change of state");
+            }
+            Durable.force(tmp);
+            Files.move(tmp, dir.resolve(STATE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Durable.forceDirectory(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot save the state of job " + id + " in " + dir, e);
+        }
+        Runnable after = afterSave;
+        if (after != null) after.run();
+    }
+
+    /** The state as {@code job.properties} holds it. */
+    Properties properties() {
         Properties p = new Properties();
         p.setProperty("id", id);
         p.setProperty("sequence", Long.toString(sequence));
@@ -136,17 +161,7 @@ final class Job {
             p.setProperty("failed", Long.toString(failed.get()));
             p.setProperty("not-run", Long.toString(notRun.get()));
         }
-        Path tmp = dir.resolve(STATE + ".tmp");
-        try {
-            try (OutputStream out = arno.xml.OwnerOnly.newOutputStream(tmp)) {
-                p.store(out, "Arno batch job; rewritten at each change of state");
-            }
-            Durable.force(tmp);
-            Files.move(tmp, dir.resolve(STATE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            Durable.forceDirectory(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot save the state of job " + id + " in " + dir, e);
-        }
+        return p;
     }
 
     static Job load(Path dir) throws IOException {
@@ -154,6 +169,11 @@ final class Job {
         try (InputStream in = Files.newInputStream(dir.resolve(STATE))) {
             p.load(in);
         }
+        return of(p, dir);
+    }
+
+    /** A job from its state ({@link #properties()}), its folder {@code dir}. */
+    static Job of(Properties p, Path dir) {
         Job job = new Job(p.getProperty("id"), dir, Long.parseLong(p.getProperty("sequence")), p.getProperty("name"),
                 Integer.parseInt(p.getProperty("priority")), Integer.parseInt(p.getProperty("parallelism")),
                 Batch.Kind.valueOf(p.getProperty("kind")), p.getProperty("stylesheet"), p.getProperty("base"),
@@ -167,6 +187,7 @@ final class Job {
         job.succeeded.set(Long.parseLong(p.getProperty("succeeded", "0")));
         job.failed.set(Long.parseLong(p.getProperty("failed", "0")));
         job.notRun.set(Long.parseLong(p.getProperty("not-run", "0")));
+        job.running.set(Integer.parseInt(p.getProperty("running", "0")));
         return job;
     }
 

@@ -29,11 +29,17 @@ final class Scheduler {
     private final int maxRunning;
     private final Function<Job, JobRun> runs;
     private boolean closed;
+    /** Told when a run has ended (cluster mode: the node has room to claim another job); null when no one listens. */
+    private Runnable onEnded;
 
     Scheduler(int queueBound, int maxRunning, Function<Job, JobRun> runs) {
         this.queueBound = queueBound;
         this.maxRunning = maxRunning;
         this.runs = runs;
+    }
+
+    synchronized void onEnded(Runnable listener) {
+        onEnded = listener;
     }
 
     synchronized boolean isFull() {
@@ -72,6 +78,11 @@ final class Scheduler {
         return new ArrayList<>(running.values());
     }
 
+    /** Whether {@code job} waits in the queue. */
+    synchronized boolean isWaiting(Job job) {
+        return queue.contains(job);
+    }
+
     /** Removes a job that has not started; false when it is not waiting (it runs or ran). */
     synchronized boolean withdraw(Job job) {
         return queue.remove(job);
@@ -100,6 +111,7 @@ final class Scheduler {
         threads.remove(Thread.currentThread());
         notifyAll();
         startNext();
+        if (onEnded != null) onEnded.run();
     }
 
     /**

@@ -468,6 +468,8 @@ final class Transformation {
         try (OutputStream out = new java.io.BufferedOutputStream(OwnerOnly.newOutputStream(dir.resolve(name)))) {
             processor.newSerializer(out).serializeNode(svrl);
         }
+        java.util.Queue<Long> written = job.svrlWritten;
+        if (written != null) written.add(input.index());
         Svrl summary = Svrl.summarize(svrl);
         ruleStats.add(summary.perRule());
         summary.write(xml, Job.SVRL + "/" + name);

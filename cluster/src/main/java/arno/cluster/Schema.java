@@ -39,14 +39,15 @@ import arno.xml.ErrorCode;
 public final class Schema {
 
     /**
-     * The migrations, in order: file names {@code V<n>__<what>.sql}, n from 1 without gaps. A new
+     * The migrations, in order: file names {@code V<n>__<what>.sql}, n ascending from 1. A new
      * file is added here and never edited once released ({@code SchemaTest} checks this list
-     * against the folder).
+     * against the folder). A number may be missing while versions written side by side are being
+     * merged; each runs once, in the order of this list.
      */
     static final List<String> MIGRATIONS = List.of(
             "V1__store_and_log.sql",
             "V2__accounts.sql",
-            "V3__reserved.sql", // the batch branch's V3 replaces it at its merge
+            "V3__batch.sql",
             "V4__nodes_and_retention.sql");
 
     static final String FOLDER = "arno/cluster/sql/";
@@ -59,7 +60,14 @@ public final class Schema {
 
     /** The schema version this code writes and reads: the number of its migrations. */
     public static int latest() {
-        return MIGRATIONS.size();
+        return number(MIGRATIONS.get(MIGRATIONS.size() - 1));
+    }
+
+    /** The version a migration file is: the n of {@code V<n>__<what>.sql}. */
+    static int number(String file) {
+        Matcher m = NAME.matcher(file);
+        if (!m.matches()) throw new IllegalStateException(file + " is not a migration named V<n>__what.sql");
+        return Integer.parseInt(m.group(1));
     }
 
     /**
@@ -120,10 +128,10 @@ public final class Schema {
         String database = currentDatabase(c);
         if (before > latest()) {
             throw ErrorMessage.CLUSTER_SCHEMA_NEWER.error(database, before, done.get(before)[0], latest(),
-                    MIGRATIONS.get(latest() - 1));
+                    MIGRATIONS.get(MIGRATIONS.size() - 1));
         }
-        for (int v = 1; v <= latest(); v++) {
-            String file = MIGRATIONS.get(v - 1);
+        for (String file : MIGRATIONS) {
+            int v = number(file);
             byte[] sql = read(file, v);
             String sha = sha256(sql);
             String[] was = done.get(v);

@@ -2,6 +2,7 @@ package arno.server;
 
 import arno.cluster.ChangeLog;
 import arno.cluster.PgAccounts;
+import arno.cluster.PgJobs;
 import arno.cluster.PgWritePath;
 import arno.cluster.Resync;
 import arno.cluster.Schema;
@@ -38,9 +39,10 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
     private static final long DEMO_LOCK = 0x6172_6e6f_6465_6d6fL;
     /**
      * Connections in the pool: the writer takes one at a time, the demo's lock one, health none, a
-     * login one for each of its short queries (the accounts' change counter, the throttle).
+     * login one for each of its short queries (the accounts' change counter, the throttle), batch
+     * one or two (claims, progress).
      */
-    private static final int POOL = 8;
+    private static final int POOL = 10;
 
     private static final System.Logger LOG = System.getLogger("arno");
 
@@ -249,6 +251,18 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
             String m = "the cluster's heartbeat cannot reach the database (" + cause(e) + "); this node serves its copy meanwhile";
             if (!m.equals(beatProblem)) LOG.log(System.Logger.Level.WARNING, m);
             beatProblem = m;
+        }
+    }
+
+    /**
+     * Where the batch service keeps its jobs and reports in cluster mode: the cluster's database,
+     * each job run by one node at a time under a lease of {@code lease}.
+     */
+    public arno.batch.SharedJobs batchJobs(Duration lease) {
+        try {
+            return PgJobs.open(pool, id, new PgJobs.Options(lease));
+        } catch (ArnoException e) {
+            throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
         }
     }
 

@@ -154,9 +154,12 @@ public final class Parts implements AutoCloseable {
      */
     public void mount(ArnoServer server, PrintWriter err) {
         // Page work first: batch workers give way while pages wait for the server's workers.
-        // In a cluster the accounts are the database's, shared by every node (this node's file imported once into none).
+        // In a cluster the accounts are the database's, shared by every node (this node's file
+        // imported once into none), and jobs and reports are kept there too, each job run by one node.
         batch = BatchService.start((atom == null ? batchOptions : batchOptions.withStore(atom))
-                .withPagePressure(server::pagesWaiting), cluster == null ? null : new Accounts(cluster.accounts(config.accounts())));
+                .withPagePressure(server::pagesWaiting),
+                cluster == null ? null : new Accounts(cluster.accounts(config.accounts())),
+                cluster == null ? null : cluster.batchJobs(config.cluster().batchLease()));
         operations = Operations.mount(server, config, store, batch, cluster);
         if (cluster != null) {
             // read-your-writes: a request naming a position waits for this node to hold it

@@ -105,6 +105,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Mixin
     ClusterOptions cluster;
 
+    @Option(names = "--cluster-batch-lease", paramLabel = "DURATION",
+            description = "cluster mode: how long a node's claim of a batch job holds unrenewed, so how soon another node "
+                    + "resumes the jobs of a node that died (default 30s; at least 2s)")
+    String clusterBatchLease;
+
     /**
      * When set (by a test, through {@link arno.server.Main#run(String[], java.io.PrintStream,
      * java.io.PrintStream, picocli.CommandLine.IFactory)}), {@code serve} calls it with the port once
@@ -208,6 +213,7 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         cluster.apply(b);
+        if (clusterBatchLease != null) b.clusterBatchLease = Config.duration(clusterBatchLease, "--cluster-batch-lease");
         if (pageCaches != null) {
             switch (pageCaches.strip()) {
                 case "on" -> b.pageCaches = true;

@@ -88,15 +88,19 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
     /**
      * Cluster mode: the PostgreSQL database the nodes share ({@code jdbc:postgresql://HOST[:PORT]/DB?user=…},
      * never with a password) and where its password is read from: a file, or when null the
-     * environment variable {@code ARNO_CLUSTER_PASSWORD} (or none, for a database that asks none).
+     * environment variable {@code ARNO_CLUSTER_PASSWORD} (or none, for a database that asks none);
+     * {@code batchLease}: how long a node's claim of a batch job holds unrenewed, the longest a dead
+     * node's job waits before another node resumes it ({@code --cluster-batch-lease}, default 30 s).
      */
-    public record Cluster(String database, Path passwordFile, Nodes nodes) {
+    public record Cluster(String database, Path passwordFile, Nodes nodes, Duration batchLease) {
         /** The environment variable a password is read from when no file names it. */
         public static final String PASSWORD_VARIABLE = "ARNO_CLUSTER_PASSWORD";
+        /** A batch job's lease unless set: a node renews each second, so only a pause this long loses it. */
+        public static final Duration DEFAULT_BATCH_LEASE = Duration.ofSeconds(30);
 
-        /** With the default {@link Nodes} settings. */
+        /** With the default {@link Nodes} settings and batch lease. */
         public Cluster(String database, Path passwordFile) {
-            this(database, passwordFile, Nodes.DEFAULTS);
+            this(database, passwordFile, Nodes.DEFAULTS, DEFAULT_BATCH_LEASE);
         }
     }
 
@@ -308,6 +312,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public Path clusterPasswordFile;
         /** The cluster's node settings ({@code cluster/@read-your-writes-wait}, {@code @max-lag-positions}, …). */
         public Nodes clusterNodes = Nodes.DEFAULTS;
+        /** A batch job's lease in cluster mode ({@code --cluster-batch-lease}, {@code cluster/@batch-lease}); null: the default. */
+        public Duration clusterBatchLease;
 
         Builder(Config c) {
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
@@ -327,6 +333,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 clusterDatabase = c.cluster.database();
                 clusterPasswordFile = c.cluster.passwordFile();
                 clusterNodes = c.cluster.nodes();
+                clusterBatchLease = c.cluster.batchLease();
             }
         }
 
@@ -364,7 +371,12 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(confirmDeleteDepth >= 0, ErrorMessage.CONFIRM_DEPTH, confirmDeleteDepth);
             need(confirmDeleteDocuments >= 0, ErrorMessage.CONFIRM_DOCUMENTS, confirmDeleteDocuments);
             for (String p : trustedProxies) checkProxy(p);
-            Cluster cluster = cluster(clusterDatabase, clusterPasswordFile, clusterNodes);
+            if (clusterBatchLease != null) {
+                need(clusterBatchLease.toMillis() >= 2_000, ErrorMessage.BATCH_OPTION, "--cluster-batch-lease", "at least 2s",
+                        clusterBatchLease);
+            }
+            Cluster cluster = cluster(clusterDatabase, clusterPasswordFile, clusterNodes,
+                    clusterBatchLease == null ? Cluster.DEFAULT_BATCH_LEASE : clusterBatchLease);
             need(cluster == null || contentFrom == ContentFrom.STORE, ErrorMessage.CLUSTER_FILES);
             if (metricsAllow != null) for (String p : metricsAllow) checkAddress(p, "metrics address");
             need(logLevel != null, ErrorMessage.LOG_LEVEL);
@@ -396,7 +408,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
          * {@code jdbc:postgresql://}) with a host and a database and no password in it; null
          * without a database.
          */
-        private static Cluster cluster(String database, Path passwordFile, Nodes nodes) {
+        private static Cluster cluster(String database, Path passwordFile, Nodes nodes, Duration batchLease) {
             need(positive(nodes.readYourWritesWait()), ErrorMessage.CLUSTER_SETTING, "read-your-writes-wait", "a positive time",
                     nodes.readYourWritesWait());
             need(nodes.maxLagPositions() >= 1, ErrorMessage.CLUSTER_SETTING, "max-lag-positions", "at least 1", nodes.maxLagPositions());
@@ -418,7 +430,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     need(!p.toLowerCase(java.util.Locale.ROOT).startsWith("password="), ErrorMessage.CLUSTER_URL_PASSWORD);
                 }
             }
-            return new Cluster(url, absolute(passwordFile), nodes);
+            return new Cluster(url, absolute(passwordFile), nodes, batchLease);
         }
 
         private static boolean positive(Duration d) {
@@ -480,7 +492,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                             bodyTimeLimit == null || bodyTimeLimit.isZero() || bodyTimeLimit.isNegative() ? BodyRate.DEFAULT.timeLimit() : bodyTimeLimit),
                     batchTimeLimit, batchMinShare,
                     new DeleteGuard(Math.max(0, confirmDeleteDepth), Math.max(0, confirmDeleteDocuments)),
-                    clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile, clusterNodes));
+                    clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile, clusterNodes,
+                            clusterBatchLease == null ? Cluster.DEFAULT_BATCH_LEASE : clusterBatchLease));
         }
 
         private static boolean isAddress(String bind) {

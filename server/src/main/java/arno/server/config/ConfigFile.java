@@ -249,6 +249,7 @@ public final class ConfigFile {
                                 (v = atts.getValue("retain-positions")) != null ? Long.parseLong(v.strip()) : n.retainPositions(),
                                 (v = atts.getValue("retain")) != null ? Config.duration(v, "cluster/@retain") : n.retain(),
                                 (v = atts.getValue("heartbeat")) != null ? Config.duration(v, "cluster/@heartbeat") : n.heartbeat());
+                        if ((v = atts.getValue("batch-lease")) != null) b.clusterBatchLease = Config.duration(v, "cluster/@batch-lease");
                     }
                     case "xml" -> {
                         xmlAt = here();
