@@ -342,7 +342,8 @@ public final class ChangeLog {
                             + " ORDER BY position LIMIT ?) ORDER BY c.position, c.seq")) {
                 p.setLong(1, after);
                 p.setInt(2, max);
-                p.setFetchSize(32);
+                // few rows a round trip: a row may hold a binary of many megabytes
+                p.setFetchSize(8);
                 try (ResultSet r = p.executeQuery()) {
                     List<Change> changes = null;
                     long bytes = 0;

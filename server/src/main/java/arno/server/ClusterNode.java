@@ -88,6 +88,8 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
         String password = password(settings);
         Properties listening = new Properties();
         if (password != null) listening.setProperty("password", password);
+        // the applier's listening connection: a dead peer found by the system's keep-alive (polling goes on meanwhile)
+        listening.setProperty("tcpKeepAlive", "true");
         HikariDataSource pool = database(settings, password, POOL);
         try {
             ChangeLog log = new ChangeLog(pool, node);
@@ -117,6 +119,12 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
         h.setMinimumIdle(1);
         h.setPoolName("arno-cluster");
         h.setConnectionTimeout(5_000);
+        // A database that vanishes without closing the connection (a partition, a host gone) would
+        // leave a statement waiting for ever, and with it the node's one write thread: every write
+        // would hang instead of answering 503. Arno's statements take milliseconds (a rebuild reads
+        // through a cursor, a few hundred rows a round trip), so a round trip of 30 s is a dead one.
+        h.addDataSourceProperty("socketTimeout", "30");
+        h.addDataSourceProperty("tcpKeepAlive", "true");
         HikariDataSource pool = null;
         try {
             pool = new HikariDataSource(h);
@@ -360,7 +368,7 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
         return switch (state) {
             case "ready" -> null;
             case "resynchronising" -> "rebuilding its copy from the database";
-            case "resync-needed" -> p.applier().problem() + "; restart the node: it rebuilds its copy as it starts";
+            case "resync-needed" -> p.applier().problem() + "; the node rebuilds its copy from the database (serve does it by itself within a second; a node embedded otherwise: restart it)";
             case "lagging" -> "lagging " + (head() - position()) + " positions and " + lagMillis() + " ms behind the log (bounds: "
                     + settings.nodes().maxLagPositions() + " positions, " + settings.nodes().maxLag().toMillis() + " ms)";
             default -> "applying the log up to position " + headAtStart + " (at " + position() + ")";

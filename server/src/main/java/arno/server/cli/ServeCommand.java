@@ -147,11 +147,32 @@ public final class ServeCommand implements Callable<Integer> {
         Parts.secureData(c);
         boolean fromStore = c.contentFrom() == Config.ContentFrom.STORE;
         demoContent(c, demoArticles, err);
-        Parts parts = null;
-        ArnoServer server = null;
-        RunFile runFile = null;
+        Serving serving = new Serving();
         CountDownLatch stopped = new CountDownLatch(1);
+        Rebuilder rebuilder = null;
         try {
+            serving.start(c, batchOptions, err, fromStore);
+            err.println("arno: serving on http://" + (c.bind().equals("0.0.0.0") ? "localhost" : c.bind()) + ":"
+                    + serving.server.port() + "/  (Ctrl-C stops)");
+            err.flush();
+            if (serving.parts.cluster() != null) rebuilder = new Rebuilder(serving, c, batchOptions, err);
+            waitUntilStopped(serving.server.port(), stopped, err, whileServing);
+            return 0;
+        } finally {
+            if (rebuilder != null) rebuilder.close();
+            serving.stop(c, err);
+            stopped.countDown();
+        }
+    }
+
+    /** What serving holds open: the parts (store, cluster, batch), the server, the run file. */
+    private final class Serving {
+        volatile Parts parts;
+        volatile ArnoServer server;
+        volatile RunFile runFile;
+
+        /** Opens the parts and serves; {@code port} 0: the configured one. Keeps the run file of an earlier start. */
+        synchronized void start(Config c, BatchOptions batchOptions, PrintWriter err, boolean fromStore) {
             // The store is open first: the sites read it, batches read store: inputs from it and write store: outputs through it.
             parts = Parts.open(c, batchOptions, "", store -> {
                 // a new cluster node's copy: the demo's indexes, as the node that loads the demo has them
@@ -175,22 +196,88 @@ public final class ServeCommand implements Callable<Integer> {
             parts.mount(server, err);
             // Commands beside this server reach it through the run file: ./arno store load (LocalLoad) when it
             // holds the store, ./arno cache stats|clear (LocalCache) always.
-            runFile = RunFile.create(localUrl(c, server.port()), atom != null);
+            if (runFile == null) runFile = RunFile.create(localUrl(c, server.port()), atom != null);
             if (atom != null) server.mount("store-load", LocalLoad.PATH, new LocalLoad(atom, runFile.token(), new XmlPolicy(c.xmlLimits())));
             server.mount("cache", LocalCache.PATH, new LocalCache(server.sites(), runFile.token()));
             server.serve();
             runFile.write(c.data());
-            err.println("arno: serving on http://" + (c.bind().equals("0.0.0.0") ? "localhost" : c.bind()) + ":"
-                    + server.port() + "/  (Ctrl-C stops)");
-            err.flush();
-            waitUntilStopped(server.port(), stopped, err, whileServing);
-            return 0;
-        } finally {
-            // The run file first (no new command finds us), the server (no new requests, the batch servlet included),
-            // then the batch service, then the store.
+        }
+
+        /** Closes the server and the parts, keeping the run file (a restart). */
+        synchronized void close(PrintWriter err) {
+            ServeCommand.stop(err, server, parts);
+            server = null;
+            parts = null;
+        }
+
+        /** The run file first (no new command finds us), the server (no new requests, the batch servlet included), then the parts. */
+        synchronized void stop(Config c, PrintWriter err) {
             if (runFile != null) runFile.remove(c.data());
-            stop(err, server, parts);
-            stopped.countDown();
+            close(err);
+        }
+    }
+
+    /**
+     * A cluster node whose copy cannot follow the log any more while it serves (the log pruned
+     * past it, or a database restored or failed over to one that lacks commits it applied: state
+     * {@code resync-needed}) rebuilds it by itself: it stops serving, opens its parts again, which
+     * rebuilds the copy from the database before the store opens (as at any start), and serves
+     * again on the same port. While it does, the port is closed, so a load balancer takes it out,
+     * as it would a node that is not ready. Swapping a new copy under parts that hold the open
+     * store would need every holder to let go of it; a restart inside the process is the same
+     * path a node takes at start, already tested.
+     */
+    private final class Rebuilder implements AutoCloseable {
+        private static final long EVERY_MS = 1_000;
+        private final Thread thread;
+        private volatile boolean closing;
+
+        Rebuilder(Serving serving, Config c, BatchOptions batchOptions, PrintWriter err) {
+            // the same port again, also when the configured one was 0 (tests)
+            Config.Builder b = c.toBuilder();
+            b.port = serving.server.port();
+            Config again = b.build();
+            thread = new Thread(() -> {
+                while (!closing) {
+                    try {
+                        Thread.sleep(EVERY_MS);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    synchronized (serving) {
+                        if (closing) return;
+                        // parts null: a rebuild before this one failed, and is tried again
+                        if (serving.parts != null) {
+                            if (!"resync-needed".equals(serving.parts.cluster().state())) continue;
+                            err.println("arno: " + serving.parts.cluster().notReady() + "; rebuilding this node's copy now");
+                            err.flush();
+                            serving.close(err);
+                        }
+                        try {
+                            serving.start(again, batchOptions, err, again.contentFrom() == Config.ContentFrom.STORE);
+                            err.println("arno: the copy is rebuilt; serving again on port " + serving.server.port());
+                        } catch (RuntimeException e) {
+                            // the database out of reach, say: the next round tries again
+                            serving.close(err);
+                            err.println("arno: rebuilding this node's copy failed (" + e.getMessage() + "); trying again");
+                        }
+                        err.flush();
+                    }
+                }
+            }, "arno-cluster-rebuilder");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void close() {
+            closing = true;
+            thread.interrupt();
+            try {
+                thread.join(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

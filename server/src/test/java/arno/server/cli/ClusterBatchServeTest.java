@@ -3,24 +3,17 @@ package arno.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.cluster.TestPostgres;
-import arno.server.Main;
 import arno.testkit.Http;
 import arno.testkit.Wait;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -43,59 +36,25 @@ class ClusterBatchServeTest {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** A node serving until {@link #stop()}. */
-    private final class Node {
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final CompletableFuture<Integer> port = new CompletableFuture<>();
-        final CountDownLatch stop = new CountDownLatch(1);
-        final CompletableFuture<Integer> status;
+    /** This test's nodes, in the order started. */
+    private final List<ServingNode> started = new ArrayList<>();
 
-        Node(String url, Path data, Path root) throws Exception {
-            Files.createDirectories(data.resolve("content"));
-            List<String> args = List.of("serve", "--port", "0", "--data", data.toString(), "--cluster", url,
-                    "--batch-root", root.toString(), "--cluster-batch-lease", "3s");
-            status = CompletableFuture.supplyAsync(() -> Main.run(args.toArray(String[]::new),
-                    new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
-                    Cli.serving(p -> {
-                        port.complete(p);
-                        try {
-                            stop.await(5, TimeUnit.MINUTES);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    })));
-            status.whenComplete((s, e) -> port.completeExceptionally(new AssertionError("serve ended with " + s + ": " + err())));
-        }
+    private ServingNode node(String url, Path data, Path root) throws Exception {
+        Files.createDirectories(data.resolve("content"));
+        ServingNode n = new ServingNode("--data", data.toString(), "--cluster", url, "--batch-root", root.toString(),
+                "--cluster-batch-lease", "3s");
+        started.add(n);
+        return n;
+    }
 
-        int port() throws Exception {
-            return port.get(3, TimeUnit.MINUTES);
-        }
+    private HttpResponse<String> authed(ServingNode n, String path) throws Exception {
+        return ServingNode.send(HttpRequest.newBuilder(n.uri(path)).header("Authorization", Http.basic(ServingNode.account(started))));
+    }
 
-        String err() {
-            return err.toString(StandardCharsets.UTF_8);
-        }
-
-        String account() {
-            Matcher m = Pattern.compile("account for this data folder: (\\S+) ").matcher(err());
-            assertThat(m.find()).as(err()).isTrue();
-            return m.group(1);
-        }
-
-        HttpResponse<String> get(String path) throws Exception {
-            return Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path))
-                    .header("Authorization", Http.basic(account())).build());
-        }
-
-        String status(String job) throws Exception {
-            Matcher m = Pattern.compile("<job [^>]*status=\"([a-z]+)\"").matcher(get(job).body());
-            assertThat(m.find()).isTrue();
-            return m.group(1);
-        }
-
-        int stop() throws Exception {
-            stop.countDown();
-            return status.get(1, TimeUnit.MINUTES);
-        }
+    private String status(ServingNode n, String job) throws Exception {
+        Matcher m = Pattern.compile("<job [^>]*status=\"([a-z]+)\"").matcher(authed(n, job).body());
+        assertThat(m.find()).isTrue();
+        return m.group(1);
     }
 
     @Test
@@ -112,30 +71,30 @@ class ClusterBatchServeTest {
                     .append(root.resolve("out" + i + ".xml").toUri()).append("\"/>\n");
         }
         batch.append("</batch>\n");
-        List<Node> nodes = new ArrayList<>();
+        List<ServingNode> nodes = new ArrayList<>();
         try {
-            Node a = new Node(url, tmp.resolve("a"), root);
+            ServingNode a = node(url, tmp.resolve("a"), root);
             nodes.add(a);
             a.port();
-            Node b = new Node(url, tmp.resolve("b"), root);
+            ServingNode b = node(url, tmp.resolve("b"), root);
             nodes.add(b);
             b.port();
             HttpResponse<String> submitted = Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + a.port()
-                            + "/batch/jobs")).header("Authorization", Http.basic(a.account()))
+                            + "/batch/jobs")).header("Authorization", Http.basic(ServingNode.account(started)))
                     .header("Content-Type", "application/xml").POST(HttpRequest.BodyPublishers.ofString(batch.toString())).build());
             assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
             String job = submitted.headers().firstValue("Location").orElseThrow();
             Wait.upTo(Duration.ofSeconds(60)).untilAsserted(() -> {
-                assertThat(b.status(job)).isEqualTo("completed");
-                assertThat(a.status(job)).isEqualTo("completed");
+                assertThat(status(b, job)).isEqualTo("completed");
+                assertThat(status(a, job)).isEqualTo("completed");
             });
-            String report = b.get(job + "/report").body();
+            String report = authed(b, job + "/report").body();
             assertThat(report).contains("<totals inputs=\"5\" succeeded=\"5\" failed=\"0\" not-run=\"0\"");
             assertThat(report.split("<run ", -1)).as("run once").hasSize(2);
-            assertThat(a.get(job + "/report").body()).isEqualTo(report);
+            assertThat(authed(a, job + "/report").body()).isEqualTo(report);
             for (int i = 1; i <= 5; i++) assertThat(Files.readString(root.resolve("out" + i + ".xml"))).contains("<out>" + i + "</out>");
         } finally {
-            for (Node n : nodes) assertThat(n.stop()).isZero();
+            for (ServingNode n : nodes) assertThat(n.stop()).isZero();
         }
     }
 

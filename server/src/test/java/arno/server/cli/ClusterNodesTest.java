@@ -4,12 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.cluster.ChangeLog;
 import arno.cluster.TestPostgres;
-import arno.server.Main;
 import arno.testkit.Http;
 import arno.testkit.Wait;
-import java.io.ByteArrayOutputStream;
 import java.io.File;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,11 +19,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,50 +48,18 @@ class ClusterNodesTest {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** A node serving until {@link #stop()}. */
-    private final class Node {
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final CompletableFuture<Integer> port = new CompletableFuture<>();
-        final CountDownLatch stop = new CountDownLatch(1);
-        final CompletableFuture<Integer> status;
+    /** This test's nodes, in the order started. */
+    private final List<ServingNode> started = new ArrayList<>();
 
-        Node(Path config, Path data) {
-            List<String> args = List.of("serve", "--port", "0", "--data", data.toString(), "--config", config.toString());
-            status = CompletableFuture.supplyAsync(() -> Main.run(args.toArray(String[]::new),
-                    new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
-                    Cli.serving(p -> {
-                        port.complete(p);
-                        try {
-                            stop.await(5, TimeUnit.MINUTES);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    })));
-            status.whenComplete((s, e) -> port.completeExceptionally(new AssertionError("serve ended with " + s + ": " + err())));
-        }
+    private ServingNode node(Path config, Path data) {
+        ServingNode n = new ServingNode("--data", data.toString(), "--config", config.toString());
+        started.add(n);
+        return n;
+    }
 
-        int port() throws Exception {
-            return port.get(3, TimeUnit.MINUTES);
-        }
-
-        String err() {
-            return err.toString(StandardCharsets.UTF_8);
-        }
-
-        String account() {
-            Matcher m = Pattern.compile("account for this data folder: (\\S+) ").matcher(err());
-            assertThat(m.find()).as(err()).isTrue();
-            return m.group(1);
-        }
-
-        int stop() throws Exception {
-            stop.countDown();
-            return status.get(1, TimeUnit.MINUTES);
-        }
-
-        HttpResponse<String> get(String path) throws Exception {
-            return Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build());
-        }
+    /** The cluster's development account, from whichever node made it. */
+    private String account() {
+        return ServingNode.account(started);
     }
 
     /** The configuration file of a test's nodes: the database and {@code <cluster>}'s attributes. */
@@ -116,11 +76,11 @@ class ClusterNodesTest {
         return data;
     }
 
-    private HttpResponse<String> post(Node n, String collection, String slug, String kind, String title) throws Exception {
+    private HttpResponse<String> post(ServingNode n, String collection, String slug, String kind, String title) throws Exception {
         String entry = "<entry xmlns='http://www.w3.org/2005/Atom'><title>" + title + "</title>"
                 + "<category scheme='urn:arno:kind' term='" + kind + "'/></entry>";
         HttpResponse<String> r = Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.port() + collection))
-                .header("Authorization", Http.basic(n.account())).header("Slug", slug)
+                .header("Authorization", Http.basic(account())).header("Slug", slug)
                 .header("Content-Type", "application/atom+xml;type=entry")
                 .POST(HttpRequest.BodyPublishers.ofString(entry)).build());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
@@ -132,9 +92,9 @@ class ClusterNodesTest {
         String database = PG.newDatabase();
         // the log keeps one commit, pruned at every heartbeat: a wiped node cannot replay it
         Path config = config(PG.url(database), "heartbeat='200ms' retain-positions='1' retain='0s'");
-        Node a = new Node(config, data("a"));
-        Node b = new Node(config, data("b"));
-        Node b2 = null;
+        ServingNode a = node(config, data("a"));
+        ServingNode b = node(config, data("b"));
+        ServingNode b2 = null;
         try {
             a.port();
             b.port();
@@ -152,9 +112,9 @@ class ClusterNodesTest {
             assertThat(b.stop()).as(b.err()).isZero();
             wipe(tmp.resolve("b/store"));
 
-            b2 = new Node(config, data("b"));
+            b2 = node(config, data("b"));
             b2.port();
-            Node rebuilt = b2;
+            ServingNode rebuilt = b2;
             Wait.upTo(Duration.ofSeconds(20)).untilAsserted(() -> {
                 HttpResponse<String> health = rebuilt.get("/_arno/health");
                 assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
@@ -171,7 +131,7 @@ class ClusterNodesTest {
             }
             // and it follows the log from there
             String later = post(a, "/store/journals/", "later", "journal", "Later").headers().firstValue("Location").orElseThrow();
-            Node follower = b2;
+            ServingNode follower = b2;
             Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(follower.get(later).body()).contains("Later"));
         } finally {
             assertThat(a.stop()).as(a.err()).isZero();
@@ -180,16 +140,60 @@ class ClusterNodesTest {
         }
     }
 
+    /**
+     * A running node whose copy the log left behind (pruned past it while it could not apply)
+     * rebuilds it by itself, on the same port, and is ready again at the log's head: no restart
+     * by an operator (issue 23, item 6).
+     */
+    @Test
+    void aRunningNodeLeftBehindByTheLogRebuildsItsCopyByItself() throws Exception {
+        String database = PG.newDatabase();
+        Path config = config(PG.url(database), "heartbeat='200ms' retain-positions='1' retain='0s'");
+        ServingNode a = node(config, data("a"));
+        try {
+            int port = a.port();
+            String journals = post(a, "/store/", "journals", "journals", "Journals").headers().firstValue("Location").orElseThrow();
+            // a commit the node cannot apply (not XML) holds its applier; two more commits after it let the
+            // heartbeat's pruning (the log keeps one) remove it from the log before it could be applied
+            ChangeLog log = new ChangeLog(PG.dataSource(database), "test");
+            try (ChangeLog.Transaction t = log.begin()) {
+                t.put("/stuck.xml", "application/xml", false, "<not closed".getBytes(StandardCharsets.UTF_8), List.of());
+                t.commit();
+            }
+            for (int i = 0; i < 2; i++) {
+                try (ChangeLog.Transaction t = log.begin()) {
+                    t.put("/later" + i + ".xml", "application/xml", false, ("<later n='" + i + "'/>").getBytes(StandardCharsets.UTF_8),
+                            List.of());
+                    t.commit();
+                }
+            }
+            long head = log.head();
+            Wait.upTo(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(log.pruned()).isEqualTo(head - 1));
+            // the document mended where the database keeps it, so that a copy rebuilt from it can hold it
+            PG.execute(database, "UPDATE arno.document_versions SET content = convert_to('<mended/>', 'UTF8') WHERE path = '/stuck.xml'");
+            Wait.upTo(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(a.err()).contains("rebuilding this node's copy now").contains("the copy is rebuilt; serving again on port " + port);
+                HttpResponse<String> health = a.get("/_arno/health");
+                assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+                assertThat(health.body()).contains("\"state\":\"ready\"").contains("\"position\":" + head + ",");
+            });
+            assertThat(a.port()).isEqualTo(port);
+            assertThat(a.get(journals).body()).contains("Journals");
+        } finally {
+            assertThat(a.stop()).as(a.err()).isZero();
+        }
+    }
+
     @Test
     void aNodeLaggingBeyondItsBoundIsNotReadyUntilItCatchesUpAndTheConsoleListsTheNodes() throws Exception {
         String database = PG.newDatabase();
         Path config = config(PG.url(database), "heartbeat='200ms' max-lag-positions='5' max-lag='1s'");
-        Node a = new Node(config, data("a"));
-        Node b = new Node(config, data("b"));
+        ServingNode a = node(config, data("a"));
+        ServingNode b = node(config, data("b"));
         try {
             a.port();
             b.port();
-            for (Node n : List.of(a, b)) {
+            for (ServingNode n : List.of(a, b)) {
                 Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> {
                     HttpResponse<String> health = n.get("/_arno/health");
                     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
@@ -202,7 +206,7 @@ class ClusterNodesTest {
                 t.put("/stuck.xml", "application/xml", false, "<not closed".getBytes(StandardCharsets.UTF_8), List.of());
                 t.commit();
             }
-            for (Node n : List.of(a, b)) {
+            for (ServingNode n : List.of(a, b)) {
                 Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> {
                     HttpResponse<String> health = n.get("/_arno/health");
                     assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
@@ -212,7 +216,7 @@ class ClusterNodesTest {
             }
             // the commit mended: both apply it and are ready again
             PG.execute(database, "UPDATE arno.document_versions SET content = convert_to('<mended/>', 'UTF8') WHERE path = '/stuck.xml'");
-            for (Node n : List.of(a, b)) {
+            for (ServingNode n : List.of(a, b)) {
                 Wait.upTo(Duration.ofSeconds(15)).untilAsserted(() -> {
                     HttpResponse<String> health = n.get("/_arno/health");
                     assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
@@ -223,7 +227,7 @@ class ClusterNodesTest {
             long head = log.head();
             Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() ->
                     assertThat(a.get("/_arno/health").body()).contains("\"nodes\":2,\"nodesReady\":2"));
-            ChromeDriver browser = browser(a.account());
+            ChromeDriver browser = browser(account());
             try {
                 Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> {
                     browser.get("http://127.0.0.1:" + a.port() + "/_arno/");

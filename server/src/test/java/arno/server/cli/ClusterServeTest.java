@@ -4,28 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import arno.cluster.TestPostgres;
-import arno.server.Main;
 import arno.server.config.Config;
 import arno.server.config.ConfigFile;
 import arno.testkit.Http;
 import arno.testkit.Wait;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,69 +38,23 @@ class ClusterServeTest {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** A node serving until {@link #stop()}; its standard error kept. */
-    private final class Node {
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final CompletableFuture<Integer> port = new CompletableFuture<>();
-        final CountDownLatch stop = new CountDownLatch(1);
-        final CompletableFuture<Integer> status;
-
-        Node(String url, Path data) {
-            List<String> args = List.of("serve", "--port", "0", "--data", data.toString(), "--cluster", url);
-            status = CompletableFuture.supplyAsync(() -> Main.run(args.toArray(String[]::new),
-                    new PrintStream(new ByteArrayOutputStream(), true), new PrintStream(err, true, StandardCharsets.UTF_8),
-                    Cli.serving(p -> {
-                        port.complete(p);
-                        try {
-                            stop.await(5, TimeUnit.MINUTES);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    })));
-            status.whenComplete((s, e) -> port.completeExceptionally(new AssertionError("serve ended with " + s + ": " + err())));
-        }
-
-        int port() throws Exception {
-            return port.get(3, TimeUnit.MINUTES);
-        }
-
-        String err() {
-            return err.toString(StandardCharsets.UTF_8);
-        }
-
-        String account() {
-            Matcher m = Pattern.compile("account for this cluster: (\\S+:\\S+) ").matcher(err());
-            assertThat(m.find()).as(err()).isTrue();
-            return m.group(1);
-        }
-
-        int stop() throws Exception {
-            stop.countDown();
-            return status.get(1, TimeUnit.MINUTES);
-        }
-
-        HttpResponse<String> get(String path) throws Exception {
-            return Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).build());
-        }
-
-        HttpResponse<String> get(String path, String header, String value) throws Exception {
-            return Http.send(client, HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port() + path)).header(header, value).build());
-        }
+    private static ServingNode node(String url, Path data) {
+        return new ServingNode("--data", data.toString(), "--cluster", url);
     }
 
     @Test
     void aWriteOnOneNodeIsReadOnTheOtherAndBothAreReady() throws Exception {
         String url = PG.url(PG.newDatabase());
-        Node a = new Node(url, emptyContent("a"));
-        Node b = null;
+        ServingNode a = node(url, emptyContent("a"));
+        ServingNode b = null;
         try {
             a.port();
-            b = new Node(url, emptyContent("b"));
+            b = node(url, emptyContent("b"));
             b.port();
             // the development account, made once in the cluster's database by the first node; the other says so
             assertThat(a.err()).contains("account for this cluster: arno:");
             assertThat(b.err()).contains("account for this cluster: arno, created by the node that found no accounts");
-            for (Node n : List.of(a, b)) {
+            for (ServingNode n : List.of(a, b)) {
                 HttpResponse<String> health = n.get("/_arno/health");
                 assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
                 assertThat(health.body()).contains("\"ready\":true").contains("\"cluster\":{\"position\":")
@@ -119,7 +64,7 @@ class ClusterServeTest {
             HttpResponse<String> created = post(a, a.account(), "/store/", "journals", "journals", "Journals");
             long position = Long.parseLong(created.headers().firstValue("Arno-Position").orElseThrow());
             assertThat(position).isPositive();
-            Node reader = b;
+            ServingNode reader = b;
             Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> {
                 HttpResponse<String> r = reader.get(created.headers().firstValue("Location").orElseThrow());
                 assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -170,22 +115,22 @@ class ClusterServeTest {
         try (arno.xml.Accounts file = new arno.xml.Accounts(dataA.resolve("batch/users"))) {
             file.add("editor", "editor-password", arno.xml.Accounts.ALL_ROLES);
         }
-        Node a = new Node(url, dataA);
-        Node b = null;
+        ServingNode a = node(url, dataA);
+        ServingNode b = null;
         try {
             a.port();
-            b = new Node(url, emptyContent("b"));
+            b = node(url, emptyContent("b"));
             b.port();
             assertThat(a.err()).as("accounts were imported: no development account").doesNotContain("account for this");
             assertThat(b.err()).doesNotContain("account for this");
-            for (Node n : List.of(a, b)) assertThat(console(n, "editor:editor-password").statusCode()).isEqualTo(200);
+            for (ServingNode n : List.of(a, b)) assertThat(console(n, "editor:editor-password").statusCode()).isEqualTo(200);
 
             // a new password: the old one is refused on both at once (each had it remembered), the new one taken
             Cli passwd = OperationsServeTest.accounts("editor-password-2\n", "passwd", "editor", "--password-stdin",
                     "--data", tmp.resolve("tool").toString(), "--cluster", url);
             assertThat(passwd.status()).as(passwd.err()).isZero();
             assertThat(passwd.out()).isEqualTo("changed the password of editor in the cluster's database " + url + "\n");
-            for (Node n : List.of(b, a)) {
+            for (ServingNode n : List.of(b, a)) {
                 assertThat(console(n, "editor:editor-password").statusCode()).isEqualTo(401);
                 assertThat(console(n, "editor:editor-password-2").statusCode()).isEqualTo(200);
             }
@@ -197,7 +142,7 @@ class ClusterServeTest {
             assertThat(console(a, "robot:robot-password").statusCode()).isEqualTo(200);
             Cli remove = OperationsServeTest.accounts("", "remove", "robot", "--data", tmp.resolve("tool").toString(), "--cluster", url);
             assertThat(remove.status()).as(remove.err()).isZero();
-            for (Node n : List.of(b, a)) {
+            for (ServingNode n : List.of(b, a)) {
                 HttpResponse<String> gone = console(n, "robot:robot-password");
                 assertThat(gone.statusCode()).as(gone.body()).isEqualTo(401);
             }
@@ -221,7 +166,7 @@ class ClusterServeTest {
     }
 
     /** The console's page (it needs the admin role) with {@code account} ("name:password"). */
-    private HttpResponse<String> console(Node n, String account) throws Exception {
+    private HttpResponse<String> console(ServingNode n, String account) throws Exception {
         return n.get("/_arno/", "Authorization", Http.basic(account));
     }
 
@@ -232,7 +177,7 @@ class ClusterServeTest {
         return data;
     }
 
-    private HttpResponse<String> post(Node n, String account, String collection, String slug, String kind, String title)
+    private HttpResponse<String> post(ServingNode n, String account, String collection, String slug, String kind, String title)
             throws Exception {
         String entry = "<entry xmlns='http://www.w3.org/2005/Atom'><title>" + title + "</title>"
                 + "<category scheme='urn:arno:kind' term='" + kind + "'/></entry>";
