@@ -57,6 +57,11 @@ final class Analyzers {
             }
 
             @Override
+            public int getPositionIncrementGap(String fieldName) {
+                return 100; // a phrase never spans two values (two authors, two keywords)
+            }
+
+            @Override
             protected TokenStream normalize(String fieldName, TokenStream in) {
                 TokenStream t = new LowerCaseFilter(in);
                 return fold ? new ASCIIFoldingFilter(t) : t;

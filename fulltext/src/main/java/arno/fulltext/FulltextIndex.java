@@ -72,9 +72,10 @@ public final class FulltextIndex implements AutoCloseable {
 
     /**
      * What the index is doing: {@code done} of {@code total} store documents examined while
-     * building; {@code version} the store version whose changes it has applied.
+     * building; {@code version} the store version whose changes it has applied; {@code builds} how
+     * many times it was built from the whole store since it was opened.
      */
-    public record Status(State state, long done, long total, long version, String problem) {}
+    public record Status(State state, long done, long total, long version, String problem, int builds) {}
 
     private final Store store;
     private final Path folder;
@@ -82,7 +83,7 @@ public final class FulltextIndex implements AutoCloseable {
     private final Processor processor;
     private final Thread follower;
     private volatile boolean closed;
-    private volatile Status status = new Status(State.STARTING, 0, 0, -1, null);
+    private volatile Status status = new Status(State.STARTING, 0, 0, -1, null, 0);
     /** The configuration the index holds and the searches read; null until the first build or resume. */
     private volatile Indexed current;
     private Directory directory;
@@ -90,6 +91,7 @@ public final class FulltextIndex implements AutoCloseable {
     private SearcherManager searchers;
     private long lastCommit;
     private long appliedSinceCommit;
+    private int builds;
 
     /** A configuration in force and what reads it. */
     record Indexed(FulltextConfig config, org.apache.lucene.analysis.Analyzer analyzer, EntryDocuments documents) {}
@@ -185,7 +187,7 @@ public final class FulltextIndex implements AutoCloseable {
                 if (closed) break;
                 if (!warned) LOG.log(System.Logger.Level.WARNING, "full-text index " + folder + ": " + e, e);
                 warned = true;
-                status = new Status(State.FAILED, 0, 0, applied, String.valueOf(e.getMessage()));
+                status = new Status(State.FAILED, 0, 0, applied, String.valueOf(e.getMessage()), builds);
                 closeWriter();
                 more = false;
             }
@@ -252,7 +254,14 @@ public final class FulltextIndex implements AutoCloseable {
     private String resumedConfig;
 
     private IndexWriterConfig writerConfig() {
-        IndexWriterConfig c = new IndexWriterConfig(Analyzers.keyword());
+        // The writer outlives configurations: it analyses with the one being indexed.
+        IndexWriterConfig c = new IndexWriterConfig(new org.apache.lucene.analysis.DelegatingAnalyzerWrapper(
+                org.apache.lucene.analysis.Analyzer.PER_FIELD_REUSE_STRATEGY) {
+            @Override
+            protected org.apache.lucene.analysis.Analyzer getWrappedAnalyzer(String fieldName) {
+                return indexing;
+            }
+        });
         // Stored text is most of the index: compressed harder, as it is read only for ten hits' snippets.
         c.setCodec(new Lucene912Codec(Lucene912Codec.Mode.BEST_COMPRESSION));
         c.setRAMBufferSizeMB(32);
@@ -303,7 +312,7 @@ public final class FulltextIndex implements AutoCloseable {
                     }
                     cursorVersion = s.version();
                     cursorSeq = 0;
-                    status = new Status(State.UNCONFIGURED, 0, 0, s.version(), null);
+                    status = new Status(State.UNCONFIGURED, 0, 0, s.version(), null, builds);
                     return false;
                 }
                 String known = in != null ? in.config.hash() : resumedConfig;
@@ -313,7 +322,10 @@ public final class FulltextIndex implements AutoCloseable {
                     cursorSeq = 0;
                     return false;
                 }
-                if (in == null) current = indexed(config);
+                if (in == null) {
+                    current = indexed(config);
+                    indexing = current.analyzer();
+                }
             }
             long through;
             if (changes.size() < FEED_PAGE) {
@@ -331,7 +343,7 @@ public final class FulltextIndex implements AutoCloseable {
                 apply(s, changes);
                 searchers.maybeRefreshBlocking();
             }
-            status = new Status(State.READY, 0, 0, Math.max(applied, through), null);
+            status = new Status(State.READY, 0, 0, Math.max(applied, through), null, builds);
             maybeCommit(status.version);
             return changes.size() == FEED_PAGE;
         }
@@ -340,6 +352,9 @@ public final class FulltextIndex implements AutoCloseable {
     /** Where the follower reads the feed next: after this version's changes up to {@link #cursorSeq}. */
     private long cursorVersion = -1;
     private int cursorSeq;
+
+    /** The analyzer of the configuration being indexed (the follower sets it before it adds documents). */
+    private volatile org.apache.lucene.analysis.Analyzer indexing = Analyzers.keyword();
 
     private Indexed indexed(FulltextConfig config) {
         return new Indexed(config, Analyzers.of(config), new EntryDocuments(config, processor, Store.SCHEME + FulltextConfig.URI));
@@ -376,8 +391,9 @@ public final class FulltextIndex implements AutoCloseable {
     private void rebuild(Snapshot s, FulltextConfig config) throws IOException {
         Indexed in = indexed(config);
         current = null;
+        indexing = in.analyzer();
         long total = s.count("/");
-        status = new Status(State.BUILDING, 0, total, -1, null);
+        status = new Status(State.BUILDING, 0, total, -1, null, builds);
         LOG.log(System.Logger.Level.INFO, "full-text index " + folder + ": building from store version " + s.version()
                 + " (" + total + " documents to examine)");
         writer.deleteAll();
@@ -401,7 +417,7 @@ public final class FulltextIndex implements AutoCloseable {
                 }
             }
             after = uris.get(uris.size() - 1);
-            status = new Status(State.BUILDING, done, total, -1, null);
+            status = new Status(State.BUILDING, done, total, -1, null, builds);
             long now = System.nanoTime();
             if (now - shown > 5_000_000_000L) {
                 shown = now;
@@ -411,9 +427,10 @@ public final class FulltextIndex implements AutoCloseable {
         }
         if (closed) return;
         current = in;
+        builds++;
         commit(s.version());
         searchers.maybeRefreshBlocking();
-        status = new Status(State.READY, done, total, s.version(), null);
+        status = new Status(State.READY, done, total, s.version(), null, builds);
         LOG.log(System.Logger.Level.INFO, String.format("full-text index %s: %,d entries indexed in %d ms", folder, indexed,
                 (System.nanoTime() - started) / 1_000_000));
     }

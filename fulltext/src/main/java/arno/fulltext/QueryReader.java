@@ -47,7 +47,6 @@ final class QueryReader {
         Parser p = new Parser(fields.toArray(String[]::new), analyzer, boosts, config);
         p.setDefaultOperator(QueryParser.Operator.AND);
         p.setAllowLeadingWildcard(false);
-        p.setAutoGeneratePhraseQueries(true);
         try {
             Query parsed = p.parse(checked);
             return parsed == null ? new MatchNoDocsQuery("only stop words") : parsed;

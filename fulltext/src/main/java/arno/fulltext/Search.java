@@ -64,7 +64,8 @@ final class Search {
         filters(r.filters(), config, b);
         Query query = b.build();
         Sort sort = sort(r.sort(), config);
-        FieldDoc after = r.after() == null ? null : after(r.after(), r.sort(), sort);
+        // The tie-break on the document is the last id: the entry the token names (the same path) is never after itself.
+        FieldDoc after = r.after() == null ? null : after(r.after(), r.sort(), Math.max(0, shared.getIndexReader().maxDoc() - 1));
         // A searcher per search: the time limit is the searcher's, and readers are shared.
         IndexSearcher searcher = new IndexSearcher(shared.getIndexReader());
         searcher.setTimeout(new QueryTimeoutImpl(timeout.toMillis()));
@@ -156,14 +157,14 @@ final class Search {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static FieldDoc after(String token, String sortName, Sort sort) {
+    private static FieldDoc after(String token, String sortName, int lastDoc) {
         try {
             String raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
             String[] p = raw.split(":", 3);
             if (p.length != 3 || p[0].charAt(0) != sortName.charAt(0)) throw new IllegalArgumentException("another sort");
             Object value = sortName.equals("relevance") ? (Object) Float.intBitsToFloat(Integer.parseInt(p[1]))
                     : (Object) Long.parseLong(p[1]);
-            return new FieldDoc(Integer.MAX_VALUE, Float.NaN, new Object[] {value, new BytesRef(p[2])});
+            return new FieldDoc(lastDoc, Float.NaN, new Object[] {value, new BytesRef(p[2])});
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw ErrorMessage.SEARCH_OPTION.error("after", "it is not a token a page of this search gave (sorted by "
                     + sortName + ")");
