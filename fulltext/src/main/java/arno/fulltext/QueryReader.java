@@ -47,6 +47,8 @@ final class QueryReader {
         Parser p = new Parser(fields.toArray(String[]::new), analyzer, boosts, config);
         p.setDefaultOperator(QueryParser.Operator.AND);
         p.setAllowLeadingWildcard(false);
+        // Each word on its own across the fields (without it, the parser asks for a run of words in every field at once).
+        p.setSplitOnWhitespace(true);
         try {
             Query parsed = p.parse(checked);
             return parsed == null ? new MatchNoDocsQuery("only stop words") : parsed;
@@ -157,7 +159,7 @@ final class QueryReader {
 
     /** The 1-based position of the token (columns are counted on the escaped text; near enough). */
     private static int position(String q, org.apache.lucene.queryparser.classic.Token t) {
-        return Math.max(1, Math.min(t.beginColumn, q.length() + 1));
+        return Math.max(1, Math.min(t.beginColumn + 1, q.length() + 1));
     }
 
     /** Year fields as numbers (year:2024, year:[2020 TO 2024]); other fields as text or keywords. */

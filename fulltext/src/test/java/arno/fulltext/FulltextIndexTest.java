@@ -96,6 +96,8 @@ class FulltextIndexTest {
         assertThat(all("\"kilo lima\"", none)).isEqualTo(scan(has("kilo lima"))).isNotEmpty();
         assertThat(all("title:zulu", none)).isEqualTo(scan(has("zulu", "title"))).isNotEmpty();
         assertThat(all("fox*", none)).isEqualTo(scan(has("foxtrot")));
+        // A word that is no word (punctuation) drops out; the others still search every field.
+        assertThat(all("foxtrot <&>", none)).isEqualTo(scan(has("foxtrot")));
         assertThat(all("(alpha OR bravo) AND title:charlie", none))
                 .isEqualTo(scan(has("alpha").or(has("bravo")).and(has("charlie", "title"))));
         // Only articles are configured: the issues' titles ("Issue alpha bravo") are not found.
