@@ -112,6 +112,7 @@ public final class FulltextIndex implements AutoCloseable {
      */
     public static FulltextIndex open(Store store, Path folder, Options options) {
         FulltextIndex index = new FulltextIndex(store, folder, options);
+        store.attach(FulltextIndex.class, index);
         index.follower.start();
         return index;
     }
@@ -211,7 +212,8 @@ public final class FulltextIndex implements AutoCloseable {
      * index must be built (none, damaged, another format). A damaged index is deleted.
      */
     private long openIndex() throws IOException {
-        Files.createDirectories(folder);
+        // Owner-only, as the store is: the index holds the text it indexes.
+        if (!Files.isDirectory(folder)) arno.xml.OwnerOnly.folder(folder);
         long version = -1;
         String configHash = null;
         directory = FSDirectory.open(folder);
@@ -479,6 +481,7 @@ public final class FulltextIndex implements AutoCloseable {
     /** Stops the follower (committing what it applied) and closes the index. */
     @Override
     public void close() {
+        store.detach(FulltextIndex.class, this);
         closed = true;
         follower.interrupt();
         try {
