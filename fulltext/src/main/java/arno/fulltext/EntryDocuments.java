@@ -94,6 +94,14 @@ final class EntryDocuments {
         return d == null ? null : d.resource().path();
     }
 
+    /** Whether the configuration indexes the entry at {@code path} as {@code snapshot} has it. */
+    boolean selected(Snapshot snapshot, String path) {
+        String entryUri = path + "." + Atom.ENTRY_EXTENSION;
+        if (!snapshot.exists(entryUri)) return false;
+        XdmNode entry = node(snapshot, entryUri);
+        return entry != null && config.indexes(path, evaluate(kindPath, entry).stream().findFirst().orElse(""));
+    }
+
     /**
      * The document of the entry at {@code path} as {@code snapshot} has it, or null when there is
      * no entry there or the configuration does not index it.

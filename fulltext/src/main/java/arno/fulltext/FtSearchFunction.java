@@ -106,8 +106,9 @@ public final class FtSearchFunction extends ExtensionFunctionDefinition {
                     for (XdmNode n : doc.children()) if (n.getNodeKind() == XdmNodeKind.ELEMENT) return n.getUnderlyingNode();
                     throw new IllegalStateException("no results element");
                 } catch (ArnoException e) {
-                    XPathException x = new XPathException(e.getMessage(), e.processorCode() != null ? e.processorCode()
-                            : "FOER0000");
+                    // The error's code is the catalogue's, in its namespace: a template catches err:bad-query apart.
+                    XPathException x = new XPathException(e.getMessage());
+                    x.setErrorCodeQName(new StructuredQName("err", arno.xml.ErrorXml.NS, e.code().code()));
                     x.initCause(e);
                     throw x;
                 } catch (XMLStreamException | SaxonApiException e) {

@@ -216,7 +216,7 @@ public final class FulltextIndex implements AutoCloseable {
         if (!Files.isDirectory(folder)) arno.xml.OwnerOnly.folder(folder);
         long version = -1;
         String configHash = null;
-        directory = FSDirectory.open(folder);
+        directory = new OwnerOnlyDirectory(FSDirectory.open(folder));
         try {
             if (DirectoryReader.indexExists(directory)) {
                 Map<String, String> data = SegmentInfos.readLatestCommit(directory).getUserData();
@@ -236,7 +236,7 @@ public final class FulltextIndex implements AutoCloseable {
                     + "); building it again from the store");
             directory.close();
             deleteContents(folder);
-            directory = FSDirectory.open(folder);
+            directory = new OwnerOnlyDirectory(FSDirectory.open(folder));
             writer = new IndexWriter(directory, writerConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE));
             version = -1;
             configHash = null;

@@ -655,7 +655,7 @@ public enum ErrorMessage {
     DATA_NOT_FOLDER(BAD_CONFIGURATION, "data folder (--data) %s is not a folder"),
     STORE_NOT_FOLDER(BAD_CONFIGURATION, "store %s is not a folder; move it away or give another --data"),
     FULLTEXT_CONFIG_INVALID(BAD_CONFIGURATION, "%s is not a usable full-text configuration: %s (its schema is %s); "
-            + "the index keeps the configuration it had"),
+            + "the index goes on with the configuration it had, if any"),
     FULLTEXT_FIELD_XPATH(BAD_CONFIGURATION, "%s: the field '%s' has the XPath '%s', which does not compile: %s"),
     FULLTEXT_FIELD_TWICE(BAD_CONFIGURATION, "%s: the field '%s' is defined twice"),
     // ---- site-error (500)
