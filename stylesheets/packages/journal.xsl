@@ -423,7 +423,7 @@
           <xsl:sequence select="store:ft-search($q, map:merge(($filters,
               map { 'size': 10, 'start': ($n - 1) * 10, 'journal_id': $page?journal, 'snippets': 2 })))"/>
           <xsl:catch errors="*">
-            <xsl:sequence select="map { 'message': $xe:description,
+            <xsl:sequence select="map { 'message': string(($xe:value, $xe:description)[1]),
                 'status': if (local-name-from-QName($xe:code) eq 'bad-query') then 400 else 503 }"/>
           </xsl:catch>
         </xsl:try>

@@ -109,6 +109,8 @@ public final class FtSearchFunction extends ExtensionFunctionDefinition {
                     // The error's code is the catalogue's, in its namespace: a template catches err:bad-query apart.
                     XPathException x = new XPathException(e.getMessage());
                     x.setErrorCodeQName(new StructuredQName("err", arno.xml.ErrorXml.NS, e.code().code()));
+                    // The sentence alone, for a page to show ($err:value; the description may add the cause's).
+                    x.setErrorObject(new net.sf.saxon.value.StringValue(e.getMessage()));
                     x.initCause(e);
                     throw x;
                 } catch (XMLStreamException | SaxonApiException e) {

@@ -90,7 +90,9 @@ class DemoSearchTest {
                 if (!u.matches("/journals/ja/v\\d+/i\\d+/a\\d+\\.atom")) continue;
                 java.io.StringWriter out = new java.io.StringWriter();
                 s.export(u, out);
-                String title = out.toString().replaceAll("(?s).*<title>([^<]*)</title>.*", "$1");
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("<title[^>]*>([^<]*)</title>").matcher(out.toString());
+                if (!m.find()) continue;
+                String title = m.group(1);
                 for (String w : title.split("\\W+")) {
                     if (w.length() > 6) return new String[] {w, u.substring(0, u.length() - ".atom".length())};
                 }
@@ -104,7 +106,8 @@ class DemoSearchTest {
         String[] found = titleWord();
         Document p = page("/journal-a/search?q=" + q(found[0]), 200);
         String link = "/journal-a" + found[1].substring("/journals/ja".length());
-        assertThat(Html.text(p, "count(//ol[@class = 'results']/li/a[@href = '" + link + "'])")).isEqualTo("1");
+        assertThat(Html.text(p, "count(//ol[@class = 'results']/li/a[@href = '" + link + "'])"))
+                .as(link + " in " + Html.text(p, "string(//main)")).isEqualTo("1");
         assertThat(Html.text(p, "string(//ol[@class = 'results']//mark[1])").toLowerCase()).isEqualTo(found[0].toLowerCase());
         assertThat(Html.text(p, "count(//aside[@class = 'facets']/h2[. = 'Year'])")).isEqualTo("1");
         assertThat(Html.text(p, "string(//form[@class = 'site-search']/input/@value)")).isEqualTo(found[0]);
@@ -120,13 +123,13 @@ class DemoSearchTest {
     @Test
     void theQueryIsEchoedAsTextAndRefusalsAreSaid() throws Exception {
         HttpResponse<String> r = get("/journal-a/search?q=" + q("\"><script>alert(1)</script>"));
-        assertThat(r.body()).doesNotContain("<script>alert");
         Document p = Html.parse(r.body());
         assertThat(Html.text(p, "count(//script)")).isEqualTo("0");
         assertThat(Html.text(p, "string(//form[@class = 'site-search']/input/@value)")).isEqualTo("\"><script>alert(1)</script>");
 
         Document bad = page("/journal-a/search?q=" + q("*"), 400);
-        assertThat(Html.text(bad, "string(//p[@class = 'search-error'])")).contains("position 1").contains("wildcard");
+        assertThat(Html.text(bad, "string(//p[@class = 'search-error'])")).contains("position 1").contains("wildcard")
+                .doesNotEndWith(")");
         Document none = page("/journal-a/search?q=" + q("zyxwvutsrq"), 200);
         assertThat(Html.text(none, "string(//p[@class = 'no-results'])")).contains("zyxwvutsrq");
         Document empty = page("/journal-a/search", 200);
@@ -167,11 +170,12 @@ class DemoSearchTest {
             new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().endsWith(link));
 
             browser.get(base + "/journal-a/search?q=" + q("<img src=x onerror=\"document.title='owned'\">"));
-            assertThat(browser.getTitle()).doesNotContain("owned");
+            assertThat(browser.getTitle()).as("the handler never ran").isNotEqualTo("owned").startsWith("Search: <img");
             assertThat(browser.findElements(org.openqa.selenium.By.cssSelector("main img"))).isEmpty();
             assertThat(browser.findElement(org.openqa.selenium.By.cssSelector("main form input[name=q]")).getAttribute("value"))
                     .startsWith("<img");
             for (var e : browser.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER)) {
+                if (e.getMessage().contains("/favicon.ico")) continue; // the demo has none
                 assertThat(e.getLevel()).as(e.getMessage()).isNotEqualTo(java.util.logging.Level.SEVERE);
             }
         } finally {
