@@ -88,7 +88,8 @@ public final class FulltextIndex implements AutoCloseable {
     private volatile Indexed current;
     private Directory directory;
     private IndexWriter writer;
-    private SearcherManager searchers;
+    /** Read by searching threads: volatile, and null while the writer is closed after a failure. */
+    private volatile SearcherManager searchers;
     private long lastCommit;
     private long appliedSinceCommit;
     private int builds;
@@ -146,6 +147,7 @@ public final class FulltextIndex implements AutoCloseable {
         Indexed in = current;
         if (s.state != State.READY || in == null) throw unavailable(s);
         SearcherManager m = searchers;
+        if (m == null) throw unavailable(status);
         IndexSearcher searcher;
         try {
             searcher = m.acquire();
