@@ -12,6 +12,7 @@
     fulltext    /{volume}/{issue}/{article}/full            the whole article
     figure      /{volume}/{issue}/{article}/figures/{figure}         one figure, where it is cited
     figure-image /{volume}/{issue}/{article}/figures/{figure}/image  the figure's SVG
+    search      /search?q=…&page=N&year=Y&subject=S         full-text search of the journal's articles
     error       (site.xml <error>)                          error pages in the site's layout
 
   How a page is built, in two steps:
@@ -76,6 +77,8 @@
     xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/"
     xmlns:xlink="http://www.w3.org/1999/xlink"
     xmlns:svg="http://www.w3.org/2000/svg"
+    xmlns:store="urn:arno:store"
+    xmlns:xe="http://www.w3.org/2005/xqt-errors"
     exclude-result-prefixes="#all">
 
   <xsl:use-package name="urn:arno:templates:response" package-version="1.*"/>
@@ -91,6 +94,7 @@
   <xsl:mode name="figure" visibility="public"/>
   <xsl:mode name="figure-image" visibility="public"/>
   <xsl:mode name="error" visibility="public"/>
+  <xsl:mode name="search" visibility="public"/>
   <xsl:mode name="j:main" visibility="public"/>
   <xsl:mode name="j:head" visibility="public"/>
   <xsl:mode name="j:jats" visibility="public" on-no-match="text-only-copy"/>
@@ -329,6 +333,10 @@
           <xsl:with-param name="page" select="$page"/>
         </xsl:call-template>
       </nav>
+      <form class="site-search" role="search" action="{j:href($page, 'search')}" method="get">
+        <input type="search" name="q" aria-label="Search the articles" placeholder="Search articles" value="{$page?q}"/>
+        <button type="submit">Search</button>
+      </form>
     </header>
   </xsl:template>
 
@@ -392,6 +400,118 @@
     <p>There is no {?what} in {$j:site-name}.</p>
     <p><a href="{j:href(., ())}">Browse the issues</a></p>
   </xsl:template>
+
+  <!-- ===== search: the store's full-text index (store:ft-search), this journal's articles ===== -->
+
+  <!--
+    The query, the page number and the facet filters (year, subject) come from the URL; the hits
+    from store:ft-search, filtered to this journal (the journal_id field). A query the index refuses
+    is a 400 page saying why, an index not ready a 503 page; other pages work either way.
+  -->
+  <xsl:template match="/" mode="search">
+    <xsl:variable name="request" select="req:request"/>
+    <xsl:variable name="q" select="normalize-space(r:parameter($request, 'q'))"/>
+    <xsl:variable name="asked" select="r:parameter($request, 'page')"/>
+    <xsl:variable name="n" select="if ($asked castable as xs:integer and xs:integer($asked) = 1 to 100) then xs:integer($asked) else 1"/>
+    <xsl:variable name="filters" select="map:merge(('year', 'subject') ! (let $name := ., $v := r:parameter($request, $name)
+        return if ($v) then map:entry($name, $v) else ()))"/>
+    <xsl:variable name="page" select="j:model($request, 'search', if ($q) then 'Search: ' || $q else 'Search')
+        => map:put('q', $q) => map:put('n', $n) => map:put('filters', $filters)"/>
+    <xsl:variable name="found" as="item()?">
+      <xsl:if test="$q">
+        <xsl:try>
+          <xsl:sequence select="store:ft-search($q, map:merge(($filters,
+              map { 'size': 10, 'start': ($n - 1) * 10, 'journal_id': $page?journal, 'snippets': 2 })))"/>
+          <xsl:catch errors="*">
+            <xsl:sequence select="map { 'message': string(($xe:value, $xe:description)[1]),
+                'status': if (local-name-from-QName($xe:code) eq 'bad-query') then 400 else 503 }"/>
+          </xsl:catch>
+        </xsl:try>
+      </xsl:if>
+    </xsl:variable>
+    <xsl:call-template name="j:page">
+      <xsl:with-param name="page" select="if ($found instance of map(*))
+          then $page => map:put('status', $found?status) => map:put('error', $found?message)
+          else $page => map:put('results', $found)"/>
+    </xsl:call-template>
+  </xsl:template>
+
+  <xsl:template match=".[?kind eq 'search']" mode="j:main">
+    <xsl:variable name="page" select="."/>
+    <xsl:variable name="results" select="?results" as="element(store:results)?"/>
+    <h1>Search</h1>
+    <form class="search" role="search" action="{j:href($page, 'search')}" method="get">
+      <input type="search" name="q" aria-label="Search the articles" value="{?q}"/>
+      <button type="submit">Search</button>
+    </form>
+    <xsl:choose>
+      <xsl:when test="not(?q)">
+        <p class="search-hint">Type words to find them in the articles' titles, abstracts, text, authors and keywords:
+          <kbd>"exact phrase"</kbd>, <kbd>-without</kbd>, <kbd>title:word</kbd>, <kbd>begin*</kbd>.</p>
+      </xsl:when>
+      <xsl:when test="exists(?error)">
+        <p class="search-error" role="alert">{?error}</p>
+      </xsl:when>
+      <xsl:when test="xs:integer($results/@total) eq 0">
+        <p class="no-results">No articles match <q>{?q}</q>. Try fewer words, another spelling, or the
+          beginning of a word followed by <kbd>*</kbd>.</p>
+      </xsl:when>
+      <xsl:otherwise>
+        <p class="search-count">{string($results/@total)} articles match <q>{?q}</q></p>
+        <div class="search-results">
+          <ol class="results" start="{xs:integer($results/@start) + 1}">
+            <xsl:for-each select="$results/store:hit">
+              <xsl:variable name="steps" select="tokenize(substring-after(@path, r:site-param($page?request, 'content-base') || '/'), '/')"/>
+              <li class="hit">
+                <a href="{j:href($page, $steps)}">{string(store:field[@name eq 'title'][1])}</a>
+                <span class="hit-meta">{string-join((store:field[@name eq 'authors'], store:field[@name eq 'year']), ' · ')}</span>
+                <xsl:for-each select="store:snippet[position() le 2]">
+                  <p class="snippet">
+                    <xsl:for-each select="node()">
+                      <xsl:choose>
+                        <xsl:when test="self::store:match"><mark>{string(.)}</mark></xsl:when>
+                        <xsl:otherwise><xsl:value-of select="."/></xsl:otherwise>
+                      </xsl:choose>
+                    </xsl:for-each>
+                  </p>
+                </xsl:for-each>
+              </li>
+            </xsl:for-each>
+          </ol>
+          <aside class="facets" aria-label="Refine">
+            <xsl:for-each select="$results/store:facet[@field = ('year', 'subject')]">
+              <xsl:variable name="field" select="string(@field)"/>
+              <h2>{if ($field eq 'year') then 'Year' else 'Subject'}</h2>
+              <ul>
+                <xsl:for-each select="store:value">
+                  <li><a href="{j:search-href($page, map:put($page?filters, $field, string(.)), 1)}">{string(.)}</a>
+                    <span class="count"> ({string(@count)})</span></li>
+                </xsl:for-each>
+              </ul>
+            </xsl:for-each>
+          </aside>
+        </div>
+        <nav class="pages" aria-label="Result pages">
+          <xsl:if test="?n gt 1">
+            <a rel="prev" href="{j:search-href($page, ?filters, ?n - 1)}">Previous</a>
+          </xsl:if>
+          <xsl:if test="xs:integer($results/@total) gt ?n * 10 and ?n lt 100">
+            <a rel="next" href="{j:search-href($page, ?filters, ?n + 1)}">Next</a>
+          </xsl:if>
+        </nav>
+      </xsl:otherwise>
+    </xsl:choose>
+  </xsl:template>
+
+  <!-- The search page's URL for the same query with these filters, at page $n. -->
+  <xsl:function name="j:search-href" as="xs:string" visibility="public">
+    <xsl:param name="page" as="map(*)"/>
+    <xsl:param name="filters" as="map(*)"/>
+    <xsl:param name="n" as="xs:integer"/>
+    <xsl:sequence select="j:href($page, 'search') || '?q=' || encode-for-uri($page?q)
+        || string-join(map:keys($filters) ! ('&amp;' || . || '=' || encode-for-uri($filters(.))))
+        || (if ($n gt 1) then '&amp;page=' || $n else '')"/>
+  </xsl:function>
 
   <!-- ===== home: volumes and their issues, newest first ===== -->
 

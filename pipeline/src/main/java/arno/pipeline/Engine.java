@@ -65,6 +65,10 @@ final class Engine {
             return scope == null || store == null ? null : scope.view(store);
         });
         CacheFunctions.register(c);
+        // Functions of modules the pipeline does not know (store:ft-search), found on the class path.
+        for (arno.xml.FunctionLibrary l : java.util.ServiceLoader.load(arno.xml.FunctionLibrary.class, Engine.class.getClassLoader())) {
+            l.register(c, store);
+        }
         this.caches = new PageCaches(config.cacheFolder(), clock, config.pageCaches(), c, outbound, policy);
         try {
             this.xmlToJson = processor.newXPathCompiler().compile("xml-to-json(.)");

@@ -43,6 +43,8 @@ public final class Parts implements AutoCloseable {
     private final Store store;
     private final AtomStore atom;
     private final ClusterNode cluster;
+    /** The store's full-text index, beside it ({@code DATA/fulltext}), following its change feed; null without a store. */
+    private final arno.fulltext.FulltextIndex fulltext;
     private BatchService batch;
     private AutoCloseable operations;
 
@@ -52,6 +54,9 @@ public final class Parts implements AutoCloseable {
         this.store = store;
         this.atom = atom;
         this.cluster = cluster;
+        // Built (or resumed) in the background while the server serves; searches say when it is not ready.
+        this.fulltext = store == null ? null
+                : arno.fulltext.FulltextIndex.open(store, config.data().resolve("fulltext"), arno.fulltext.FulltextIndex.Options.defaults());
     }
 
     /**
@@ -135,6 +140,11 @@ public final class Parts implements AutoCloseable {
         return store;
     }
 
+    /** The store's full-text index, or null when the sites read files. */
+    public arno.fulltext.FulltextIndex fulltext() {
+        return fulltext;
+    }
+
     /** The store service over {@link #store()}, or null. */
     public AtomStore atom() {
         return atom;
@@ -201,7 +211,7 @@ public final class Parts implements AutoCloseable {
         Exception first = null;
         List<AutoCloseable> open = new ArrayList<>();
         // the store service closes the cluster's write path and its applier, before the store and the pool
-        for (AutoCloseable o : new AutoCloseable[] {operations, batch, atom, store, cluster}) {
+        for (AutoCloseable o : new AutoCloseable[] {operations, batch, atom, fulltext, store, cluster}) {
             if (o != null) open.add(o);
         }
         for (AutoCloseable o : open) {

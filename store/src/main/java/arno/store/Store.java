@@ -138,6 +138,27 @@ public final class Store implements DocumentStore, AutoCloseable {
         }
     }
 
+    /** Parts that live beside the store and follow it (its full-text index), by type: see {@link #attach}. */
+    private final java.util.concurrent.ConcurrentHashMap<Class<?>, Object> attached = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Attaches {@code part} of {@code type} to this store, for code that is handed only the store
+     * (a site's extension function finds the store's full-text index so); replaces one attached before.
+     */
+    public <T> void attach(Class<T> type, T part) {
+        attached.put(type, part);
+    }
+
+    /** Detaches {@code part}, if it is still the one attached for {@code type}. */
+    public <T> void detach(Class<T> type, T part) {
+        attached.remove(type, part);
+    }
+
+    /** The part of {@code type} attached to this store, or null. */
+    public <T> T attached(Class<T> type) {
+        return type.cast(attached.get(type));
+    }
+
     /** The options the store was opened with. */
     public StoreOptions options() {
         return options;

@@ -100,6 +100,10 @@ public enum ErrorCode {
     QUERY_MEMORY(503, "query-memory", "the query was stopped to keep the server's memory: after a garbage collection the"
             + " heap held %,d MB, over the console's limit of %.0f%% of %,d MB; narrow the query (fewer items to sort, group"
             + " or keep; a store:search on indexed values)"),
+    /** A full-text search query cannot be read or is too large; the message names the position. */
+    BAD_QUERY(400, "bad-query", "the search query cannot be read at position %s: %s"),
+    /** The full-text index is being built or rebuilt: searches wait for it, pages keep working. */
+    SEARCH_UNAVAILABLE(503, "search-unavailable", "full-text search is not available: %s"),
     /** Every worker is busy and the queue is full; the answer carries {@code Retry-After}. */
     BUSY(503, "busy", "the server is busy (%s); try again after the Retry-After seconds"),
     /** The service is stopping and takes no new work. */

@@ -400,9 +400,27 @@ public enum ErrorMessage {
             + "examined, %,d characters of results written (%d searches); raise --timeout or narrow the query (a "
             + "store:search on indexed values reads fewer documents)"),
     QUERY_ABANDONED(QUERY_TIMEOUT, "the query ran past its time limit of %s s and was abandoned"),
+    SEARCH_STOPPED(QUERY_TIMEOUT, "the search ran past its time limit of %s ms and was stopped; use fewer or more "
+            + "specific words (a prefix* of one or two letters matches many words)"),
     // ---- query-memory (503)
     QUERY_OUT_OF_MEMORY(QUERY_MEMORY, "the query ran out of memory (the heap holds at most %s MB) and was stopped; "
             + "narrow it"),
+    // ---- bad-query (400)
+    QUERY_TOO_LONG(BAD_QUERY, "the search query cannot be read at position %s: it has %s characters, more than the "
+            + "limit of %s"),
+    QUERY_TOO_MANY_TERMS(BAD_QUERY, "the search query cannot be read at position %s: it has more than %s terms; "
+            + "search for fewer words"),
+    QUERY_LEADING_WILDCARD(BAD_QUERY, "the search query cannot be read at position %s: '%s' starts with a wildcard; "
+            + "a word may end with * (a prefix) but not start with one"),
+    QUERY_EMPTY(BAD_QUERY, "the search query cannot be read at position %s: it has no words to search for"),
+    QUERY_UNKNOWN_FIELD(BAD_QUERY, "the search query cannot be read at position %s: there is no field '%s' (the "
+            + "fields are %s)"),
+    SEARCH_OPTION(BAD_QUERY, "the search option %s cannot be used: %s"),
+    // ---- search-unavailable (503)
+    SEARCH_INDEX_BUILDING(SEARCH_UNAVAILABLE, "the full-text index of %s is being built: %s of %s entries indexed; "
+            + "search again in a moment (pages keep working)"),
+    SEARCH_INDEX_FAILED(SEARCH_UNAVAILABLE, "the full-text index of %s could not be built: %s"),
+    SEARCH_NOT_CONFIGURED(SEARCH_UNAVAILABLE, "this server has no full-text index (no store)"),
     // ---- busy (503)
     LOGINS_BUSY(BUSY, "too many logins are being checked; try again in a moment"),
     LOGIN_INTERRUPTED(BUSY, "the login check was interrupted"),
@@ -637,6 +655,10 @@ public enum ErrorMessage {
     DEMO_ARTICLES(BAD_CONFIGURATION, "--articles must be between 1 and 1000000, not %s"),
     DATA_NOT_FOLDER(BAD_CONFIGURATION, "data folder (--data) %s is not a folder"),
     STORE_NOT_FOLDER(BAD_CONFIGURATION, "store %s is not a folder; move it away or give another --data"),
+    FULLTEXT_CONFIG_INVALID(BAD_CONFIGURATION, "%s is not a usable full-text configuration: %s (its schema is %s); "
+            + "the index goes on with the configuration it had, if any"),
+    FULLTEXT_FIELD_XPATH(BAD_CONFIGURATION, "%s: the field '%s' has the XPath '%s', which does not compile: %s"),
+    FULLTEXT_FIELD_TWICE(BAD_CONFIGURATION, "%s: the field '%s' is defined twice"),
     // ---- site-error (500)
     CODE_NOT_COMPILED(SITE_ERROR, "%s does not compile: %s"),
     PACKAGE_TWICE(SITE_ERROR, "%s: package %s is also declared by %s"),

@@ -384,7 +384,14 @@ public final class ServeCommand implements Callable<Integer> {
         err.flush();
         // The demo's value indexes (DOI, category, issue, surname, date) first, so entries are indexed as they load
         // (a cluster node's copy has them from its start).
-        if (indexes) IndexTasks.addResource(atom.store(), DEMO_INDEXES, new XmlPolicy(c.xmlLimits()), err);
+        if (indexes) {
+            IndexTasks.addResource(atom.store(), DEMO_INDEXES, new XmlPolicy(c.xmlLimits()), err);
+            // The demo's full-text configuration: the index beside the store builds itself from it.
+            try (arno.store.WriteTransaction w = atom.store().write()) {
+                w.put(arno.fulltext.FulltextConfig.URI, arno.fulltext.FulltextConfig.defaultXml());
+                w.commit();
+            }
+        }
         long t0 = System.nanoTime();
         long[] shown = {0};
         TreeLoader.Result r = TreeLoader.load(atom, c.content(), "arno", (done, total) -> {

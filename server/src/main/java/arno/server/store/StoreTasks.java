@@ -224,7 +224,12 @@ public final class StoreTasks {
      * ("store DIR: N document(s), version V, SIZE on disk: OK") to {@code out}; true when all is well.
      */
     public static boolean check(Store store, PrintWriter out) {
-        List<String> problems = store.check();
+        List<String> problems = new java.util.ArrayList<>(store.check());
+        // The full-text index beside the store (DATA/fulltext), against what the store holds.
+        arno.fulltext.FulltextCheck.Report fulltext = arno.fulltext.FulltextCheck.check(store,
+                store.directory().resolveSibling("fulltext"));
+        problems.addAll(fulltext.problems());
+        for (String note : fulltext.notes()) out.println(note);
         int docs;
         try (Snapshot s = store.read()) {
             docs = s.uris("").size();

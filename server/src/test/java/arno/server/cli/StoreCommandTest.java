@@ -85,6 +85,25 @@ class StoreCommandTest {
         assertThat(check.out()).contains("3 document(s), version 1").contains(": OK");
     }
 
+    /** check also checks the full-text index beside the store (fulltext's CheckTest checks what it compares). */
+    @Test
+    void checkSaysHowTheFullTextIndexStands() throws Exception {
+        Path data = dir.resolve("data");
+        try (Store s = Store.open(data.resolve("store"), StoreOptions.defaults().mapSize(64L << 20));
+             arno.store.WriteTransaction w = s.write()) {
+            w.put(arno.fulltext.FulltextConfig.URI, arno.fulltext.FulltextConfig.defaultXml());
+            w.commit();
+        }
+        Result none = run("store", "check", "--data", data.toString());
+        assertThat(none.code()).as(none.err()).isZero();
+        assertThat(none.out()).contains("full-text index").contains("the next start builds it").contains(": OK");
+        Files.createDirectories(data.resolve("fulltext"));
+        Files.writeString(data.resolve("fulltext/segments_1"), "not an index");
+        Result damaged = run("store", "check", "--data", data.toString());
+        assertThat(damaged.code()).isEqualTo(1);
+        assertThat(damaged.out()).contains("cannot be read").contains("1 problem(s)");
+    }
+
     @Test
     void exportWritesAFileAndAFailedExportLeavesItAsItWas() throws Exception {
         String data = dir.resolve("data").toString();

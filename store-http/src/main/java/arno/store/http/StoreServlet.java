@@ -59,6 +59,9 @@ import org.xml.sax.SAXException;
  * GET    /store/P.EXT                a variant: XML serialized, bytes streamed (Range: one range, 206/416)
  * GET    /store/_model/KIND.xml      an introspection document
  * GET    /store/changes?since=V      the change feed (&amp;seq=S&amp;limit=N), 410 when pruned past V
+ * GET    /store/search?q=Q            full-text search: an Atom feed with OpenSearch 1.1 elements (&amp;count=N
+ *                                     &amp;startIndex=I from 1, &amp;after=T for deep pages, &amp;sort=date, filters)
+ * GET    /store/search/description   the OpenSearch description document
  * POST   /store/P/                   a child: an Atom entry, or a media resource (Slug); 201 + Location + ETag
  * PUT    /store/P.atom, P.EXT, _model/KIND.xml   If-Match required (428/412); If-None-Match: * creates a variant or model
  * DELETE /store/P.atom, P.EXT        the entry and everything below it (If-Match optional), or one variant
@@ -215,6 +218,17 @@ public final class StoreServlet extends HttpServlet {
 
     private void route(HttpServletRequest req, HttpServletResponse resp, String path, String method, String user)
             throws IOException {
+        if (path.equals("/search") || path.equals("/search/description")) {
+            if (!method.equals("GET") && !method.equals("HEAD")) throw notAllowed(req, resp, "GET, HEAD");
+            String base = Hosts.base(atoms.options().hosts(), req.getScheme(), req.getServerName(), req.getServerPort())
+                    + mount(req);
+            SearchFeed.Answer a = path.equals("/search") ? SearchFeed.search(atoms.store(), req, base)
+                    : SearchFeed.description(base);
+            resp.setContentType(a.type());
+            resp.setContentLength(a.body().length);
+            if (!isHead(req)) resp.getOutputStream().write(a.body());
+            return;
+        }
         if (path.equals("/changes")) {
             if (!method.equals("GET") && !method.equals("HEAD")) throw notAllowed(req, resp, "GET, HEAD");
             changes(req, resp);

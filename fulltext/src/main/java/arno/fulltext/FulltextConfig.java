@@ -1,0 +1,218 @@
+package arno.fulltext;
+
+import arno.xml.ArnoException;
+import arno.xml.ErrorMessage;
+import arno.xml.Where;
+import arno.xml.XmlPolicy;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javax.xml.XMLConstants;
+import javax.xml.validation.Schema;
+import javax.xml.validation.SchemaFactory;
+import javax.xml.validation.Validator;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.s9api.XdmNodeKind;
+import net.sf.saxon.s9api.XdmSequenceIterator;
+import org.xml.sax.SAXException;
+import org.xml.sax.SAXParseException;
+
+/**
+ * A store's full-text configuration: the document {@value #URI} in the store itself (so that it
+ * travels with exports and with every node that follows the change feed), in the vocabulary
+ * {@value #NS} whose schema is {@value #SCHEMA}: which entries are indexed and the fields taken
+ * from each, by XPath over the entry or one of its XML variants.
+ *
+ * @param entries which entries: each an alternative (kind and/or a path prefix); empty is every entry
+ * @param fields  the fields, in document order
+ * @param hash    what identifies the configuration in the index's commit data: a change re-indexes
+ */
+public record FulltextConfig(List<Entries> entries, List<Field> fields, String hash) {
+
+    public static final String URI = "/_config/fulltext.xml";
+    public static final String NS = "urn:arno:fulltext";
+    public static final String SCHEMA = "/arno/schema/fulltext.xsd";
+    /** The demo's configuration, for JATS articles under Atom entries. */
+    public static final String DEFAULT = "/arno/fulltext/default-fulltext.xml";
+
+    public enum Type { TEXT, KEYWORD, YEAR, DATE }
+
+    /** Entries of {@code kind} (null: any) under {@code under} (null: anywhere). */
+    public record Entries(String kind, String under) {
+        boolean matches(String path, String entryKind) {
+            return (kind == null || kind.equals(entryKind))
+                    && (under == null || path.equals(under) || path.startsWith(under.endsWith("/") ? under : under + "/"));
+        }
+    }
+
+    /**
+     * One field.
+     *
+     * @param variant    the extension of the XML variant {@code select} reads, or null for the entry
+     * @param namespaces the prefixes in scope on the field element, for {@code select}
+     */
+    public record Field(String name, String select, String variant, Type type, String analyzer, boolean fold,
+                        float boost, boolean facet, boolean search, Map<String, String> namespaces) {
+        public Field {
+            // Sorted: the hash reads it, and Map.copyOf's order changes from run to run.
+            namespaces = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(namespaces));
+        }
+    }
+
+    public FulltextConfig {
+        entries = List.copyOf(entries);
+        fields = List.copyOf(fields);
+    }
+
+    /** Whether the entry at {@code path} of kind {@code kind} is indexed. */
+    public boolean indexes(String path, String kind) {
+        if (entries.isEmpty()) return true;
+        for (Entries e : entries) if (e.matches(path, kind)) return true;
+        return false;
+    }
+
+    /** The field {@code name}, or null. */
+    public Field field(String name) {
+        for (Field f : fields) if (f.name.equals(name)) return f;
+        return null;
+    }
+
+    /** The names of the fields, for messages. */
+    public String fieldNames() {
+        List<String> n = new ArrayList<>();
+        for (Field f : fields) n.add(f.name);
+        return String.join(", ", n);
+    }
+
+    /** The demo's configuration as bytes (to store at {@link #URI}). */
+    public static byte[] defaultXml() {
+        try (InputStream in = FulltextConfig.class.getResourceAsStream(DEFAULT)) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads a configuration from XML bytes: parsed by {@code policy}, validated against the schema.
+     * BAD_CONFIGURATION (with line and column where the schema says so) when it cannot be used.
+     */
+    public static FulltextConfig parse(byte[] xml, String systemId, XmlPolicy policy) {
+        validate(xml, systemId, policy);
+        Processor p = new Processor(false);
+        policy.install(p.getUnderlyingConfiguration());
+        XdmNode doc;
+        try {
+            doc = p.newDocumentBuilder().build(policy.source(new ByteArrayInputStream(xml), systemId));
+        } catch (SaxonApiException e) {
+            throw XmlPolicy.translate(e, systemId);
+        }
+        return read(doc, systemId);
+    }
+
+    private static void validate(byte[] xml, String systemId, XmlPolicy policy) {
+        try {
+            Validator v = schema().newValidator();
+            v.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            v.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            v.validate(new javax.xml.transform.sax.SAXSource(policy.newReader(),
+                    new org.xml.sax.InputSource(new ByteArrayInputStream(xml))));
+        } catch (SAXParseException e) {
+            throw ErrorMessage.FULLTEXT_CONFIG_INVALID.error(e, systemId, e.getMessage(), SCHEMA.substring(1))
+                    .at(Where.at(systemId, e.getLineNumber(), e.getColumnNumber()));
+        } catch (SAXException | IOException e) {
+            throw ErrorMessage.FULLTEXT_CONFIG_INVALID.error(e, systemId, e.getMessage(), SCHEMA.substring(1));
+        }
+    }
+
+    private static final class Holder {
+        static final Schema SCHEMA_INSTANCE = load();
+
+        private static Schema load() {
+            try {
+                SchemaFactory f = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+                f.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+                f.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+                URL url = FulltextConfig.class.getResource(SCHEMA);
+                return f.newSchema(url);
+            } catch (SAXException e) {
+                throw new IllegalStateException("the full-text schema does not load", e);
+            }
+        }
+    }
+
+    private static Schema schema() {
+        return Holder.SCHEMA_INSTANCE;
+    }
+
+    private static FulltextConfig read(XdmNode doc, String systemId) {
+        XdmNode root = null;
+        for (XdmSequenceIterator<XdmNode> it = doc.axisIterator(net.sf.saxon.s9api.Axis.CHILD); it.hasNext(); ) {
+            XdmNode n = it.next();
+            if (n.getNodeKind() == XdmNodeKind.ELEMENT) root = n;
+        }
+        List<Entries> entries = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (XdmSequenceIterator<XdmNode> it = root.axisIterator(net.sf.saxon.s9api.Axis.CHILD); it.hasNext(); ) {
+            XdmNode e = it.next();
+            if (e.getNodeKind() != XdmNodeKind.ELEMENT) continue;
+            String local = e.getNodeName().getLocalName();
+            if (local.equals("entries")) {
+                entries.add(new Entries(e.getAttributeValue(new QName("kind")), e.getAttributeValue(new QName("under"))));
+                continue;
+            }
+            String name = e.getAttributeValue(new QName("name"));
+            if (!names.add(name)) {
+                throw ErrorMessage.FULLTEXT_FIELD_TWICE.error(systemId, name).at(Where.at(systemId));
+            }
+            Type type = Type.valueOf(attr(e, "type", "text").toUpperCase(Locale.ROOT));
+            Map<String, String> ns = new LinkedHashMap<>();
+            net.sf.saxon.om.NamespaceMap map = e.getUnderlyingNode().getAllNamespaces();
+            for (String prefix : map.getPrefixArray()) {
+                if (!prefix.isEmpty()) ns.put(prefix, map.getURIForPrefix(prefix, false).toString());
+            }
+            String search = e.getAttributeValue(new QName("search"));
+            fields.add(new Field(name, e.getAttributeValue(new QName("select")), e.getAttributeValue(new QName("variant")),
+                    type, attr(e, "analyzer", "english"), Boolean.parseBoolean(attr(e, "fold", "true")),
+                    Float.parseFloat(attr(e, "boost", "1")), Boolean.parseBoolean(attr(e, "facet", "false")),
+                    search == null ? type == Type.TEXT : Boolean.parseBoolean(search), ns));
+        }
+        String canonical = FulltextIndex.FORMAT + "\n" + entries + "\n" + fields;
+        return new FulltextConfig(entries, fields, sha256(canonical));
+    }
+
+    private static String attr(XdmNode e, String name, String absent) {
+        String v = e.getAttributeValue(new QName(name));
+        return v == null ? absent : v.strip();
+    }
+
+    static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A configuration that cannot be used, said as the catalogue says it. */
+    static ArnoException unusable(String systemId, String why) {
+        return ErrorMessage.FULLTEXT_CONFIG_INVALID.error(systemId, why, SCHEMA.substring(1));
+    }
+}

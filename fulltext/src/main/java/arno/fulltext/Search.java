@@ -1,0 +1,291 @@
+package arno.fulltext;
+
+import arno.xml.ErrorMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.IntPoint;
+import org.apache.lucene.facet.FacetResult;
+import org.apache.lucene.facet.FacetsCollector;
+import org.apache.lucene.facet.FacetsCollectorManager;
+import org.apache.lucene.facet.FacetsConfig;
+import org.apache.lucene.facet.LabelAndValue;
+import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
+import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
+import org.apache.lucene.index.IndexableField;
+import org.apache.lucene.index.QueryTimeoutImpl;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.FieldDoc;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.uhighlight.Passage;
+import org.apache.lucene.search.uhighlight.PassageFormatter;
+import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
+import org.apache.lucene.util.BytesRef;
+
+/** One search over one searcher: the query, filters, sort, the page, facet counts and snippets. */
+final class Search {
+
+    /** Stored text fields at most this long come with each hit (titles, authors); longer ones as snippets. */
+    private static final int SHORT_FIELD = 500;
+    private static final int FACET_VALUES = 20;
+
+    private final FulltextIndex.Indexed in;
+    private final FulltextIndex.FacetSearcher shared;
+    private final Duration timeout;
+    private final long version;
+
+    Search(FulltextIndex.Indexed in, FulltextIndex.FacetSearcher shared, Duration timeout, long version) {
+        this.in = in;
+        this.shared = shared;
+        this.timeout = timeout;
+        this.version = version;
+    }
+
+    Results run(SearchRequest r) {
+        FulltextConfig config = in.config();
+        Query main = QueryReader.read(r.query(), config, in.analyzer());
+        BooleanQuery.Builder b = new BooleanQuery.Builder().add(main, BooleanClause.Occur.MUST);
+        filters(r.filters(), config, b);
+        Query query = b.build();
+        Sort sort = sort(r.sort(), config);
+        // The tie-break on the document is the last id: the entry the token names (the same path) is never after itself.
+        FieldDoc after = r.after() == null ? null : after(r.after(), r.sort(), Math.max(0, shared.getIndexReader().maxDoc() - 1));
+        // A searcher per search: the time limit is the searcher's, and readers are shared.
+        IndexSearcher searcher = new IndexSearcher(shared.getIndexReader());
+        searcher.setTimeout(new QueryTimeoutImpl(timeout.toMillis()));
+        int n = after == null ? r.start() + r.size() : r.size();
+        FacetsCollectorManager.FacetsResult found;
+        try {
+            found = after == null ? FacetsCollectorManager.search(searcher, query, n, sort, true, new FacetsCollectorManager())
+                    : FacetsCollectorManager.searchAfter(searcher, after, query, n, sort, true, new FacetsCollectorManager());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (searcher.timedOut()) throw ErrorMessage.SEARCH_STOPPED.error(timeout.toMillis());
+        TopDocs top = found.topDocs();
+        long total = 0;
+        for (FacetsCollector.MatchingDocs m : found.facetsCollector().getMatchingDocs()) total += m.totalHits;
+        int from = after == null ? Math.min(r.start(), top.scoreDocs.length) : 0;
+        ScoreDoc[] page = java.util.Arrays.copyOfRange(top.scoreDocs, from, top.scoreDocs.length);
+        List<Results.Hit> hits = hits(searcher, page, main, r.snippets());
+        List<Results.Facet> facets = r.facets() ? facets(found.facetsCollector()) : List.of();
+        String next = null;
+        if (page.length == r.size() && (after != null || r.start() + page.length < total)) {
+            next = token(r.sort(), (FieldDoc) page[page.length - 1]);
+        }
+        return new Results(r.query(), total, after == null ? r.start() : -1, r.size(), hits, facets, next, version);
+    }
+
+    private static void filters(Map<String, List<String>> filters, FulltextConfig config, BooleanQuery.Builder b) {
+        Map<String, int[]> ranges = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> e : filters.entrySet()) {
+            String key = e.getKey();
+            String name = key.endsWith("-from") ? key.substring(0, key.length() - 5)
+                    : key.endsWith("-to") ? key.substring(0, key.length() - 3) : key;
+            FulltextConfig.Field f = config.field(name);
+            if (f == null || f.type() == FulltextConfig.Type.TEXT || f.type() == FulltextConfig.Type.DATE) {
+                throw ErrorMessage.SEARCH_OPTION.error(key, "it is neither an option (start, size, after, sort, facets,"
+                        + " snippets) nor a keyword or year field to filter by (the fields are " + config.fieldNames() + ")");
+            }
+            if (!name.equals(key)) {
+                if (f.type() != FulltextConfig.Type.YEAR) {
+                    throw ErrorMessage.SEARCH_OPTION.error(key, name + " is not a year field, so it has no range");
+                }
+                int[] range = ranges.computeIfAbsent(name, k -> new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE});
+                int y = year(key, e.getValue().get(0));
+                if (key.endsWith("-from")) range[0] = y;
+                else range[1] = y;
+                continue;
+            }
+            BooleanQuery.Builder any = new BooleanQuery.Builder();
+            for (String v : e.getValue()) {
+                any.add(f.type() == FulltextConfig.Type.YEAR ? IntPoint.newExactQuery(name, year(key, v))
+                        : new TermQuery(new Term(name, v.strip().toLowerCase(Locale.ROOT))), BooleanClause.Occur.SHOULD);
+            }
+            b.add(any.build(), BooleanClause.Occur.FILTER);
+        }
+        for (Map.Entry<String, int[]> e : ranges.entrySet()) {
+            b.add(IntPoint.newRangeQuery(e.getKey(), e.getValue()[0], e.getValue()[1]), BooleanClause.Occur.FILTER);
+        }
+    }
+
+    private static int year(String key, String v) {
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw ErrorMessage.SEARCH_OPTION.error(key, "'" + v + "' is not a year");
+        }
+    }
+
+    /** Relevance (BM25), or the first date field newest first; the path breaks ties, so pages never overlap. */
+    private static Sort sort(String by, FulltextConfig config) {
+        SortField path = new SortField(EntryDocuments.PATH, SortField.Type.STRING);
+        if (by.equals("relevance")) return new Sort(SortField.FIELD_SCORE, path);
+        for (FulltextConfig.Field f : config.fields()) {
+            if (f.type() == FulltextConfig.Type.DATE) {
+                SortField date = new SortField(f.name(), SortField.Type.LONG, true);
+                date.setMissingValue(Long.MIN_VALUE);
+                return new Sort(date, path);
+            }
+        }
+        throw ErrorMessage.SEARCH_OPTION.error("sort", "there is no date field to sort by (the fields are "
+                + config.fieldNames() + ")");
+    }
+
+    /** The next page's token: the sort, the last hit's sort value and its path. */
+    private static String token(String sort, FieldDoc last) {
+        Object v = last.fields[0];
+        String value = v instanceof Float f ? Integer.toString(Float.floatToIntBits(f)) : String.valueOf(v);
+        String path = ((BytesRef) last.fields[1]).utf8ToString();
+        String raw = sort.charAt(0) + ":" + value + ":" + path;
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static FieldDoc after(String token, String sortName, int lastDoc) {
+        try {
+            String raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+            String[] p = raw.split(":", 3);
+            if (p.length != 3 || p[0].charAt(0) != sortName.charAt(0)) throw new IllegalArgumentException("another sort");
+            Object value = sortName.equals("relevance") ? (Object) Float.intBitsToFloat(Integer.parseInt(p[1]))
+                    : (Object) Long.parseLong(p[1]);
+            return new FieldDoc(lastDoc, Float.NaN, new Object[] {value, new BytesRef(p[2])});
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            throw ErrorMessage.SEARCH_OPTION.error("after", "it is not a token a page of this search gave (sorted by "
+                    + sortName + ")");
+        }
+    }
+
+    private List<Results.Hit> hits(IndexSearcher searcher, ScoreDoc[] page, Query main, int snippets) {
+        FulltextConfig config = in.config();
+        List<String> textFields = new ArrayList<>();
+        for (FulltextConfig.Field f : config.fields()) if (f.type() == FulltextConfig.Type.TEXT) textFields.add(f.name());
+        Map<String, Object[]> highlights = Map.of();
+        int[] docs = new int[page.length];
+        for (int i = 0; i < page.length; i++) docs[i] = page[i].doc;
+        if (snippets > 0 && page.length > 0 && !textFields.isEmpty()) {
+            Highlighter h = new Highlighter(UnifiedHighlighter.builder(searcher, in.analyzer())
+                    .withFormatter(new Parts())
+                    .withMaxLength(2_000_000)
+                    .withMaxNoHighlightPassages(0)
+                    .withHandleMultiTermQuery(true)
+                    .withHighlightPhrasesStrictly(true));
+            int[] max = new int[textFields.size()];
+            java.util.Arrays.fill(max, snippets);
+            try {
+                highlights = h.objects(textFields.toArray(String[]::new), main, docs, max);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        List<Results.Hit> out = new ArrayList<>();
+        try {
+            var stored = searcher.storedFields();
+            for (int i = 0; i < page.length; i++) {
+                Document d = stored.document(page[i].doc);
+                Map<String, List<String>> fields = new LinkedHashMap<>();
+                for (FulltextConfig.Field f : config.fields()) {
+                    List<String> values = new ArrayList<>();
+                    for (IndexableField v : d.getFields(f.name())) {
+                        String s = v.numericValue() != null ? v.numericValue().toString() : v.stringValue();
+                        if (s != null && (f.type() != FulltextConfig.Type.TEXT || s.length() <= SHORT_FIELD)) values.add(s);
+                    }
+                    if (!values.isEmpty() && (f.type() != FulltextConfig.Type.TEXT || values.size() == d.getFields(f.name()).length)) {
+                        fields.put(f.name(), values);
+                    }
+                }
+                List<Results.Snippet> snips = new ArrayList<>();
+                for (String field : textFields) {
+                    Object[] perDoc = highlights.get(field);
+                    if (perDoc == null || perDoc[i] == null) continue;
+                    @SuppressWarnings("unchecked")
+                    List<List<Results.Part>> passages = (List<List<Results.Part>>) perDoc[i];
+                    for (List<Results.Part> p : passages) snips.add(new Results.Snippet(field, p));
+                }
+                float score = page[i] instanceof FieldDoc fd && fd.fields[0] instanceof Float f ? f : page[i].score;
+                out.add(new Results.Hit(d.get(EntryDocuments.PATH), Float.isNaN(score) ? 0 : score, fields, snips));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    private List<Results.Facet> facets(FacetsCollector fc) {
+        FacetsConfig facetsConfig = EntryDocuments.facetsConfig(in.config());
+        SortedSetDocValuesReaderState state = shared.facets(facetsConfig);
+        List<Results.Facet> out = new ArrayList<>();
+        if (state == null) return out;
+        try {
+            SortedSetDocValuesFacetCounts counts = new SortedSetDocValuesFacetCounts(state, fc);
+            for (FulltextConfig.Field f : in.config().fields()) {
+                if (!f.facet()) continue;
+                FacetResult r;
+                try {
+                    r = counts.getTopChildren(FACET_VALUES, f.name());
+                } catch (IllegalArgumentException notIndexed) {
+                    r = null;
+                }
+                List<Results.Count> values = new ArrayList<>();
+                if (r != null) for (LabelAndValue lv : r.labelValues) values.add(new Results.Count(lv.label, lv.value.longValue()));
+                out.add(new Results.Facet(f.name(), values));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** The highlighter, with its per-object answer open (Lucene keeps it protected). */
+    private static final class Highlighter extends UnifiedHighlighter {
+        Highlighter(Builder b) {
+            super(b);
+        }
+
+        Map<String, Object[]> objects(String[] fields, Query query, int[] docs, int[] max) throws IOException {
+            return highlightFieldsAsObjects(fields, query, docs, max);
+        }
+    }
+
+    /** Passages as text and matches, from the offsets the postings hold: escaping is the writer's business. */
+    private static final class Parts extends PassageFormatter {
+        @Override
+        public Object format(Passage[] passages, String content) {
+            List<List<Results.Part>> out = new ArrayList<>();
+            for (Passage p : passages) {
+                List<Results.Part> parts = new ArrayList<>();
+                int pos = p.getStartOffset();
+                for (int i = 0; i < p.getNumMatches(); i++) {
+                    int s = Math.max(p.getMatchStarts()[i], pos);
+                    int e = Math.min(p.getMatchEnds()[i], p.getEndOffset());
+                    if (e <= s) continue;
+                    text(parts, content.substring(pos, s));
+                    parts.add(new Results.Part(content.substring(s, e), true));
+                    pos = e;
+                }
+                text(parts, content.substring(pos, p.getEndOffset()));
+                out.add(parts);
+            }
+            return out;
+        }
+
+        private static void text(List<Results.Part> parts, String s) {
+            if (!s.isEmpty()) parts.add(new Results.Part(s.replaceAll("\\s+", " "), false));
+        }
+    }
+}
