@@ -261,7 +261,7 @@ class ClusterFailureTest {
     @Test
     @Order(5)
     void aBatchJobWhoseNodeIsKilledMidJobCompletesExactlyOnceOnAnotherNode() throws Exception {
-        int inputs = 40;
+        int inputs = 60;
         String input = "store:" + URI.create(post(RIG.node(1), "batch-input").headers().firstValue("Location").orElseThrow())
                 .getPath().substring("/store".length());
         // each input a few hundred milliseconds of arithmetic, one at a time: a job of several seconds
@@ -333,7 +333,7 @@ class ClusterFailureTest {
     @Order(6)
     void aPrimaryLostAndItsReplicaPromotedLosesTheUnreplicatedWritesAndEveryNodeRebuildsFromTheNewPrimary() throws Exception {
         TestPostgres primary = RIG.postgres();
-        TestPostgres replica = primary.replica();
+        TestPostgres replica = RIG.replica();
         String replicated = URI.create(post(RIG.node(1), "replicated").headers().firstValue("Location").orElseThrow()).getPath();
         awaitReplayed(primary, replica);
         // Asynchronous replication's window held open: the replica stopped, so that what the primary acknowledges

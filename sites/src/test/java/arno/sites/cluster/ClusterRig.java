@@ -69,6 +69,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final String account = "rig:" + Accounts.randomPassword();
     private final List<Node> nodes = new ArrayList<>();
+    private final List<TestPostgres> replicas = new ArrayList<>();
     private final List<String> nodeArgs = new ArrayList<>();
     /** The database URL nodes start with; {@link #postgres()}'s unless a test moved them ({@link #database(String)}). */
     private volatile String database;
@@ -128,6 +129,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
         try {
             if (haproxy != null) stopProcess(haproxy);
             for (Node n : nodes) n.stop();
+            for (TestPostgres r : replicas) r.stop();
             pg.stop();
             deleteTree(folder);
         } finally {
@@ -154,6 +156,13 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
      */
     public void database(String url) {
         database = url;
+    }
+
+    /** A streaming replica of {@link #postgres()} ({@link TestPostgres#replica()}), stopped with the rig, after the nodes. */
+    public synchronized TestPostgres replica() throws IOException, InterruptedException {
+        TestPostgres r = pg.replica();
+        replicas.add(r);
+        return r;
     }
 
     /** Node {@code n}, 1 to 3. */
