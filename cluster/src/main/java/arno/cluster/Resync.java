@@ -120,7 +120,10 @@ public final class Resync {
         delete(old);
         long start = System.nanoTime();
         Result r;
-        try (Store s = Store.open(fresh, options.noSync(true))) {
+        // The fresh copy's own commits (prepareNewCopy's) at the epoch: a commit's time is never before the previous
+        // one's, so at the clock's time they would move every document of the log committed before the rebuild to the
+        // rebuild's time, and its Last-Modified and app:edited would differ from every other copy's.
+        try (Store s = Store.open(fresh, options.noSync(true).clock(java.time.Clock.fixed(Instant.EPOCH, java.time.ZoneOffset.UTC)))) {
             prepareNewCopy.accept(s);
             r = fill(database, s, start);
         }

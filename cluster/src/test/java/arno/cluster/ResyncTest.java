@@ -181,6 +181,41 @@ class ResyncTest {
     }
 
     @Test
+    void aRebuiltCopysOwnFirstCommitLeavesEveryDocumentTheTimeOfItsCommit() throws Exception {
+        Node a = new Node("a");
+        Node b = new Node("b");
+        write(a, "j", 3);
+        b.catchUp();
+        Map<String, java.time.Instant> times = times(a);
+        b.close();
+        wipe(dir.resolve("b"));
+        Thread.sleep(50); // the rebuild's clock after every commit's time
+        try (HikariDataSource pool = pool("rebuild")) {
+            // as a node's new copy gets its local index definitions before any document of the log
+            Resync.rebuild(pool, dir.resolve("b"), OPTIONS, s -> {
+                try (arno.store.WriteTransaction w = s.write()) {
+                    w.put("/local.xml", new javax.xml.transform.stream.StreamSource(new java.io.StringReader("<local/>")));
+                    w.commit();
+                }
+            });
+        }
+        b = new Node("b");
+        Map<String, java.time.Instant> rebuilt = times(b);
+        assertThat(rebuilt.remove("/local.xml")).isNotNull();
+        // not the rebuild's time: Last-Modified and app:edited agree with every other copy's
+        assertThat(rebuilt).isEqualTo(times).hasSizeGreaterThan(5);
+    }
+
+    /** Every document's time (its Last-Modified). */
+    static Map<String, java.time.Instant> times(Node n) {
+        Map<String, java.time.Instant> out = new LinkedHashMap<>();
+        try (Snapshot s = n.store.read()) {
+            for (String uri : s.uris("/")) out.put(uri, s.info(uri).modified());
+        }
+        return out;
+    }
+
+    @Test
     void aCopyOlderThanTheLogsRetentionIsRebuilt() throws Exception {
         Node a = new Node("a");
         Node b = new Node("b");

@@ -126,21 +126,61 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
             }
             run(120, bin.resolve("initdb").toString(), "-D", data().toString(), "-U", "postgres", "--auth=trust",
                     "-E", "UTF8", "--no-locale", "--no-sync");
-            for (int attempt = 1; ; attempt++) {
-                port = freePort();
-                try {
-                    pgCtlStart();
-                    break;
-                } catch (IllegalStateException e) {
-                    // another process may have taken the port between freePort() and the start
-                    if (attempt == START_ATTEMPTS) throw e;
-                }
-            }
+            startOnFreePort();
             execute("postgres", "CREATE DATABASE arno");
         } catch (IOException | InterruptedException | RuntimeException e) {
             stop();
             throw e;
         }
+    }
+
+    private void startOnFreePort() throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            port = freePort();
+            try {
+                pgCtlStart();
+                return;
+            } catch (IllegalStateException e) {
+                // another process may have taken the port between freePort() and the start
+                if (attempt == START_ATTEMPTS) throw e;
+            }
+        }
+    }
+
+    /**
+     * A streaming replica of this running server, started on a port of its own: {@code
+     * pg_basebackup -R -X stream} (PostgreSQL 15's defaults {@code wal_level=replica} and {@code
+     * max_wal_senders=10} allow it; initdb's trust rules let 127.0.0.1 replicate), asynchronous as
+     * PostgreSQL's default is. Stop it ({@link #stop()}) as this server; {@link #promote()} makes it a primary.
+     */
+    public synchronized TestPostgres replica() throws IOException, InterruptedException {
+        if (folder == null || pid <= 0) throw new IllegalStateException("the test PostgreSQL is not running");
+        TestPostgres r = new TestPostgres();
+        r.bin = bin;
+        r.folder = Files.createTempDirectory("arno-pg-replica-");
+        r.hook = new Thread(r::stop, "stop test PostgreSQL replica");
+        Runtime.getRuntime().addShutdownHook(r.hook);
+        try {
+            Files.createDirectories(r.folder.resolve("sock"));
+            if (asRoot()) {
+                UserPrincipal postgres = r.folder.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
+                Files.setOwner(r.folder, postgres);
+                Files.setOwner(r.folder.resolve("sock"), postgres);
+            }
+            r.run(120, bin.resolve("pg_basebackup").toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "postgres",
+                    "-D", r.data().toString(), "-R", "-X", "stream", "-c", "fast", "--no-sync");
+            r.startOnFreePort();
+            return r;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            r.stop();
+            throw e;
+        }
+    }
+
+    /** Promotes this replica ({@code pg_ctl promote}, waiting until it takes writes). */
+    public synchronized void promote() throws IOException, InterruptedException {
+        if (folder == null || pid <= 0) throw new IllegalStateException("the test PostgreSQL is not running");
+        run(60, bin.resolve("pg_ctl").toString(), "-D", data().toString(), "-w", "-t", "60", "promote");
     }
 
     private void pgCtlStart() throws IOException, InterruptedException {

@@ -123,8 +123,11 @@ public final class StoreOptions {
         return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, retention, clock, index);
     }
 
-    /** The clock commit times are read from (tests inject one; commit times never go backwards anyway). */
-    StoreOptions clock(Clock c) {
+    /**
+     * The clock commit times are read from (tests inject one; a cluster node rebuilding its copy
+     * stops it, so that its local commits come before the log's; commit times never go backwards anyway).
+     */
+    public StoreOptions clock(Clock c) {
         return new StoreOptions(mapSize, maxReaders, writeMap, noSync, xmlPolicy, changeRetention, c, index);
     }
 

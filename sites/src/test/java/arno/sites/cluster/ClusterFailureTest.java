@@ -2,12 +2,16 @@ package arno.sites.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.cluster.TestPostgres;
 import arno.sites.cluster.Traffic.Outcome;
 import arno.testkit.Http;
 import arno.testkit.Wait;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -36,8 +40,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailureTest {
+    /** Short, so a job on a killed node is resumed by another within seconds (the default is 30 s). */
+    private static final Duration BATCH_LEASE = Duration.ofSeconds(3);
+
     @RegisterExtension
-    static final ClusterRig RIG = new ClusterRig();
+    static final ClusterRig RIG = new ClusterRig().nodeArgs("--cluster-batch-lease", BATCH_LEASE.toSeconds() + "s");
 
     /** The applier's poll interval (Applier.Options' default): the guarantee when notifications are lost. */
     private static final Duration POLL = Duration.ofSeconds(1);
@@ -194,6 +201,316 @@ class ClusterFailureTest {
         assertThat(killed.get()).as("listening connections killed").isGreaterThan(3);
     }
 
+    @Test
+    @Order(4)
+    void aNodeWipedAndRestartedResynchronisesAndServesEveryDemoPageAsAPeerDoes() throws Exception {
+        ClusterRig.Node victim = RIG.node(3);
+        ClusterRig.Node peer = RIG.node(1);
+        // commits of the log the rebuilt copy must hold: one before the kill, one while the node is down
+        String before = URI.create(post(RIG.node(2), "wiped-before").headers().firstValue("Location").orElseThrow()).getPath();
+        victim.kill();
+        long killed = System.nanoTime();
+        victim.wipeStore();
+        String whileDown = URI.create(post(RIG.node(2), "wiped-while-down").headers().firstValue("Location").orElseThrow()).getPath();
+        victim.start();
+        long started = System.nanoTime();
+        victim.awaitReady(Duration.ofMinutes(2));
+        long ready = System.nanoTime();
+        Wait.upTo(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).alias("HAProxy takes " + victim.name() + " back")
+                .until(() -> "UP".equals(RIG.haproxyStatus().get(victim.name())));
+        long up = System.nanoTime();
+        String log = Files.readString(victim.log());
+        String rebuilt = log.substring(log.lastIndexOf("---- start ")).contains("resync: ") ? "rebuilt from PostgreSQL" : "NOT rebuilt";
+        long head = peer.position().orElseThrow();
+        Wait.upTo(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias(victim.name() + " applies " + head)
+                .until(() -> victim.position().orElse(0) >= head);
+
+        // every page of the demo: crawled from the journals' homes on the peer, each fetched from both nodes directly
+        List<String> pages = crawl(peer, List.of("/journal-a/", "/journal-b/"), 500);
+        int bytes = 0;
+        for (String page : pages) {
+            HttpResponse<byte[]> a = getBytes(peer.uri(page), false);
+            HttpResponse<byte[]> b = getBytes(victim.uri(page), false);
+            assertThat(a.statusCode()).as(peer.name() + " " + page).isEqualTo(200);
+            assertThat(b.statusCode()).as(victim.name() + " " + page).isEqualTo(200);
+            assertThat(b.body()).as(victim.name() + " " + page + " against " + peer.name()).isEqualTo(a.body());
+            bytes += a.body().length;
+        }
+        // and store entries: the same bytes, ETag and Last-Modified
+        List<String> entries = storeEntries(peer, Traffic.COLLECTION, 8);
+        for (String entry : entries) {
+            HttpResponse<byte[]> a = getBytes(peer.uri(entry), true);
+            HttpResponse<byte[]> b = getBytes(victim.uri(entry), true);
+            assertThat(a.statusCode()).as(peer.name() + " " + entry).isEqualTo(200);
+            assertThat(b.statusCode()).as(victim.name() + " " + entry).isEqualTo(200);
+            assertThat(b.body()).as(entry).isEqualTo(a.body());
+            for (String h : List.of("ETag", "Last-Modified")) {
+                assertThat(b.headers().firstValue(h)).as(entry + " " + h).isPresent().isEqualTo(a.headers().firstValue(h));
+            }
+        }
+        report(String.format(Locale.ROOT, "%s killed, its store deleted and started again: %s, ready %d ms after the start,"
+                        + " UP in HAProxy %d ms later (%d ms from the kill); %d demo pages (%,d bytes) byte-identical to %s's,"
+                        + " %d store entries with equal bytes, ETag and Last-Modified", victim.name(), rebuilt,
+                ms(ready - started), ms(up - ready), ms(up - killed), pages.size(), bytes, peer.name(), entries.size()));
+        assertThat(rebuilt).isEqualTo("rebuilt from PostgreSQL");
+        assertThat(pages).as("demo pages").hasSizeGreaterThan(20);
+        assertThat(entries).as("store entries").hasSizeGreaterThanOrEqualTo(2);
+        assertEveryNodeHas(Map.of(before, head, whileDown, head));
+    }
+
+    @Test
+    @Order(5)
+    void aBatchJobWhoseNodeIsKilledMidJobCompletesExactlyOnceOnAnotherNode() throws Exception {
+        int inputs = 60;
+        String input = "store:" + URI.create(post(RIG.node(1), "batch-input").headers().firstValue("Location").orElseThrow())
+                .getPath().substring("/store".length());
+        // each input a few hundred milliseconds of arithmetic, one at a time: a job of several seconds
+        StringBuilder batch = new StringBuilder("<batch xmlns=\"urn:arno:batch\" name=\"killed mid-job\" parallelism=\"1\">\n"
+                + "<stylesheet><xsl:stylesheet xmlns:xsl=\"http://www.w3.org/1999/XSL/Transform\" version=\"3.0\">"
+                + "<xsl:template match=\"/\"><out xmlns=\"\"><xsl:value-of select=\"sum((1 to 30000000)[. mod 7 = 0])\"/></out>"
+                + "</xsl:template></xsl:stylesheet></stylesheet>\n");
+        for (int i = 0; i < inputs; i++) batch.append("<input href=\"").append(input).append("\"/>\n");
+        batch.append("</batch>\n");
+        HttpResponse<String> submitted = Http.send(http, HttpRequest.newBuilder(RIG.front().resolve("/batch/jobs"))
+                .header("Authorization", Http.basic(RIG.account())).header("Content-Type", "application/xml")
+                .POST(HttpRequest.BodyPublishers.ofString(batch.toString())).build());
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(202);
+        String job = URI.create(submitted.headers().firstValue("Location").orElseThrow()).getPath();
+        String id = job.substring(job.lastIndexOf('/') + 1);
+        long submittedAt = System.nanoTime();
+
+        // the node that claimed it, once it has sent a few entries of its report to PostgreSQL (which another node reads)
+        String[] owner = new String[1];
+        Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).alias("a node runs " + id)
+                .until(() -> (owner[0] = jobRow(id)[0]) != null);
+        ClusterRig.Node victim = RIG.nodes().stream().filter(n -> n.owns(owner[0])).findFirst().orElseThrow(
+                () -> new AssertionError("no node of the rig owns " + id + ": " + owner[0]));
+        ClusterRig.Node other = RIG.nodes().stream().filter(n -> n != victim).findFirst().orElseThrow();
+        int[] doneBefore = new int[1];
+        Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias(victim.name() + " reports inputs of " + id)
+                .until(() -> (doneBefore[0] = occurrences(reportOf(other, job), "status=\"ok\"")) >= 3);
+        long claimed = System.nanoTime();
+        victim.kill();
+        long killed = System.nanoTime();
+        String[] successor = new String[1];
+        Wait.upTo(BATCH_LEASE.plusSeconds(30)).pollInterval(Duration.ofMillis(50)).alias("another node resumes " + id)
+                .until(() -> {
+                    String[] row = jobRow(id);
+                    successor[0] = row[0];
+                    return (row[0] != null && !victim.owns(row[0])) || "COMPLETED".equals(row[1]);
+                });
+        long resumed = System.nanoTime();
+        Wait.upTo(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100)).alias(id + " completed")
+                .until(() -> "COMPLETED".equals(jobRow(id)[1]));
+        long completed = System.nanoTime();
+
+        String report = reportOf(other, job);
+        ClusterRig.Node taker = RIG.nodes().stream().filter(n -> n.owns(successor[0])).findFirst().orElse(null);
+        report(String.format(Locale.ROOT, "batch job of %d inputs: %s ran it, %d inputs reported when it was killed"
+                        + " (%d ms after the submission); %s resumed it %d ms after the kill (lease %d s) and completed it %d ms"
+                        + " after the kill; report read from %s: %d runs, %d ok entries", inputs, victim.name(), doneBefore[0],
+                ms(claimed - submittedAt), taker == null ? "another node (seen only as completed)" : taker.name(),
+                ms(resumed - killed), BATCH_LEASE.toSeconds(), ms(completed - killed), other.name(),
+                occurrences(report, "<run "), occurrences(report, "status=\"ok\"")));
+        assertThat(doneBefore[0]).as("inputs done before the kill").isLessThan(inputs);
+        assertThat(taker).as("the node that resumed the job").isNotNull().isNotSameAs(victim);
+        assertThat(report).contains("resumed=\"true\"")
+                .contains("<totals inputs=\"" + inputs + "\" succeeded=\"" + inputs + "\" failed=\"0\" not-run=\"0\"");
+        for (int i = 1; i <= inputs; i++) {
+            assertThat(occurrences(report, "<transformation index=\"" + i + "\" ")).as("entries of input " + i).isEqualTo(1);
+        }
+        assertThat(occurrences(report, "status=\"ok\"")).as("ok entries").isEqualTo(inputs);
+        assertThat(occurrences(report, "<transformation ")).as("entries").isEqualTo(inputs);
+        assertThat(getBytes(taker.uri(job + "/report"), true).body()).as("the report alike on every node")
+                .isEqualTo(report.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The last test: it leaves the cluster on the promoted replica, with the old primary stopped
+     * (the rig's teardown stops both).
+     */
+    @Test
+    @Order(6)
+    void aPrimaryLostAndItsReplicaPromotedLosesTheUnreplicatedWritesAndEveryNodeRebuildsFromTheNewPrimary() throws Exception {
+        TestPostgres primary = RIG.postgres();
+        TestPostgres replica = RIG.replica();
+        String replicated = URI.create(post(RIG.node(1), "replicated").headers().firstValue("Location").orElseThrow()).getPath();
+        awaitReplayed(primary, replica);
+        // Asynchronous replication's window held open: the replica stopped, so that what the primary acknowledges
+        // from here is what a replica lags behind by when its primary dies (milliseconds, in a healthy pair).
+        replica.stopServer();
+        Map<String, Long> unreplicated = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 10; i++) {
+            HttpResponse<String> w = post(RIG.node(1 + i % 3), "unreplicated-" + i);
+            unreplicated.put(URI.create(w.headers().firstValue("Location").orElseThrow()).getPath(),
+                    Long.parseLong(w.headers().firstValue("Arno-Position").orElseThrow()));
+        }
+        long oldHead = unreplicated.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        for (ClusterRig.Node n : RIG.nodes()) {
+            Wait.upTo(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias(n.name() + " applies " + oldHead)
+                    .until(() -> n.position().orElse(0) >= oldHead);
+        }
+        primary.stopServer(); // the primary lost
+        long lostAt = System.nanoTime();
+        replica.startAgain(); // a standby whose primary is gone: it has what it had received
+        replica.promote();
+        long promoted = System.nanoTime();
+        long newHead;
+        try (Connection c = DriverManager.getConnection(replica.url()); Statement st = c.createStatement();
+                ResultSet r = st.executeQuery("SELECT position FROM arno.log_head")) {
+            r.next();
+            newHead = r.getLong(1);
+        }
+        // every node restarted on the new primary (as a supervisor would after a failover): each finds its copy
+        // ahead of the database and rebuilds it
+        RIG.database(replica.url());
+        List<String> rebuilt = new ArrayList<>();
+        for (ClusterRig.Node n : RIG.nodes()) {
+            n.kill();
+            n.start();
+        }
+        for (ClusterRig.Node n : RIG.nodes()) {
+            n.awaitReady(Duration.ofMinutes(2));
+            String log = Files.readString(n.log());
+            String last = log.substring(log.lastIndexOf("---- start "));
+            if (last.contains("resync: ")) rebuilt.add(n.name());
+        }
+        RIG.awaitHealthy();
+        long whole = System.nanoTime();
+
+        int lost = 0;
+        for (String path : unreplicated.keySet()) {
+            for (ClusterRig.Node n : RIG.nodes()) {
+                int status = getBytes(n.uri(path), true).statusCode();
+                if (n == RIG.node(1) && status == 404) lost++;
+                assertThat(status).as(n.name() + " " + path + ": acknowledged before the failover, not in the new primary")
+                        .isEqualTo(404);
+            }
+        }
+        for (ClusterRig.Node n : RIG.nodes()) {
+            assertThat(n.position()).as(n.name() + "'s position: the new primary's head").hasValue(newHead);
+            assertThat(getBytes(n.uri(replicated), true).statusCode()).as(n.name() + " " + replicated).isEqualTo(200);
+        }
+        // every node serves what the new primary holds, alike
+        ClusterRig.Node first = RIG.node(1);
+        List<String> compared = new ArrayList<>(Traffic.PAGES);
+        compared.addAll(storeEntries(first, Traffic.COLLECTION, 8));
+        compared.add(Traffic.COLLECTION);
+        for (String path : compared) {
+            byte[] expected = getBytes(first.uri(path), true).body();
+            for (ClusterRig.Node n : RIG.nodes()) {
+                assertThat(getBytes(n.uri(path), true).body()).as(n.name() + " " + path + " against " + first.name())
+                        .isEqualTo(expected);
+            }
+        }
+        // and writes acknowledged after the promotion are everyone's
+        Map<String, Long> after = new java.util.HashMap<>();
+        for (ClusterRig.Node n : RIG.nodes()) {
+            HttpResponse<String> w = post(n, "after-failover-" + n.name());
+            after.put(URI.create(w.headers().firstValue("Location").orElseThrow()).getPath(),
+                    Long.parseLong(w.headers().firstValue("Arno-Position").orElseThrow()));
+        }
+        assertEveryNodeHas(after);
+        report(String.format(Locale.ROOT, "primary stopped and its asynchronous replica (pg_basebackup -R) promoted"
+                        + " (%d ms): %d of %d writes acknowledged after the replica's last received commit lost (positions %d to %d;"
+                        + " the new primary's head %d); every node restarted on the new primary, rebuilt: %s, ready and UP %d ms"
+                        + " after the promotion; %d pages and entries alike on every node; %d writes after the promotion on every node",
+                ms(promoted - lostAt), lost, unreplicated.size(), newHead + 1, oldHead, newHead, rebuilt, ms(whole - promoted),
+                compared.size(), after.size()));
+        assertThat(rebuilt).as("nodes that rebuilt their copy").hasSize(3);
+        assertThat(lost).as("acknowledged writes the new primary lacks").isEqualTo(unreplicated.size());
+        assertThat(newHead).isLessThan(oldHead);
+    }
+
+    /** Until the replica has replayed everything the primary has written so far. */
+    private static void awaitReplayed(TestPostgres primary, TestPostgres replica) throws Exception {
+        String lsn;
+        try (Connection c = DriverManager.getConnection(primary.url()); Statement st = c.createStatement();
+                ResultSet r = st.executeQuery("SELECT pg_current_wal_lsn()")) {
+            r.next();
+            lsn = r.getString(1);
+        }
+        Wait.upTo(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias("the replica replays " + lsn).until(() -> {
+            try (Connection c = DriverManager.getConnection(replica.url());
+                    java.sql.PreparedStatement st = c.prepareStatement("SELECT pg_last_wal_replay_lsn() >= ?::pg_lsn")) {
+                st.setString(1, lsn);
+                try (ResultSet r = st.executeQuery()) {
+                    return r.next() && r.getBoolean(1);
+                }
+            }
+        });
+    }
+
+    /** A job's owner_node and status in PostgreSQL. */
+    private static String[] jobRow(String id) throws Exception {
+        try (Connection c = DriverManager.getConnection(RIG.postgres().url());
+                java.sql.PreparedStatement s = c.prepareStatement("SELECT owner_node, status FROM arno.batch_jobs WHERE id = ?")) {
+            s.setString(1, id);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) return new String[2];
+                return new String[] {r.getString(1), r.getString(2)};
+            }
+        }
+    }
+
+    private String reportOf(ClusterRig.Node n, String job) {
+        HttpResponse<String> r = Http.send(http, HttpRequest.newBuilder(n.uri(job + "/report"))
+                .header("Authorization", Http.basic(RIG.account())).build());
+        assertThat(r.statusCode()).as(n.name() + " " + job + "/report: " + r.body()).isEqualTo(200);
+        return r.body();
+    }
+
+    private HttpResponse<byte[]> getBytes(URI uri, boolean withAccount) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri);
+        if (withAccount) b.header("Authorization", Http.basic(RIG.account()));
+        try {
+            return http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(uri.toString(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Every page reachable from {@code starts} on node {@code n} through links of the journals'
+     * sites (their own paths; stylesheets and images too), at most {@code max}; each answered 200.
+     */
+    private List<String> crawl(ClusterRig.Node n, List<String> starts, int max) {
+        java.util.LinkedHashSet<String> seen = new java.util.LinkedHashSet<>(starts);
+        java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>(starts);
+        java.util.regex.Pattern link = java.util.regex.Pattern.compile("(?:href|src)=\"([^\"#?]+)");
+        while (!todo.isEmpty() && seen.size() < max) {
+            String page = todo.poll();
+            HttpResponse<byte[]> r = getBytes(n.uri(page), false);
+            assertThat(r.statusCode()).as(n.name() + " " + page).isEqualTo(200);
+            if (!r.headers().firstValue("Content-Type").orElse("").startsWith("text/html")) continue;
+            java.util.regex.Matcher m = link.matcher(new String(r.body(), StandardCharsets.UTF_8));
+            while (m.find()) {
+                if (m.group(1).contains(":")) continue; // another site's, or mailto:
+                String href = URI.create("http://x" + page).resolve(m.group(1).replace("&amp;", "&")).getPath();
+                boolean ours = href.startsWith("/journal-a/") || href.startsWith("/journal-b/") || href.startsWith("/static/");
+                if (ours && seen.add(href)) todo.add(href);
+            }
+        }
+        return new ArrayList<>(seen);
+    }
+
+    /** Up to {@code max} entries of a store collection, as API paths ({@code /store/.../X.atom}), from its feed. */
+    private List<String> storeEntries(ClusterRig.Node n, String collection, int max) {
+        HttpResponse<byte[]> feed = getBytes(n.uri(collection), true);
+        assertThat(feed.statusCode()).as(collection).isEqualTo(200);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("href=\"([^\"]+\\.atom)\"")
+                .matcher(new String(feed.body(), StandardCharsets.UTF_8));
+        java.util.LinkedHashSet<String> entries = new java.util.LinkedHashSet<>();
+        while (m.find() && entries.size() < max) {
+            String path = n.uri(collection).resolve(m.group(1)).getPath();
+            if (path.startsWith(collection) && !path.equals(collection)) entries.add(path);
+        }
+        return new ArrayList<>(entries);
+    }
+
     /** Ends every node's listening connection, as an operator's pg_terminate_backend would; how many. */
     private static int terminateListeners() throws Exception {
         try (Connection c = DriverManager.getConnection(RIG.postgres().url()); Statement s = c.createStatement();
@@ -239,6 +556,13 @@ class ClusterFailureTest {
                 assertThat(r.body()).as(n.name() + " " + path).contains(">Rig ");
             }
         }
+    }
+
+    /** How often {@code part} occurs in {@code text}. */
+    private static int occurrences(String text, String part) {
+        int n = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) n++;
+        return n;
     }
 
     private static void report(String line) {

@@ -69,11 +69,21 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final String account = "rig:" + Accounts.randomPassword();
     private final List<Node> nodes = new ArrayList<>();
+    private final List<TestPostgres> replicas = new ArrayList<>();
+    private final List<String> nodeArgs = new ArrayList<>();
+    /** The database URL nodes start with; {@link #postgres()}'s unless a test moved them ({@link #database(String)}). */
+    private volatile String database;
     private Path folder;
     private Process haproxy;
     private int frontPort;
     private int statsPort;
     private Thread hook;
+
+    /** Adds options to every node's {@code serve} command line (before {@link #start()}), as {@code --cluster-batch-lease 3s}. */
+    public ClusterRig nodeArgs(String... args) {
+        nodeArgs.addAll(List.of(args));
+        return this;
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -119,6 +129,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
         try {
             if (haproxy != null) stopProcess(haproxy);
             for (Node n : nodes) n.stop();
+            for (TestPostgres r : replicas) r.stop();
             pg.stop();
             deleteTree(folder);
         } finally {
@@ -137,6 +148,21 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
     /** The database server, to stop and start it again, or to run SQL in {@code arno}. */
     public TestPostgres postgres() {
         return pg;
+    }
+
+    /**
+     * The database URL every node starts with from now on (a promoted replica's, say); running
+     * nodes keep theirs until restarted.
+     */
+    public void database(String url) {
+        database = url;
+    }
+
+    /** A streaming replica of {@link #postgres()} ({@link TestPostgres#replica()}), stopped with the rig, after the nodes. */
+    public synchronized TestPostgres replica() throws IOException, InterruptedException {
+        TestPostgres r = pg.replica();
+        replicas.add(r);
+        return r;
     }
 
     /** Node {@code n}, 1 to 3. */
@@ -256,10 +282,12 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
             Files.writeString(log, "---- start " + Instant.now() + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             // (not C1 only: the account's PBKDF2 hash, 600,000 rounds, would take seconds at the first login)
-            process = new ProcessBuilder(java, "-Xmx384m", "-XX:+UseSerialGC",
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC",
                     "-Darno.home=" + checkout(), "-cp", System.getProperty("java.class.path"), "arno.server.Main", "serve",
                     "--port", Integer.toString(port), "--data", data.toString(), "--articles", Integer.toString(ARTICLES),
-                    "--cluster", pg.url())
+                    "--cluster", database == null ? pg.url() : database));
+            command.addAll(nodeArgs);
+            process = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         }
 
@@ -316,6 +344,17 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
 
         public Path log() {
             return log;
+        }
+
+        /** Deletes the node's store copy (stopped or killed first), as an operator does to have it rebuilt. */
+        public void wipeStore() {
+            if (alive()) throw new IllegalStateException(name() + " runs: stop it before wiping its store");
+            deleteTree(data.resolve("store"));
+        }
+
+        /** The node's id in {@code arno.nodes} and a batch job's {@code owner_node}: host, colon, data folder. */
+        public boolean owns(String ownerNode) {
+            return ownerNode != null && ownerNode.endsWith(":" + data);
         }
     }
 
