@@ -61,6 +61,11 @@ final class JobRun implements Runnable {
     private final int parallelism;
     private final Semaphore permits;
     private final Map<Long, Batch.Input> underWay = new ConcurrentSkipListMap<>();
+    /**
+     * Inputs that wrote their {@code status="cancelled"} entry, kept until {@code <cancelled>} is
+     * written: one may leave {@link #underWay} before that, and must still be named under way.
+     */
+    private final Map<Long, Batch.Input> cancelledEntries = new ConcurrentSkipListMap<>();
     /** When each transformation under way began (System.nanoTime), for abandoning one that ignores its limit. */
     private final Map<Long, Long> began = new java.util.concurrent.ConcurrentHashMap<>();
     /** The inputs this run wrote an entry for (ok, failed or cancelled). */
@@ -255,6 +260,7 @@ final class JobRun implements Runnable {
                 turn.end();
             }
             if (!underWay.containsKey(input.index())) return; // abandoned meanwhile: its entry is written
+            if (outcome.status() == Transformation.Status.CANCELLED) cancelledEntries.put(index, input);
             switch (outcome.status()) {
                 case OK -> job.succeeded.incrementAndGet();
                 case FAILED -> job.failed.incrementAndGet();
@@ -277,6 +283,7 @@ final class JobRun implements Runnable {
         report.append(element(x -> x.start("transformation").attr("index", input.index()).attr("input", input.source().uri())
                 .attr("output", input.output() == null ? null : input.output().uri())
                 .attr("status", "cancelled").attr("stop", now).end().newline()));
+        cancelledEntries.put(input.index(), input);
         markReported(input.index());
     }
 
@@ -415,7 +422,10 @@ final class JobRun implements Runnable {
     private void writeCancelled() {
         if (cancelWritten) return;
         cancelWritten = true;
-        List<Batch.Input> snapshot = new ArrayList<>(underWay.values());
+        // under way now, and those that were but wrote their cancelled entry first (each is in one or the other)
+        Map<Long, Batch.Input> named = new java.util.TreeMap<>(cancelledEntries);
+        named.putAll(underWay);
+        List<Batch.Input> snapshot = new ArrayList<>(named.values());
         Instant at = job.cancelledAt;
         report.append(element(x -> {
             x.start("cancelled").attr("at", at).attr("under-way", snapshot.size()).newline();
