@@ -291,10 +291,11 @@ public final class Applier implements AutoCloseable {
                 return;
             }
             if (commit.position() != at + 1) {
-                needsResync = true;
                 String message = "the change log no longer holds positions " + (at + 1) + " to " + (commit.position() - 1)
                         + ", which the store " + store.directory() + " has not applied: the node must resynchronise";
+                // the problem first: whoever sees the flag finds its reason
                 problem = message;
+                needsResync = true;
                 LOG.log(Level.ERROR, message);
                 return;
             }
