@@ -1,9 +1,7 @@
 package arno.cluster;
 
+import arno.testkit.Local;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -136,12 +134,12 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
 
     private void startOnFreePort() throws IOException, InterruptedException {
         for (int attempt = 1; ; attempt++) {
-            port = freePort();
+            port = Local.freePort();
             try {
                 pgCtlStart();
                 return;
             } catch (IllegalStateException e) {
-                // another process may have taken the port between freePort() and the start
+                // another process may have taken the port between Local.freePort() and the start
                 if (attempt == START_ATTEMPTS) throw e;
             }
         }
@@ -236,7 +234,7 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
                     p.onExit().orTimeout(30, TimeUnit.SECONDS).join();
                 });
             }
-            deleteTree(folder);
+            Local.deleteTree(folder);
         } finally {
             pid = -1;
             folder = null;
@@ -324,27 +322,6 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
             if (Files.exists(server)) log = "\nserver.log:\n" + Files.readString(server);
             throw new IllegalStateException(String.join(" ", line) + " failed (exit " + p.exitValue() + "):\n"
                     + new String(out, StandardCharsets.UTF_8) + log);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) return;
-        try (Stream<Path> all = Files.walk(root)) {
-            all.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

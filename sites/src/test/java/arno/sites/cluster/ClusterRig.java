@@ -4,10 +4,8 @@ import arno.cluster.TestPostgres;
 import arno.testkit.Http;
 import arno.testkit.Wait;
 import arno.xml.Accounts;
+import arno.testkit.Local;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -107,7 +105,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             pg.start();
-            for (int i = 1; i <= 3; i++) nodes.add(new Node(i, freePort(), folder.resolve("data-" + i)));
+            for (int i = 1; i <= 3; i++) nodes.add(new Node(i, Local.freePort(), folder.resolve("data-" + i)));
             nodes.get(0).start();
             nodes.get(0).awaitReady(START);
             nodes.get(1).start();
@@ -131,7 +129,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
             for (Node n : nodes) n.stop();
             for (TestPostgres r : replicas) r.stop();
             pg.stop();
-            deleteTree(folder);
+            Local.deleteTree(folder);
         } finally {
             folder = null;
             haproxy = null;
@@ -349,7 +347,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
         /** Deletes the node's store copy (stopped or killed first), as an operator does to have it rebuilt. */
         public void wipeStore() {
             if (alive()) throw new IllegalStateException(name() + " runs: stop it before wiping its store");
-            deleteTree(data.resolve("store"));
+            Local.deleteTree(data.resolve("store"));
         }
 
         /** The node's id in {@code arno.nodes} and a batch job's {@code owner_node}: host, colon, data folder. */
@@ -359,8 +357,8 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
     }
 
     private void startHaproxy() throws IOException {
-        frontPort = freePort();
-        statsPort = freePort();
+        frontPort = Local.freePort();
+        statsPort = Local.freePort();
         StringBuilder servers = new StringBuilder();
         for (Node n : nodes) servers.append("  server ").append(n.name()).append(" 127.0.0.1:").append(n.port()).append(" check\n");
         Path cfg = folder.resolve("haproxy.cfg");
@@ -446,27 +444,6 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
         } catch (InterruptedException e) {
             p.destroyForcibly();
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) return;
-        try (Stream<Path> all = Files.walk(root)) {
-            all.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
