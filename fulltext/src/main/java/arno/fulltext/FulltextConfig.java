@@ -24,9 +24,7 @@ import javax.xml.XMLConstants;
 import javax.xml.validation.Schema;
 import javax.xml.validation.SchemaFactory;
 import javax.xml.validation.Validator;
-import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.QName;
-import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmNodeKind;
 import net.sf.saxon.s9api.XdmSequenceIterator;
@@ -115,14 +113,7 @@ public record FulltextConfig(List<Entries> entries, List<Field> fields, String h
      */
     public static FulltextConfig parse(byte[] xml, String systemId, XmlPolicy policy) {
         validate(xml, systemId, policy);
-        Processor p = new Processor(false);
-        policy.install(p.getUnderlyingConfiguration());
-        XdmNode doc;
-        try {
-            doc = p.newDocumentBuilder().build(policy.source(new ByteArrayInputStream(xml), systemId));
-        } catch (SaxonApiException e) {
-            throw XmlPolicy.translate(e, systemId);
-        }
+        XdmNode doc = policy.parse(xml, systemId);
         return read(doc, systemId);
     }
 

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 
 import javax.xml.XMLConstants;
-import javax.xml.transform.stream.StreamSource;
 import javax.xml.validation.Schema;
 import javax.xml.validation.SchemaFactory;
 import javax.xml.validation.Validator;
@@ -25,8 +24,6 @@ import org.xml.sax.SAXParseException;
 import net.sf.saxon.om.AxisInfo;
 import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.pattern.NodeKindTest;
-import net.sf.saxon.s9api.Processor;
-import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.tree.iter.AxisIterator;
 import net.sf.saxon.type.Type;
@@ -128,14 +125,7 @@ public record IndexConfig(List<IndexDefinition> indexes) {
      */
     public static IndexConfig parse(byte[] xml, String systemId, XmlPolicy policy) {
         validate(xml, systemId, policy);
-        Processor p = new Processor(false);
-        policy.install(p.getUnderlyingConfiguration());
-        XdmNode doc;
-        try {
-            doc = p.newDocumentBuilder().build(policy.source(new ByteArrayInputStream(xml), systemId));
-        } catch (SaxonApiException e) {
-            throw policy.translate(e, systemId);
-        }
+        XdmNode doc = policy.parse(xml, systemId);
         return read(doc.getUnderlyingNode(), systemId);
     }
 

@@ -258,6 +258,20 @@ public final class XmlPolicy {
         reader.setProperty(name, value);
     }
 
+    /**
+     * A small document (a configuration) parsed by this policy into a tree of its own processor;
+     * what the parser refuses is an {@link ArnoException} naming {@code systemId} ({@link #translate}).
+     */
+    public net.sf.saxon.s9api.XdmNode parse(byte[] xml, String systemId) {
+        net.sf.saxon.s9api.Processor p = new net.sf.saxon.s9api.Processor(false);
+        install(p.getUnderlyingConfiguration());
+        try {
+            return p.newDocumentBuilder().build(source(new java.io.ByteArrayInputStream(xml), systemId));
+        } catch (net.sf.saxon.s9api.SaxonApiException e) {
+            throw translate(e, systemId);
+        }
+    }
+
     /** A source that Saxon (or JAXP) parses with a reader of this policy. */
     public SAXSource source(InputStream in, String systemId) {
         InputSource input = new InputSource(in);
