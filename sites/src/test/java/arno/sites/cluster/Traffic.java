@@ -136,6 +136,13 @@ final class Traffic implements AutoCloseable {
         return in;
     }
 
+    /** The outcomes answered before {@code to}. */
+    static List<Outcome> answeredBefore(Iterable<Outcome> all, long to) {
+        List<Outcome> in = new ArrayList<>();
+        for (Outcome o : all) if (o.answered() < to) in.add(o);
+        return in;
+    }
+
     static List<Outcome> errors(List<Outcome> outcomes) {
         return outcomes.stream().filter(o -> !o.ok()).toList();
     }
