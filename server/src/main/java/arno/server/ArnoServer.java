@@ -140,7 +140,11 @@ public final class ArnoServer implements AutoCloseable {
         SiteRegistry registry = sites(config, store, clock);
         Path work;
         try {
-            work = Files.createTempDirectory("arno-tomcat");
+            // Tomcat's own folder (it needs one to start; Arno keeps nothing in it) beside the node's data
+            // when there is a data folder, not in /tmp: a temporary-files cleaner there (tmpwatch,
+            // systemd-tmpfiles, or a CI machine's) removed one between its creation and Tomcat's start.
+            work = Files.isDirectory(config.data()) ? Files.createTempDirectory(config.data(), ".tomcat-")
+                    : Files.createTempDirectory("arno-tomcat");
         } catch (IOException e) {
             throw ErrorMessage.WORK_FOLDER_NOT_CREATED.error(e, e.getMessage());
         }

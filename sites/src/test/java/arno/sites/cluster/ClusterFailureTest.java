@@ -127,9 +127,12 @@ class ClusterFailureTest {
             RIG.postgres().startAgain();
             started = System.nanoTime();
             int before = t.acknowledged.size();
-            awaitAcknowledged(t, before + 1);
             // the first write acknowledged after the stop (it may have been sent during the outage, and waited);
-            // sent once the server was down: one sent while pg_ctl was stopping it may still have committed
+            // sent once the server was down: one sent while pg_ctl was stopping it may still have committed,
+            // and its acknowledgement, late, says nothing of the outage's end
+            long sentDown = stopped;
+            Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("a write sent during the outage acknowledged")
+                    .until(() -> Traffic.between(t.writes, sentDown, Long.MAX_VALUE).stream().anyMatch(Outcome::ok));
             firstWriteAfter = Traffic.between(t.writes, stopped, Long.MAX_VALUE).stream().filter(Outcome::ok)
                     .mapToLong(Outcome::answered).min().orElseThrow();
             awaitAcknowledged(t, before + 20);
