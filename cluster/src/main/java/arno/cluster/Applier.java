@@ -118,7 +118,8 @@ public final class Applier implements AutoCloseable {
     private volatile String problem;
     private volatile boolean needsResync;
     private volatile Connection listening;
-    private volatile long commitsApplied;
+    /** Written by the applier's thread and by the node's write path applying its own commits. */
+    private final java.util.concurrent.atomic.AtomicLong commitsApplied = new java.util.concurrent.atomic.AtomicLong();
     private volatile Instant lastApply;
     private volatile long notified;
 
@@ -216,7 +217,7 @@ public final class Applier implements AutoCloseable {
 
     /** Commits this applier has applied (not those it found applied already). */
     public long commitsApplied() {
-        return commitsApplied;
+        return commitsApplied.get();
     }
 
     /** Wake-ups by a notification (the others are by the poll interval). */
@@ -275,7 +276,8 @@ public final class Applier implements AutoCloseable {
 
     /**
      * Applies one commit in one LMDB write transaction with its position; nothing when the store
-     * has it already. Package-private for the tests, which deliver commits twice.
+     * has it already. Package-private: the node's write path applies its own commits with it, and
+     * the tests deliver commits twice. Any thread; the store's write lock orders them.
      */
     void apply(ChangeLog.Commit commit) {
         long base;
@@ -318,7 +320,7 @@ public final class Applier implements AutoCloseable {
             Instant time = w.time();
             remember(commit.position(), new AppliedAs(w.commit(), time));
         }
-        commitsApplied++;
+        commitsApplied.incrementAndGet();
         lastApply = Instant.now();
         recovered();
         advance(commit.position());

@@ -79,6 +79,11 @@ public final class ChangeLog {
         this.notify = notify;
     }
 
+    /** The node this log writes as (recorded with each commit). */
+    public String node() {
+        return node;
+    }
+
     /** One commit as the log holds it, its changes in their order. */
     public record Commit(long position, Instant time, String node, List<Change> changes) {
     }
@@ -383,6 +388,8 @@ public final class ChangeLog {
         private long position = -1;
         /** The transaction's id once it took its position: what {@link ChangeLog#outcome} asks about. */
         private String xid;
+        /** The commit's time in the log, once it took its position. */
+        private Instant committedAt;
         private boolean done;
 
         private Transaction(Connection c) throws SQLException {
@@ -419,6 +426,25 @@ public final class ChangeLog {
                     writes.add(new Object[] {path, r.getLong(1)});
                 }
             }
+        }
+
+        /**
+         * Takes the lock of the log's head (the row every commit updates) and returns the head: until
+         * this transaction ends no other writer of the cluster commits, so a writer that lost a race
+         * checks its writes against a head that stands still and commits after it at the next try.
+         */
+        public long lockHead() throws SQLException {
+            checkOpen();
+            try (PreparedStatement s = c.prepareStatement("SELECT position FROM arno.log_head FOR UPDATE");
+                 ResultSet r = s.executeQuery()) {
+                if (!r.next()) throw new SQLException("the change log has no head row (arno.log_head is empty)");
+                return r.getLong(1);
+            }
+        }
+
+        /** The commit's time in the log ({@code commits.committed_at}), once it took its position; else null. */
+        public Instant committedAt() {
+            return committedAt;
         }
 
         /** Deletes the document at {@code path}. */
@@ -507,11 +533,15 @@ public final class ChangeLog {
             try (PreparedStatement p = c.prepareStatement(
                     "INSERT INTO arno.commits (position, committed_at, node) VALUES (?, greatest(clock_timestamp(),"
                             // never before the last commit's time: copies rebuilt from the documents agree with those that applied the log
-                            + " (SELECT committed_at FROM arno.commits WHERE position = ?)), ?)")) {
+                            + " (SELECT committed_at FROM arno.commits WHERE position = ?)), ?) RETURNING committed_at")) {
                 p.setLong(1, position);
                 p.setLong(2, position - 1);
                 p.setString(3, node);
-                p.executeUpdate();
+                try (ResultSet r = p.executeQuery()) {
+                    r.next();
+                    // read as read() reads it, so that a commit applied from either is the same
+                    committedAt = r.getTimestamp(1).toInstant();
+                }
             }
             try (PreparedStatement change = c.prepareStatement(
                     "INSERT INTO arno.changes (position, seq, path, version_id) VALUES (?, ?, ?, ?)");

@@ -42,9 +42,11 @@ import arno.xml.ErrorMessage;
  *     references) and each it deleted, in the order of their last change; then <b>aborts</b> the
  *     transaction, since a copy changes only by applying the log;</li>
  * <li><b>commits</b> the captured writes in PostgreSQL in one {@link ChangeLog.Transaction};</li>
- * <li>completes the operations when the node's applier has <b>applied</b> that commit: the write
- *     is then durable in PostgreSQL and visible on this node (read-your-writes for the writer), and
- *     its version is the store version the commit was applied as, which every node gives it.</li>
+ * <li><b>applies</b> that commit to the copy at once, from the writes it captured, by the applier's
+ *     own step (the node's applier, which hears of every commit, then finds it applied), and
+ *     completes the operations: the write is then durable in PostgreSQL and visible on this node
+ *     (read-your-writes for the writer), and its version is the store version the commit was
+ *     applied as, which every node gives it.</li>
  * </ol>
  *
  * <h2>Conflicts between nodes</h2>
@@ -52,11 +54,14 @@ import arno.xml.ErrorMessage;
  * both pass its If-Match, or both find a name free. The check ran on the copy at position P (the
  * applier's mark, read in the checking transaction), and it is valid only if nothing was committed
  * after P; so the commit is made only if the log's head is still P ({@link ChangeLog.Transaction#commitAfter},
- * a condition on the head's row, decided under its lock). Otherwise nothing is stored: the thread
- * waits until its applier has applied the head it saw, and runs the group again from step 1, on
- * the newer copy, where the operation may now be refused (412: someone changed the entry since) or
- * pass (then it commits). No operation is ever committed against a state it did not check, and none
- * is lost. This serialises every write of the cluster on the head, which writers queue for anyway;
+ * a condition on the head's row, decided under its lock). Otherwise nothing is stored, and the
+ * group is run again from step 1 <i>holding the head</i> ({@link ChangeLog.Transaction#lockHead}):
+ * the thread takes the head's lock, waits until its copy has applied that head, checks on it (the
+ * operation may now be refused, 412: someone changed the entry since, or pass) and commits in the
+ * same transaction, so a group loses a race at most once: with three nodes writing at once, about
+ * half the groups lost one, and many lost several in a row. No operation is ever committed against
+ * a state it did not check, and none is lost. This serialises every write of the cluster on the
+ * head, which writers queue for anyway;
  * a finer check (the documents an operation read and wrote, against those changed after P) would
  * let unrelated writes of two nodes through without a retry, but needs the read set of every
  * operation, which the service does not record yet.
@@ -222,53 +227,129 @@ public final class PgWritePath implements WritePath {
     }
 
     private void runGroup(List<Task> group) {
+        // after a lost race the next attempt holds the log's head from before its check: it cannot lose again
+        boolean lockFirst = false;
         for (int attempt = 1; ; attempt++) {
-            Checked checked = check(group, attempt == 1);
-            if (checked == null) return;
-            // the refused ones are answered; the rest go on together
-            group.removeIf(t -> t.future.isDone());
-            if (group.isEmpty()) return;
-            if (checked.writes().isEmpty()) {
-                // nothing to store (operations that changed nothing): the copy as it is answers
-                for (Task t : group) t.future.complete(new Done(t.applied, store.version(), checked.time()));
-                return;
+            ChangeLog.Transaction held = null;
+            if (lockFirst) {
+                held = lockedAtHead(group);
+                if (held == null) return;
             }
-            beforeCommit.run();
-            long position;
             try {
-                position = commit(checked);
-            } catch (ChangeLog.OutcomeUnknown e) {
-                ChangeLog.Outcome outcome = settle(e);
-                if (outcome == ChangeLog.Outcome.COMMITTED) {
-                    complete(group, e.position(), checked.time());
-                    return;
-                }
-                if (outcome == ChangeLog.Outcome.UNKNOWN) {
-                    fail(group, ErrorMessage.DB_COMMIT_UNKNOWN.error(e, e.position(), cause(e)));
-                    return;
-                }
-                // aborted: nothing was stored, so the group is checked and committed again
-                if (attempt == options.maxAttempts()) {
-                    fail(group, ErrorMessage.DB_COMMIT_UNKNOWN.error(e, e.position(), cause(e)));
-                    return;
-                }
-                continue;
-            } catch (SQLException e) {
-                fail(group, unavailable(e));
-                return;
-            }
-            if (position < 0) {
-                conflicts++;
-                if (attempt == options.maxAttempts()) {
-                    fail(group, ErrorMessage.CLUSTER_WRITE_CONFLICTS.error(attempt));
-                    return;
-                }
-                catchUp(group);
+                Checked checked = check(group, attempt == 1);
+                if (checked == null) return;
+                // the refused ones are answered; the rest go on together
+                group.removeIf(t -> t.future.isDone());
                 if (group.isEmpty()) return;
-                continue;
+                if (checked.writes().isEmpty()) {
+                    // nothing to store (operations that changed nothing): the copy as it is answers
+                    for (Task t : group) t.future.complete(new Done(t.applied, store.version(), checked.time()));
+                    return;
+                }
+                beforeCommit.run();
+                Committed committed;
+                try {
+                    committed = commit(checked, held);
+                } catch (ChangeLog.OutcomeUnknown e) {
+                    ChangeLog.Outcome outcome = settle(e);
+                    if (outcome == ChangeLog.Outcome.COMMITTED) {
+                        complete(group, e.position(), checked.time());
+                        return;
+                    }
+                    if (outcome == ChangeLog.Outcome.UNKNOWN) {
+                        fail(group, ErrorMessage.DB_COMMIT_UNKNOWN.error(e, e.position(), cause(e)));
+                        return;
+                    }
+                    // aborted: nothing was stored, so the group is checked and committed again
+                    if (attempt == options.maxAttempts()) {
+                        fail(group, ErrorMessage.DB_COMMIT_UNKNOWN.error(e, e.position(), cause(e)));
+                        return;
+                    }
+                    continue;
+                } catch (SQLException e) {
+                    fail(group, unavailable(e));
+                    return;
+                }
+                if (committed == null) {
+                    conflicts++;
+                    if (attempt == options.maxAttempts()) {
+                        fail(group, ErrorMessage.CLUSTER_WRITE_CONFLICTS.error(attempt));
+                        return;
+                    }
+                    lockFirst = true;
+                    continue;
+                }
+                applyOwn(committed, checked);
+                complete(group, committed.position(), checked.time());
+                return;
+            } finally {
+                closeQuietly(held);
             }
-            complete(group, position, checked.time());
-            return;
+        }
+    }
+
+    /** A commit this path made: its position and its time in the log. */
+    private record Committed(long position, Instant time) {
+    }
+
+    /**
+     * Applies this path's own commit to the copy at once, from the writes it captured, instead of
+     * waiting for the applier to be woken and read them back from PostgreSQL: the copy is at the
+     * position the commit follows (it was checked there and committed only on that head), so the
+     * commit is the next the copy applies. It is the applier's own step ({@link Applier#apply}):
+     * the same documents parsed the same way, version and time as every node gives them, and a
+     * commit the applier got to first is found applied and left alone. If it fails, the applier
+     * applies it as it would any commit.
+     */
+    private void applyOwn(Committed committed, Checked checked) {
+        List<ChangeLog.Change> changes = new ArrayList<>(checked.writes().size());
+        int seq = 0;
+        for (Write w : checked.writes()) {
+            changes.add(new ChangeLog.Change(++seq, w.path(), w.content() == null ? null : w.mediaType(),
+                    w.binary(), w.content(), w.refs()));
+        }
+        try {
+            applier.apply(new ChangeLog.Commit(committed.position(), committed.time(), log.node(), changes));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "this node could not apply its own commit at position " + committed.position()
+                    + " at once (" + e.getMessage() + "); its applier applies it from the log", e);
+        }
+    }
+
+    /**
+     * A transaction of the log holding its head, with this node's copy caught up to that head; null
+     * when the group failed meanwhile (the database out of reach, the copy not catching up).
+     */
+    private ChangeLog.Transaction lockedAtHead(List<Task> group) {
+        ChangeLog.Transaction tx = null;
+        try {
+            tx = log.begin();
+            long head = tx.lockHead();
+            if (!applier.awaitApplied(head, options.applyTimeout())) {
+                fail(group, ErrorMessage.DB_NOT_CAUGHT_UP.error(head, options.applyTimeout().toMillis(),
+                        describe(applier.problem())));
+                closeQuietly(tx);
+                return null;
+            }
+            return tx;
+        } catch (SQLException e) {
+            closeQuietly(tx);
+            fail(group, unavailable(e));
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeQuietly(tx);
+            fail(group, ErrorMessage.WRITE_PATH_INTERRUPTED.error(store.directory()));
+            return null;
+        }
+    }
+
+    private static void closeQuietly(ChangeLog.Transaction tx) {
+        if (tx == null) return;
+        try {
+            tx.close();
+        } catch (SQLException e) {
+            LOG.log(System.Logger.Level.DEBUG, "rolling back a change log transaction failed: " + e.getMessage());
         }
     }
 
@@ -359,18 +440,16 @@ public final class PgWritePath implements WritePath {
 
     /**
      * Step 3: the captured writes in one transaction of the log, committed only on the head
-     * checked against; -1 when another commit came first. A connection that fails before the
-     * COMMIT (one the pool kept across a restart of the database, say) stored nothing, so the
-     * pool's connections are dropped and the transaction is tried once more on a new one.
+     * checked against; null when another commit came first. {@code held}: the transaction that
+     * holds the head (a try after a lost race), else a new one. A connection that fails before the
+     * COMMIT of a new one (one the pool kept across a restart of the database, say) stored nothing,
+     * so the pool's connections are dropped and the transaction is tried once more on a new one.
      */
-    private long commit(Checked checked) throws SQLException {
+    private Committed commit(Checked checked, ChangeLog.Transaction held) throws SQLException {
+        if (held != null) return commitIn(held, checked);
         for (int attempt = 1; ; attempt++) {
             try (ChangeLog.Transaction tx = log.begin()) {
-                for (Write w : checked.writes()) {
-                    if (w.content() == null) tx.delete(w.path());
-                    else tx.put(w.path(), w.mediaType(), w.binary(), w.content(), w.refs());
-                }
-                return tx.commitAfter(checked.base());
+                return commitIn(tx, checked);
             } catch (ChangeLog.OutcomeUnknown e) {
                 throw e;
             } catch (SQLException e) {
@@ -380,6 +459,15 @@ public final class PgWritePath implements WritePath {
                 log.evictConnections();
             }
         }
+    }
+
+    private static Committed commitIn(ChangeLog.Transaction tx, Checked checked) throws SQLException {
+        for (Write w : checked.writes()) {
+            if (w.content() == null) tx.delete(w.path());
+            else tx.put(w.path(), w.mediaType(), w.binary(), w.content(), w.refs());
+        }
+        long position = tx.commitAfter(checked.base());
+        return position < 0 ? null : new Committed(position, tx.committedAt());
     }
 
     /**
@@ -413,23 +501,6 @@ public final class PgWritePath implements WritePath {
     }
 
     private static final long SETTLE_EVERY_MS = 100;
-
-    /** Another commit came first: waits until the copy has applied the log's head, so the next check sees it. */
-    private void catchUp(List<Task> group) {
-        try {
-            long head = log.head();
-            if (!applier.awaitApplied(head, options.applyTimeout())) {
-                fail(group, ErrorMessage.DB_NOT_CAUGHT_UP.error(head, options.applyTimeout().toMillis(),
-                        describe(applier.problem())));
-            }
-        } catch (SQLException e) {
-            fail(group, unavailable(e));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            fail(group, ErrorMessage.WRITE_PATH_INTERRUPTED.error(store.directory()));
-        }
-        group.removeIf(t -> t.future.isDone());
-    }
 
     /** Step 4: waits until the node has applied {@code position}, then answers with the version it got there. */
     private void complete(List<Task> group, long position, Instant checkedAt) {

@@ -309,6 +309,69 @@ class PgWritePathTest {
         assertThat(a.documentVersion(jb.document())).isEqualTo(jb.version());
     }
 
+    /**
+     * A group that lost a race checks again holding the log's head: another node writing before
+     * every one of its commits cannot make it lose twice (before, each try could lose again, up to
+     * the attempts' bound).
+     */
+    @Test
+    void aGroupThatLostARaceHoldsTheHeadAtItsNextTry() throws Exception {
+        Node a = node("a");
+        Node b = node("b");
+        AtomStore.Written top = a.atom.createEntry(ResourcePath.ROOT, null, "journals", entry("journals", "Journals"), "ed");
+        b.catchUp();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        List<Future<AtomStore.Written>> byA = new ArrayList<>();
+        try {
+            b.path.beforeCommit = () -> {
+                int n = byA.size();
+                Future<AtomStore.Written> f = pool.submit(() -> a.atom.createEntry(top.path(), null, "ja" + n, entry("journal", "A" + n), "ed"));
+                byA.add(f);
+                try {
+                    f.get(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException heldBack) {
+                    // b holds the head: a's commit waits for b's
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            };
+            AtomStore.Written jb = b.atom.createEntry(top.path(), null, "jb", entry("journal", "By B"), "ed");
+            assertThat(b.path.conflicts()).isEqualTo(1);
+            assertThat(byA).hasSize(2);
+            AtomStore.Written held = byA.get(1).get();
+            // a's first write came before b's, its second (held back) after it
+            assertThat(a.path.position(byA.get(0).get().version()).orElseThrow()).isEqualTo(3);
+            assertThat(b.path.position(jb.version()).orElseThrow()).isEqualTo(4);
+            assertThat(a.path.position(held.version()).orElseThrow()).isEqualTo(5);
+        } finally {
+            pool.shutdown();
+        }
+        a.catchUp();
+        b.catchUp();
+        assertThat(a.contents()).isEqualTo(b.contents()).containsKeys("/journals/ja0.atom", "/journals/ja1.atom", "/journals/jb.atom");
+    }
+
+    /**
+     * A node applies its own commit as it makes it, without waiting for its applier to hear of it:
+     * here the applier is never notified and polls once an hour, and the write still answers at once.
+     */
+    @Test
+    void aNodeAppliesItsOwnCommitWithoutWaitingForItsApplier() throws Exception {
+        Node a = node("a", false, Duration.ofHours(1));
+        Node b = node("b");
+        // waiting for the applier, it would fail after the apply timeout (20 s) with 503 committed-not-applied
+        AtomStore.Written w = a.atom.createEntry(ResourcePath.ROOT, null, "journals", entry("journals", "Mine"), "ed");
+        assertThat(a.applier().applied()).isEqualTo(a.log.head());
+        assertThat(a.documentVersion(w.document())).isEqualTo(w.version());
+        b.catchUp();
+        // applied from the captured writes, the copy is what the other node made of the log
+        assertThat(a.contents()).isEqualTo(b.contents());
+        try (Snapshot s = a.store.read(); Snapshot t = b.store.read()) {
+            assertThat(s.committedAt(w.version())).isEqualTo(t.committedAt(w.version()));
+            assertThat(s.mark(Applier.COMMIT_MARK)).isEqualTo(t.mark(Applier.COMMIT_MARK));
+        }
+    }
+
     /** A whole group checked again after a conflict: every operation of it, not only the first. */
     @Test
     void aGroupCheckedAgainRunsEveryOperationOfIt() throws Exception {
