@@ -127,7 +127,7 @@ public final class Resync {
             prepareNewCopy.accept(s);
             r = fill(database, s, start);
         }
-        // opened as a copy is, so its last commit makes every page the unsynced ones wrote durable
+        // opened as a copy is; closing flushes what the unsynced commits wrote
         try (Store s = Store.open(fresh, options); WriteTransaction w = s.write()) {
             w.setMark(Applier.MARK, r.position);
             w.commit();

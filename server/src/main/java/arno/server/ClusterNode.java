@@ -167,17 +167,21 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
 
     /**
      * Makes the node's copy in {@code dir} (closed) one that can follow the log: a copy that is
-     * new or wiped while the log has commits, older than the log's retention, or holding commits
-     * the database does not (restored, or a replica promoted without them) is rebuilt from the
+     * new or wiped while the log has commits, older than the log's retention, holding commits the
+     * database does not (restored, or a replica promoted without them), or open without flushing
+     * when its machine stopped ({@link arno.cluster.UnsyncedCopy}) is rebuilt from the
      * database ({@link Resync}), the log showing progress; the node is not ready meanwhile. Runs
      * {@code prepareNewCopy} on a rebuilt copy first, as on any new one.
      */
     public void prepareCopy(java.nio.file.Path dir, arno.store.StoreOptions options, java.util.function.Consumer<arno.store.Store> prepareNewCopy) {
-        String reason;
-        try (arno.store.Store s = arno.store.Store.open(dir, options)) {
-            reason = Resync.reason(s, log);
-        } catch (SQLException e) {
-            throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
+        // a copy the machine stopped under while it was written without flushing is not even opened
+        String reason = arno.cluster.UnsyncedCopy.reason(dir);
+        if (reason == null) {
+            try (arno.store.Store s = arno.store.Store.open(dir, options)) {
+                reason = Resync.reason(s, log);
+            } catch (SQLException e) {
+                throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
+            }
         }
         if (reason == null) return;
         LOG.log(System.Logger.Level.WARNING, "resync: " + reason + "; rebuilding it from the database");

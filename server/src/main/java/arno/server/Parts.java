@@ -92,8 +92,14 @@ public final class Parts implements AutoCloseable {
         Store store = null;
         try {
             // a copy that cannot follow the log (new, wiped, too old, ahead of the database) is rebuilt first
-            if (cluster != null) cluster.prepareCopy(config.store(), storeOptions(config), prepareNewCopy);
-            store = Store.open(config.store(), storeOptions(config));
+            StoreOptions options = storeOptions(config);
+            if (cluster != null) {
+                // a node's copy is written without a flush per commit (arno.cluster.UnsyncedCopy says why and how it is safe)
+                options = options.noSync(arno.cluster.UnsyncedCopy.supported());
+                cluster.prepareCopy(config.store(), options, prepareNewCopy);
+                if (options.noSync()) arno.cluster.UnsyncedCopy.opening(config.store());
+            }
+            store = Store.open(config.store(), options);
             AtomStore atom;
             if (cluster == null) {
                 atom = AtomStore.open(store, atomOptions(config, contextPath));
@@ -217,6 +223,8 @@ public final class Parts implements AutoCloseable {
         for (AutoCloseable o : open) {
             try {
                 o.close();
+                // closed cleanly, a node's copy is flushed: nothing to distrust after a reboot
+                if (o == store && cluster != null) arno.cluster.UnsyncedCopy.closed(config.store());
             } catch (Exception e) {
                 if (first == null) first = e;
                 else first.addSuppressed(e);

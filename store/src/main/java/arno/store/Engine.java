@@ -69,6 +69,8 @@ final class Engine implements AutoCloseable {
     final Dbi<DirectBuffer> pathNames;
     private final FileChannel lockChannel;
     private final FileLock lock;
+    /** Opened without an fsync per commit (MDB_NOSYNC): what the commits wrote is flushed at close. */
+    private boolean syncAtClose;
 
     private Engine(Path dir, Env<DirectBuffer> env, FileChannel lockChannel, FileLock lock) {
         this.dir = dir;
@@ -168,6 +170,7 @@ final class Engine implements AutoCloseable {
             }
             env.readerCheck();
             engine = new Engine(abs, env, channel, lock);
+            engine.syncAtClose = options.noSync();
             engine.checkFormat(create, options);
         } catch (RuntimeException e) {
             env.close();
@@ -246,6 +249,8 @@ final class Engine implements AutoCloseable {
     @Override
     public void close() {
         try {
+            // a clean close leaves nothing only the page cache holds: a machine that stops later loses nothing
+            if (syncAtClose) env.sync(true);
             env.close();
         } finally {
             releaseQuietly(lock, lockChannel);

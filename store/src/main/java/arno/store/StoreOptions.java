@@ -92,8 +92,11 @@ public final class StoreOptions {
     }
 
     /**
-     * Skip the fsync at commit (MDB_NOSYNC). A crash of the machine (not of the process) may then
-     * lose the last transactions, never consistency. Only for bulk loads that can be redone.
+     * Skip the fsync at commit (MDB_NOSYNC); a clean close flushes. A crash of the process loses
+     * nothing (the pages are in the operating system's cache); a crash of the machine may lose the
+     * last transactions and, with the memory map written directly ({@link #writeMap}), damage the
+     * store. Only for what can be redone: bulk loads, and a cluster node's copy, which is rebuilt
+     * from the cluster's database when its machine stopped while it was open.
      */
     public StoreOptions noSync(boolean on) {
         return new StoreOptions(mapSize, maxReaders, writeMap, on, xmlPolicy, changeRetention, clock, index);

@@ -103,7 +103,9 @@ public final class ClusterBench {
         h.setMaximumPoolSize(4);
         h.setPoolName(name);
         HikariDataSource pool = new HikariDataSource(h);
-        Store store = Store.open(dir, StoreOptions.defaults().mapSize(8L << 30));
+        // a copy as a node opens it: without a flush per commit (-Dcopy.sync=true: flushed, to tell the two apart)
+        boolean unsynced = arno.cluster.UnsyncedCopy.supported() && !Boolean.getBoolean("copy.sync");
+        Store store = Store.open(dir, StoreOptions.defaults().mapSize(8L << 30).noSync(unsynced));
         PgWritePath[] path = new PgWritePath[1];
         AtomStore atom = AtomStore.open(store, AtomOptions.defaults(), PgWritePath.factory(new ChangeLog(pool, name),
                 () -> DriverManager.getConnection(pg.url(db)), PgWritePath.Options.defaults(), p -> path[0] = p));

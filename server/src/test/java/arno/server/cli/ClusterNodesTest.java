@@ -141,6 +141,50 @@ class ClusterNodesTest {
     }
 
     /**
+     * A node's copy is written without a flush per commit; a marker names the machine's boot while
+     * it is open and a clean stop removes it. A copy whose marker names another boot (its machine
+     * stopped while it was open: here damaged too) is rebuilt from the database, never opened.
+     */
+    @Test
+    void aCopyOpenWhenItsMachineStoppedIsRebuiltNotTrusted() throws Exception {
+        String database = PG.newDatabase();
+        Path config = config(PG.url(database), "heartbeat='200ms'");
+        ServingNode a = node(config, data("a"));
+        ServingNode b = node(config, data("b"));
+        ServingNode b2 = null;
+        try {
+            a.port();
+            b.port();
+            String boot = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+            assertThat(Files.readString(tmp.resolve("b/store").resolve(arno.cluster.UnsyncedCopy.MARKER)).strip()).isEqualTo(boot);
+            String path = post(a, "/store/", "journals", "journals", "Journals").headers().firstValue("Location").orElseThrow();
+            Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(b.get(path).statusCode()).isEqualTo(200));
+            assertThat(b.stop()).as(b.err()).isZero();
+            assertThat(tmp.resolve("b/store").resolve(arno.cluster.UnsyncedCopy.MARKER)).doesNotExist();
+            // as if the machine had stopped under it: the marker of another boot, and pages that never reached the disk
+            Files.writeString(tmp.resolve("b/store").resolve(arno.cluster.UnsyncedCopy.MARKER), "another-boot");
+            try (java.nio.channels.FileChannel data = java.nio.channels.FileChannel.open(tmp.resolve("b/store/data.mdb"),
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                data.write(java.nio.ByteBuffer.wrap(new byte[8192]), 0);
+            }
+            b2 = node(config, data("b"));
+            b2.port();
+            ServingNode rebuilt = b2;
+            Wait.upTo(Duration.ofSeconds(20)).untilAsserted(() -> {
+                HttpResponse<String> health = rebuilt.get("/_arno/health");
+                assertThat(health.body()).contains("\"state\":\"ready\"");
+            });
+            // rebuilt (the damaged copy would not even open), and marked again as open in this boot
+            assertThat(Files.readString(tmp.resolve("b/store").resolve(arno.cluster.UnsyncedCopy.MARKER)).strip()).isEqualTo(boot);
+            assertThat(b2.get(path).body()).isEqualTo(a.get(path).body()).contains("Journals");
+        } finally {
+            assertThat(a.stop()).as(a.err()).isZero();
+            if (b2 != null) assertThat(b2.stop()).as(b2.err()).isZero();
+            else b.stop();
+        }
+    }
+
+    /**
      * A running node whose copy the log left behind (pruned past it while it could not apply)
      * rebuilds it by itself, on the same port, and is ready again at the log's head: no restart
      * by an operator (issue 23, item 6).
