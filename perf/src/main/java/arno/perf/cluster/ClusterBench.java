@@ -174,11 +174,14 @@ public final class ClusterBench {
             }
             try {
                 ResourcePath root = nodes.get(0).atom().createEntry(ResourcePath.ROOT, null, "journals", entry("Journals", "journals"), "bench").path();
+                // every node has the root before its clients write under it (position 1 is the model, not the root)
+                long rootAt = nodes.get(0).path() == null ? 0 : nodes.get(0).path().applier().applied();
                 for (Node n : nodes) {
-                    if (n.path() != null) n.path().applier().awaitApplied(1, Duration.ofSeconds(10));
+                    if (n.path() != null) n.path().applier().awaitApplied(rootAt, Duration.ofSeconds(10));
                 }
                 AtomicLong done = new AtomicLong();
                 AtomicLong failed = new AtomicLong();
+                java.util.concurrent.ConcurrentHashMap<String, Long> reasons = new java.util.concurrent.ConcurrentHashMap<>();
                 AtomicBoolean stop = new AtomicBoolean();
                 ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
                 List<Future<?>> futures = new ArrayList<>();
@@ -192,6 +195,8 @@ public final class ClusterBench {
                                 done.incrementAndGet();
                             } catch (RuntimeException e) {
                                 failed.incrementAndGet();
+                                // what failed, by message (numbers out), so that a failing run says why
+                                reasons.merge(String.valueOf(e.getMessage()).replaceAll("[0-9]+", "N"), 1L, Long::sum);
                             }
                         }
                     }));
@@ -210,6 +215,7 @@ public final class ClusterBench {
                 long conflicts = nodes.stream().mapToLong(n -> n.path() == null ? 0 : n.path().conflicts()).sum();
                 System.out.printf(Locale.ROOT, "%-10s %7.0f entries/s  (%d in %.1f s; %d failed; %d groups checked again; this JVM's CPU %.2f ms per entry)%n",
                         run, entries / elapsed, entries, elapsed, failed.get(), conflicts, cpu * 1000 / Math.max(1, entries));
+                reasons.forEach((why, n) -> System.out.printf(Locale.ROOT, "           failed %d times: %s%n", n, why));
             } finally {
                 for (Node n : nodes) n.close();
             }
