@@ -45,6 +45,8 @@ import org.HdrHistogram.Histogram;
  *                                          query, one client then CLIENTS threads: p50, p99, max per kind
  * FulltextBench fresh DIR [COUNT]          one article written and committed, then searched for until found:
  *                                          commit to searchable, p50, p99, max
+ * FulltextBench http DIR BASE [CLIENTS] [SECONDS]   the sites' search pages of the queries {@code query} chose
+ *                                          (DIR/search-pages.tsv) from a running {@code ./arno serve --data DIR}
  * </pre>
  *
  * DIR is laid out as a data folder ({@code DIR/store}, {@code DIR/fulltext}), so {@code ./arno serve
@@ -67,7 +69,8 @@ public final class FulltextBench {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: FulltextBench build DIR N [--no-parts|--slim] | query DIR [CLIENTS] [SECONDS] | fresh DIR [COUNT]");
+            System.err.println("usage: FulltextBench build DIR N [--no-parts|--slim] | query DIR [CLIENTS] [SECONDS] | fresh DIR [COUNT]"
+                    + " | http DIR BASE-URL [CLIENTS] [SECONDS]");
             System.exit(2);
         }
         Path dir = Path.of(args[1]);
@@ -80,7 +83,9 @@ public final class FulltextBench {
             case "query" -> Queries.run(dir, args.length > 2 ? Integer.parseInt(args[2]) : 8,
                     args.length > 3 ? Integer.parseInt(args[3]) : 10);
             case "fresh" -> fresh(dir, args.length > 2 ? Integer.parseInt(args[2]) : 50);
-            default -> throw new IllegalArgumentException("no command " + args[0] + " (build, query, fresh)");
+            case "http" -> Queries.http(dir, args[2], args.length > 3 ? Integer.parseInt(args[3]) : 8,
+                    args.length > 4 ? Integer.parseInt(args[4]) : 10);
+            default -> throw new IllegalArgumentException("no command " + args[0] + " (build, query, fresh, http)");
         }
     }
 

@@ -51,7 +51,9 @@ final class Queries {
 
         @Override
         public String toString() {
-            return options.isEmpty() ? q : q + " " + options;
+            Map<String, List<String>> o = new LinkedHashMap<>(options);
+            o.keySet().removeAll(List.of("size", "start", "snippets"));
+            return q + " " + o;
         }
     }
 
@@ -64,9 +66,11 @@ final class Queries {
                 System.out.printf(Locale.ROOT, "index ready in %.1f s at store version %d (builds while open: %d; 0 = resumed from its commit)%n",
                         (System.nanoTime() - t0) / 1e9, st.version(), st.builds());
                 Map<String, List<Query>> kinds = pick(dir, index);
+                writeUrls(dir.resolve(URLS), kinds);
                 int warm = Math.max(2, seconds / 2);
                 System.out.printf(Locale.ROOT, "each kind: %d s warm-up, then %d s of 1 client, then %d s of %d clients (threads) at once;"
-                        + " latency of one search (results page: 10 hits, facets, snippets)%n", warm, seconds, seconds, clients);
+                        + " latency of one search as a site's search page asks it (10 hits, facets, 2 snippets per text field,"
+                        + " the site's journal_id)%n", warm, seconds, seconds, clients);
                 for (Map.Entry<String, List<Query>> k : kinds.entrySet()) {
                     List<SearchRequest> requests = k.getValue().stream().map(Query::request).toList();
                     drive(index, requests, 1, warm);
@@ -82,7 +86,11 @@ final class Queries {
                 List<Query> common = kinds.get("common");
                 String[][] parts = {{"snippets", "0"}, {"facets", "false"}, {"snippets", "0", "facets", "false"}};
                 for (String[] p : parts) {
-                    List<SearchRequest> requests = common.stream().map(q -> SearchRequest.of(q.q(), FulltextBench.options(p))).toList();
+                    List<SearchRequest> requests = common.stream().map(q -> {
+                        Map<String, List<String>> o = new LinkedHashMap<>(q.options());
+                        o.putAll(FulltextBench.options(p));
+                        return SearchRequest.of(q.q(), o);
+                    }).toList();
                     drive(index, requests, 1, warm);
                     Measured m = drive(index, requests, 1, seconds);
                     System.out.printf(Locale.ROOT, "common, %s, 1 client: p50 %s, p99 %s%n", FulltextBench.options(p),
@@ -93,6 +101,63 @@ final class Queries {
                 index.close();
             }
         }
+    }
+
+    /** The queries as the sites' search pages' URLs, for {@code FulltextBench http}: KIND, a tab, the page's path. */
+    static final String URLS = "search-pages.tsv";
+
+    /**
+     * The site's search page for each query: {@code /journal-a/search?q=…} for journal_id ja. The
+     * page filters by exact year only (its facet links), so a filtered query's page asks for the
+     * first year of the range.
+     */
+    static void writeUrls(Path file, Map<String, List<Query>> kinds) throws IOException {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<String, List<Query>> k : kinds.entrySet()) {
+            for (Query q : k.getValue()) {
+                String id = q.options().get("journal_id").get(0);
+                b.append(k.getKey()).append('\t').append("/journal-").append(id.substring(1)).append("/search?q=")
+                        .append(java.net.URLEncoder.encode(q.q(), java.nio.charset.StandardCharsets.UTF_8));
+                List<String> from = q.options().get("year-from");
+                if (from != null) b.append("&year=").append(from.get(0));
+                b.append('\n');
+            }
+        }
+        java.nio.file.Files.writeString(file, b);
+        System.out.println("the queries as the sites' search pages: " + file + " (FulltextBench http reads it)");
+    }
+
+    /**
+     * The same kinds through HTTP: each kind's search pages from {@code DIR/search-pages.tsv}
+     * against a running server ({@code ./arno serve --data DIR --production}), with
+     * {@link arno.perf.pages.PageClients}: warm-up, one client, then {@code clients}.
+     */
+    static void http(Path dir, String base, int clients, int seconds) throws Exception {
+        Map<String, List<String>> kinds = new LinkedHashMap<>();
+        for (String line : java.nio.file.Files.readAllLines(dir.resolve(URLS))) {
+            String[] kv = line.split("\t", 2);
+            kinds.computeIfAbsent(kv[0], k -> new ArrayList<>()).add(kv[1]);
+        }
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        int warm = Math.max(2, seconds / 2);
+        System.out.printf(Locale.ROOT, "the sites' search pages at %s (whole pages: the template, 10 hits, facets, snippets);"
+                + " each kind: %d s warm-up, %d s of 1 client, %d s of %d clients%n", base, warm, seconds, seconds, clients);
+        for (Map.Entry<String, List<String>> k : kinds.entrySet()) {
+            System.out.println("  " + k.getKey() + ": " + base + k.getValue().get(0) + (k.getValue().size() > 1 ? " ..." : ""));
+            timed(http, base, k.getValue(), 1, warm);
+            for (int n : new int[] {1, clients}) {
+                System.out.printf(Locale.ROOT, "%-9s %2d client%s  %s%n", k.getKey(), n, n == 1 ? " " : "s",
+                        timed(http, base, k.getValue(), n, seconds).summary());
+            }
+        }
+    }
+
+    private static arno.perf.pages.PageClients timed(java.net.http.HttpClient http, String base, List<String> pages, int clients,
+            int seconds) throws InterruptedException {
+        arno.perf.pages.PageClients c = arno.perf.pages.PageClients.run(http, base, pages, clients);
+        Thread.sleep(seconds * 1000L);
+        c.stop();
+        return c;
     }
 
     record Measured(Histogram h, long empty) {}
@@ -178,34 +243,53 @@ final class Queries {
             }
             List<String> common = byStem.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                     .limit(2 * PER_KIND).map(e -> wordOf.get(e.getKey())).toList();
-            kinds.put("common", checked(index, "common", common.stream().limit(PER_KIND).map(w -> new Query(w, Map.of())).toList()));
+            // The journals' ids, which a site's search page filters by: from one hit of each journal.
+            Pages pages = new Pages();
+            Results any = index.search(SearchRequest.of(common.get(0)));
+            List<String> years = values(any, "year").stream().sorted().toList();
+            for (String title : values(any, "journal")) {
+                Results one = index.search(SearchRequest.of(common.get(0), FulltextBench.options("journal", title, "size", "1")));
+                pages.journalIds.add(one.hits().get(0).fields().get("journal_id").get(0));
+            }
+            kinds.put("common", checked(index, "common", common.stream().limit(PER_KIND).map(w -> pages.page(w)).toList()));
             // Rare words: those of the sample whose stem is in the fewest entries.
             List<String> rare = byStem.entrySet().stream().filter(e -> e.getValue() > 0).sorted(Map.Entry.comparingByValue())
                     .limit(2 * PER_KIND).map(e -> wordOf.get(e.getKey())).toList();
-            kinds.put("rare", checked(index, "rare", rare.stream().map(w -> new Query(w, Map.of())).toList()));
+            kinds.put("rare", checked(index, "rare", rare.stream().map(w -> pages.page(w)).toList()));
             List<Query> and = new ArrayList<>();
             for (int i = 0; i < PER_KIND && i + PER_KIND < common.size(); i++) {
-                and.add(new Query(common.get(i) + " AND " + common.get(i + PER_KIND), Map.of()));
+                and.add(pages.page(common.get(i) + " AND " + common.get(i + PER_KIND)));
             }
             kinds.put("and", checked(index, "and", and));
             List<Query> phrases = pairs.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
-                    .limit(PER_KIND).map(e -> new Query("\"" + e.getKey() + "\"", Map.of())).toList();
+                    .limit(2 * PER_KIND).map(e -> pages.page("\"" + e.getKey() + "\"")).toList();
             kinds.put("phrase", checked(index, "phrase", phrases));
-            // Filtered: a common word in one journal and the middle half of the years.
-            Results r = index.search(SearchRequest.of(common.get(0)));
-            List<String> journals = values(r, "journal");
-            List<String> years = values(r, "year").stream().sorted().toList();
+            // Filtered: a common word in the middle half of the years (and the site's journal, as every page).
             List<Query> filtered = new ArrayList<>();
             for (int i = 0; i < PER_KIND; i++) {
-                Map<String, List<String>> o = new LinkedHashMap<>();
-                o.put("journal", List.of(journals.get(i % journals.size())));
-                o.put("year-from", List.of(years.get(years.size() / 4)));
-                o.put("year-to", List.of(years.get(Math.max(years.size() / 4, 3 * years.size() / 4 - 1))));
-                filtered.add(new Query(common.get(i % common.size()), o));
+                filtered.add(pages.page(common.get(i % common.size()), "year-from", years.get(years.size() / 4),
+                        "year-to", years.get(Math.max(years.size() / 4, 3 * years.size() / 4 - 1))));
             }
             kinds.put("filtered", checked(index, "filtered", filtered));
         }
         return kinds;
+    }
+
+    /**
+     * Queries as a site's search page asks them (stylesheets/packages/journal.xsl, mode search): 10
+     * hits from the first, the site's journal_id, 2 snippets per text field, facet counts;
+     * alternately each journal's site.
+     */
+    private static final class Pages {
+        final List<String> journalIds = new ArrayList<>();
+        int made;
+
+        Query page(String q, String... more) {
+            Map<String, List<String>> o = FulltextBench.options("size", "10", "start", "0", "journal_id",
+                    journalIds.get(made++ % journalIds.size()), "snippets", "2");
+            o.putAll(FulltextBench.options(more));
+            return new Query(q, o);
+        }
     }
 
     private static List<String> values(Results r, String facet) {
