@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The full-text index's figures (issue 24, "Measured") at one size: a store of SIZE demo articles and
 # its index built (load rate, build rate, sizes, text indexed, heap), results pages of five kinds of
-# query (one client, then CLIENTS), commit to searchable. Every command is printed before it runs.
+# query (one client, then CLIENTS), commit to searchable, and the same queries as the sites' search
+# pages through HTTP (a production ./arno serve on DIR). Every command is printed before it runs.
 #   perf/run-fulltext.sh SIZE [DIR] [CLIENTS] [SECONDS] [FRESH]     (DIR /tmp/arno-fulltext-SIZE, 8, 30, 100)
 # An existing DIR is reused (its build is not run again; rm -rf it to build anew). At 1,000,000 and over
 # the store is built --slim (no figure and table entries, each JATS without article-meta and back matter:
 # the index takes the same text; the demo's full store does not fit 80 GB beside the index);
-# FULLTEXT_BUILD_OPTS overrides (e.g. "" for the full demo, "--no-parts"). JAVA_OPTS: default -Xmx4g.
+# FULLTEXT_BUILD_OPTS overrides (e.g. "" for the full demo, "--no-parts"). JAVA_OPTS: default -Xmx4g (the
+# benches), ARNO_JAVA_OPTS the server's (-Xmx4g); FULLTEXT_HTTP=0 leaves the HTTP step out, FULLTEXT_PORT (18471).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size="${1:?usage: perf/run-fulltext.sh SIZE [DIR] [CLIENTS] [SECONDS] [FRESH]}"
@@ -52,5 +54,24 @@ else
 fi
 run java $java_opts -cp "$CP" arno.perf.fulltext.FulltextBench query "$dir" "$clients" "$seconds"
 run java $java_opts -cp "$CP" arno.perf.fulltext.FulltextBench fresh "$dir" "$fresh"
+
+# The same queries as the sites' search pages, through HTTP from a production server on DIR (FULLTEXT_HTTP=0: not).
+if [ "${FULLTEXT_HTTP:-1}" = 1 ]; then
+    port="${FULLTEXT_PORT:-18471}"
+    echo "+ ARNO_JAVA_OPTS=${ARNO_JAVA_OPTS:--Xmx4g} ./arno serve --data $dir --production --port $port &"
+    ARNO_JAVA_OPTS="${ARNO_JAVA_OPTS:--Xmx4g}" ./arno serve --data "$dir" --production --port "$port" > "$dir/serve.log" 2>&1 &
+    server=$!
+    trap 'kill $server 2>/dev/null || true' EXIT
+    page="http://localhost:$port$(head -1 "$dir/search-pages.tsv" | cut -f2)"
+    for _ in $(seq 1 1800); do
+        [ "$(curl -s -o /dev/null -w '%{http_code}' "$page" || true)" = 200 ] && break
+        kill -0 $server 2>/dev/null || { echo "the server stopped: $dir/serve.log" >&2; exit 1; }
+        sleep 1
+    done
+    run java $java_opts -cp "$CP" arno.perf.fulltext.FulltextBench http "$dir" "http://localhost:$port" "$clients" "$seconds"
+    kill $server
+    wait $server 2>/dev/null || true
+    trap - EXIT
+fi
 echo "# $(du -sh "$dir/store" "$dir/fulltext" | tr '\n\t' '  ')"
 echo "# $(uptime)"
