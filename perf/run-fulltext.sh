@@ -4,10 +4,11 @@
 # query (one client, then CLIENTS), commit to searchable, and the same queries as the sites' search
 # pages through HTTP (a production ./arno serve on DIR). Every command is printed before it runs.
 #   perf/run-fulltext.sh SIZE [DIR] [CLIENTS] [SECONDS] [FRESH]     (DIR /tmp/arno-fulltext-SIZE, 8, 30, 100)
-# An existing DIR is reused (its build is not run again; rm -rf it to build anew). At 1,000,000 and over
-# the store is built --slim (no figure and table entries, each JATS without article-meta and back matter:
-# the index takes the same text; the demo's full store does not fit 80 GB beside the index);
-# FULLTEXT_BUILD_OPTS overrides (e.g. "" for the full demo, "--no-parts"). JAVA_OPTS: default -Xmx4g (the
+# An existing DIR is reused (its build is not run again; rm -rf it to build anew). The store is built
+# --slim at every size, so the three sizes have one shape: no figure and table entries, each JATS without
+# article-meta and back matter; the index takes the same text (the same bytes per article as from the demo
+# as is), and at 1,000,000 the demo's full store (77 KB an article) does not fit 80 GB beside the index.
+# FULLTEXT_BUILD_OPTS overrides (e.g. "" for the demo as is, "--no-parts"). JAVA_OPTS: default -Xmx4g (the
 # benches), ARNO_JAVA_OPTS the server's (-Xmx4g); FULLTEXT_HTTP=0 leaves the HTTP step out, FULLTEXT_PORT (18471).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,13 +18,7 @@ clients="${3:-8}"
 seconds="${4:-30}"
 fresh="${5:-100}"
 java_opts="${JAVA_OPTS:--Xmx4g}"
-if [ -n "${FULLTEXT_BUILD_OPTS+set}" ]; then
-    build_opts="$FULLTEXT_BUILD_OPTS"
-elif [ "$size" -ge 1000000 ]; then
-    build_opts="--slim"
-else
-    build_opts=""
-fi
+build_opts="${FULLTEXT_BUILD_OPTS---slim}"
 
 echo "# perf/run-fulltext.sh $*   ($(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ', uncommitted changes'))"
 echo "# $(uptime)"
