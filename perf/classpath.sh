@@ -16,7 +16,7 @@ mvn -q -B -o -pl perf -am "$goal" dependency:build-classpath -DskipTests \
     -Dmdep.outputFile=target/classpath-$scope.txt -Dmdep.includeScope=$scope >&2
 cp="$PWD/perf/target/classes"
 [ "$scope" = test ] && cp="$PWD/perf/target/test-classes:$cp"
-for m in xml http testkit pipeline filters templates stylesheets sites cache store store-atom store-http batch cluster server; do cp="$cp:$PWD/$m/target/classes"; done
+for m in xml http testkit pipeline filters templates stylesheets sites cache store store-atom fulltext store-http batch cluster server; do cp="$cp:$PWD/$m/target/classes"; done
 # TestPostgres, which ResyncBench starts its PostgreSQL with
 cp="$cp:$PWD/cluster/target/test-classes"
 echo "$cp:$(tr ':' '\n' < "perf/target/classpath-$scope.txt" | grep -v '/dev/arno/' | paste -sd:)"

@@ -56,6 +56,15 @@ public final class Generator {
     generate(out, articles, seed, n -> {});
   }
 
+  /**
+   * Receives each generated document: its store path ({@code /journals/ja/v1/i1/a0001.xml}) and
+   * text; returns the bytes it wrote. Called from several threads at once (article bodies are
+   * generated in parallel), each document once, an article's documents together.
+   */
+  public interface Sink {
+    long put(String path, String text) throws IOException;
+  }
+
   /** As {@link #generate(Path, int, long)}; {@code progress} gets the articles written so far. Returns the bytes written. */
   static long generate(Path out, int articles, long seed, IntConsumer progress) throws IOException {
     if (articles < 1) {
@@ -67,6 +76,18 @@ public final class Generator {
         throw new IOException(p + " already exists; generate into an empty folder");
       }
     }
+    return generate(articles, seed, (path, text) -> write(out.resolve(path.substring(1)), text), progress);
+  }
+
+  /**
+   * The same documents as {@link #generate(Path, int, long)} writes, handed to {@code sink} instead
+   * of files (a benchmark stores a million articles without writing them out first). Returns the
+   * bytes the sink wrote.
+   */
+  public static long generate(int articles, long seed, Sink sink, IntConsumer progress) throws IOException {
+    if (articles < 1) {
+      throw new IllegalArgumentException("articles must be at least 1, not " + articles);
+    }
     AtomicInteger done = new AtomicInteger();
     AtomicLong bytes = new AtomicLong();
     Journal[] journals = {Journal.A, Journal.B};
@@ -74,16 +95,16 @@ public final class Generator {
     for (int ji = 0; ji < journals.length; ji++) {
       int count = articles / 2 + (ji == 0 ? articles % 2 : 0);
       if (count > 0) {
-        LocalDate u = journal(out, journals[ji], count, seed, done, bytes, progress);
+        LocalDate u = journal(sink, journals[ji], count, seed, done, bytes, progress);
         updated = u.isAfter(updated) ? u : updated;
       }
     }
-    bytes.addAndGet(write(out.resolve("journals.atom"), AtomWriter.journals(journals[0].publisher(), updated)));
+    bytes.addAndGet(sink.put("/journals.atom", AtomWriter.journals(journals[0].publisher(), updated)));
     return bytes.get();
   }
 
-  /** Writes one journal's entries under {@code out}; returns the journal's updated date. */
-  private static LocalDate journal(Path out, Journal j, int count, long seed, AtomicInteger done,
+  /** Writes one journal's entries to {@code out}; returns the journal's updated date. */
+  private static LocalDate journal(Sink out, Journal j, int count, long seed, AtomicInteger done,
       AtomicLong bytes, IntConsumer progress) throws IOException {
     Prose prose = new Prose(j);
     int issues = Math.max(1, Math.min(count, (int) Math.round(1.5 * Math.sqrt(count))));
@@ -113,39 +134,34 @@ public final class Generator {
         progress.accept(done.incrementAndGet());
       });
       AtomWriter.Issue issue = new AtomWriter.Issue(volume, issueNo, date, List.copyOf(metas));
-      bytes.addAndGet(write(file(out, AtomWriter.issuePath(j, volume, issueNo), "atom"), AtomWriter.issue(j, issue)));
+      bytes.addAndGet(out.put(AtomWriter.issuePath(j, volume, issueNo) + ".atom", AtomWriter.issue(j, issue)));
       volumeIssues.add(issue);
       if (issueNo == perVolume || k == issues - 1) {
         AtomWriter.Volume v = new AtomWriter.Volume(volume, date.getYear(), List.copyOf(volumeIssues));
-        bytes.addAndGet(write(file(out, AtomWriter.volumePath(j, volume), "atom"), AtomWriter.volume(j, v)));
+        bytes.addAndGet(out.put(AtomWriter.volumePath(j, volume) + ".atom", AtomWriter.volume(j, v)));
         volumes.add(v);
         volumeIssues.clear();
       }
     }
-    bytes.addAndGet(write(file(out, AtomWriter.journalPath(j), "atom"), AtomWriter.journal(j, volumes)));
+    bytes.addAndGet(out.put(AtomWriter.journalPath(j) + ".atom", AtomWriter.journal(j, volumes)));
     return volumes.get(volumes.size() - 1).updated();
   }
 
-  /** The file of the document {@code path.ext} under {@code out}. */
-  private static Path file(Path out, String path, String ext) {
-    return out.resolve(path.substring(1) + "." + ext);
-  }
-
   /** An article's entry and JATS, and the entries and variants of its figures and tables. */
-  private static long writeArticle(Path out, Article a, Prose prose) {
+  private static long writeArticle(Sink out, Article a, Prose prose) {
     try {
       String path = AtomWriter.articlePath(a);
       ArticleWriter w = new ArticleWriter(a, prose);
-      long n = write(file(out, path, "xml"), w.xml());
+      long n = out.put(path + ".xml", w.xml());
       List<ArticleWriter.Table> tables = w.tables();
-      n += write(file(out, path, "atom"), AtomWriter.article(a, tables));
+      n += out.put(path + ".atom", AtomWriter.article(a, tables));
       for (int f = 1; f <= a.figureTitles().size(); f++) {
-        n += write(file(out, path + "/f" + f, "atom"), AtomWriter.figure(a, f));
-        n += write(file(out, path + "/f" + f, "svg"), w.svg(f));
+        n += out.put(path + "/f" + f + ".atom", AtomWriter.figure(a, f));
+        n += out.put(path + "/f" + f + ".svg", w.svg(f));
       }
       for (int t = 1; t <= tables.size(); t++) {
-        n += write(file(out, path + "/t" + t, "atom"), AtomWriter.table(a, tables, t));
-        n += write(file(out, path + "/t" + t, "xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        n += out.put(path + "/t" + t + ".atom", AtomWriter.table(a, tables, t));
+        n += out.put(path + "/t" + t + ".xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + tables.get(t - 1).xml());
       }
       return n;

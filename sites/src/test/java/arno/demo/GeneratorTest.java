@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import javax.xml.parsers.SAXParserFactory;
 import javax.xml.transform.stream.StreamSource;
@@ -102,6 +104,24 @@ class GeneratorTest {
           .as("%s", content.relativize(first.get(i)))
           .isEqualTo(Files.readAllBytes(first.get(i)));
     }
+  }
+
+  @Test
+  void aSinkGetsTheDocumentsTheFilesHold() throws IOException {
+    Map<String, String> got = new ConcurrentHashMap<>();
+    long bytes = Generator.generate(ARTICLES, SEED, (path, text) -> {
+      assertThat(got.put(path, text)).as("%s handed over twice", path).isNull();
+      return text.getBytes(StandardCharsets.UTF_8).length;
+    }, n -> { });
+    List<Path> files = files(content);
+    assertThat(got.keySet()).containsExactlyInAnyOrderElementsOf(
+        files.stream().map(f -> "/" + content.relativize(f).toString().replace('\\', '/')).toList());
+    long sizes = 0;
+    for (Path f : files) {
+      assertThat(got.get("/" + content.relativize(f).toString().replace('\\', '/'))).isEqualTo(Files.readString(f));
+      sizes += Files.size(f);
+    }
+    assertThat(bytes).isEqualTo(sizes);
   }
 
   @Test
