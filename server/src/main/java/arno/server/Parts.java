@@ -71,36 +71,22 @@ public final class Parts implements AutoCloseable {
     /**
      * As {@link #open(Config, BatchOptions)}, for a server whose servlets are under
      * {@code contextPath} ("" or e.g. "/arno", a WAR's): the store API shows hrefs under
-     * {@code contextPath/store}, so those are what clients post back.
+     * {@code contextPath/store}, so those are what clients post back. In cluster mode
+     * ({@link Config#cluster()}) the node connects to the cluster's database first (migrating its
+     * schema), rebuilds a copy that cannot follow the log, and opens the store service with the
+     * cluster's write path, which starts the node's applier on its own copy: the copy holds
+     * nothing but what the log brought it.
      */
     public static Parts open(Config config, BatchOptions batchOptions, String contextPath) {
-        return open(config, batchOptions, contextPath, s -> { });
-    }
-
-    /**
-     * As {@link #open(Config, BatchOptions, String)}; in cluster mode ({@link Config#cluster()})
-     * the node connects to the cluster's database first (migrating its schema), and opens the
-     * store service with the cluster's write path, which starts the node's applier on its own
-     * copy. {@code prepareNewCopy} runs on a copy that has never held anything, before the store
-     * service installs its default documents: what it writes there (the demo's indexes) is the
-     * same on every node, so every copy numbers its versions alike.
-     */
-    public static Parts open(Config config, BatchOptions batchOptions, String contextPath,
-            java.util.function.Consumer<Store> prepareNewCopy) {
         if (config.contentFrom() != Config.ContentFrom.STORE) return new Parts(config, batchOptions, null, null, null);
         ClusterNode cluster = config.cluster() == null ? null : ClusterNode.connect(config.cluster(), nodeName(config));
         Store store = null;
         try {
             // a copy that cannot follow the log (new, wiped, too old, ahead of the database) is rebuilt first
-            if (cluster != null) cluster.prepareCopy(config.store(), storeOptions(config), prepareNewCopy);
+            if (cluster != null) cluster.prepareCopy(config.store(), storeOptions(config));
             store = Store.open(config.store(), storeOptions(config));
-            AtomStore atom;
-            if (cluster == null) {
-                atom = AtomStore.open(store, atomOptions(config, contextPath));
-            } else {
-                if (store.version() == 0) prepareNewCopy.accept(store);
-                atom = AtomStore.open(store, atomOptions(config, contextPath), cluster.writePath());
-            }
+            AtomStore atom = cluster == null ? AtomStore.open(store, atomOptions(config, contextPath))
+                    : AtomStore.open(store, atomOptions(config, contextPath), cluster.writePath());
             return new Parts(config, batchOptions, store, atom, cluster);
         } catch (RuntimeException e) {
             if (store != null) store.close();
