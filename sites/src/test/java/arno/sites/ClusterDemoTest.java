@@ -239,7 +239,8 @@ class ClusterDemoTest {
 
     @Test
     void twoNodesStartingTogetherLoadTheDemoOnce() throws Exception {
-        String url = PG.url(PG.newDatabase());
+        String database = PG.newDatabase();
+        String url = PG.url(database);
         Node a = new Node(url, tmp.resolve("a"));
         Node b = new Node(url, tmp.resolve("b"));
         try {
@@ -248,6 +249,10 @@ class ClusterDemoTest {
             // the advisory lock: one loads, the other waits for it and then finds the demo there
             assertThat(List.of(a.err().contains("arno: loading"), b.err().contains("arno: loading")))
                     .as(a.err() + b.err()).containsExactlyInAnyOrder(true, false);
+            // its index definitions too, through the log; neither copy installs them by itself
+            assertThat(List.of(a.err().contains("index(es) configured"), b.err().contains("index(es) configured")))
+                    .as(a.err() + b.err()).containsExactlyInAnyOrder(true, false);
+            assertThat(count(database, "SELECT count(*) FROM arno.changes WHERE path = '/_config/indexes.xml'")).isOne();
             HttpResponse<String> pageA = a.get("/journal-a/");
             assertThat(pageA.statusCode()).isEqualTo(200);
             assertThat(b.get("/journal-a/").body()).isEqualTo(pageA.body());
