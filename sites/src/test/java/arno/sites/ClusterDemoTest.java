@@ -139,7 +139,7 @@ class ClusterDemoTest {
             // the journal renamed on A: B's cached page follows the log
             HttpResponse<String> ja = a.get("/store/journals/ja.atom");
             assertThat(ja.statusCode()).as(ja.body()).isEqualTo(200);
-            // both copies number their versions alike (the demo's indexes are in each new copy before the log)
+            // both copies number their versions alike (each holds nothing but the log's commits)
             assertThat(b.get("/store/journals/ja.atom").headers().firstValue("ETag")).isEqualTo(ja.headers().firstValue("ETag"));
             String renamed = ja.body().replaceFirst("<title([^>]*)>[^<]*</title>", "<title$1>Journal A, renamed</title>");
             assertThat(renamed).contains("Journal A, renamed");
