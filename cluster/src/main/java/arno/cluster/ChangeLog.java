@@ -265,16 +265,11 @@ public final class ChangeLog {
      */
     public long prune(long keepPositions, java.time.Duration keepFor) throws SQLException {
         if (keepPositions < 1) throw new IllegalArgumentException("the log keeps at least its last commit, not " + keepPositions);
-        try (Connection c = database.getConnection()) {
-            boolean auto = c.getAutoCommit();
-            c.setAutoCommit(false);
+        return Transactions.run(database, c -> {
             try (Statement s = c.createStatement()) {
                 try (ResultSet r = s.executeQuery("SELECT pg_try_advisory_xact_lock(" + PRUNE_LOCK + ")")) {
                     r.next();
-                    if (!r.getBoolean(1)) {
-                        c.rollback();
-                        return -1;
-                    }
+                    if (!r.getBoolean(1)) return -1L; // another node prunes
                 }
                 long head;
                 long pruned;
@@ -295,10 +290,7 @@ public final class ChangeLog {
                         }
                     }
                 }
-                if (cutoff <= pruned) {
-                    c.rollback();
-                    return pruned;
-                }
+                if (cutoff <= pruned) return pruned;
                 s.execute("CREATE TEMP TABLE arno_pruned_versions ON COMMIT DROP AS SELECT DISTINCT version_id AS id"
                         + " FROM arno.changes WHERE position <= " + cutoff + " AND version_id IS NOT NULL");
                 s.executeUpdate("DELETE FROM arno.changes WHERE position <= " + cutoff);
@@ -308,15 +300,9 @@ public final class ChangeLog {
                         + " AND NOT EXISTS (SELECT 1 FROM arno.documents d WHERE d.version_id = v.id)"
                         + " AND NOT EXISTS (SELECT 1 FROM arno.changes ch WHERE ch.version_id = v.id)");
                 s.executeUpdate("UPDATE arno.log_head SET pruned = " + cutoff);
-                c.commit();
                 return cutoff;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(auto);
             }
-        }
+        });
     }
 
     /**

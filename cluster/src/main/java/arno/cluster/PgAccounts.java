@@ -96,9 +96,8 @@ public final class PgAccounts implements Accounts.Backing, LoginThrottle.Scores 
      */
     @Override
     public void update(Consumer<List<String>> change) {
-        try (Connection c = database.getConnection()) {
-            c.setAutoCommit(false);
-            try {
+        try {
+            Transactions.run(database, c -> {
                 List<String> before = lines(c, true);
                 List<String> after = new ArrayList<>(before);
                 change.accept(after);
@@ -107,13 +106,8 @@ public final class PgAccounts implements Accounts.Backing, LoginThrottle.Scores 
                         s.executeUpdate("UPDATE arno.accounts_head SET changes = changes + 1");
                     }
                 }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
+                return null;
+            });
         } catch (SQLException e) {
             throw unreachable(e);
         }
@@ -210,27 +204,20 @@ public final class PgAccounts implements Accounts.Backing, LoginThrottle.Scores 
             Stepped<T> read = step(c, keys, step);
             // a read, or a success with nothing to forgive (every authenticated request): one query, no transaction
             if (!change || (allNull(read.scores) && allNull(read.before))) return read.result;
-            c.setAutoCommit(false);
-            try {
-                try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+            return Transactions.run(c, t -> {
+                try (PreparedStatement lock = t.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
                     for (String key : new TreeSet<>(keys)) {
                         lock.setString(1, key);
                         lock.executeQuery().close();
                     }
                 }
-                Stepped<T> done = step(c, keys, step);
-                write(c, keys, done.scores);
-                try (Statement s = c.createStatement()) {
+                Stepped<T> done = step(t, keys, step);
+                write(t, keys, done.scores);
+                try (Statement s = t.createStatement()) {
                     s.executeUpdate("DELETE FROM arno.login_failures WHERE forgotten_at < clock_timestamp()");
                 }
-                c.commit();
                 return done.result;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
+            });
         } catch (SQLException e) {
             throw unreachable(e);
         }

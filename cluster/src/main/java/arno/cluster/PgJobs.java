@@ -93,9 +93,8 @@ public final class PgJobs implements SharedJobs {
     }
 
     @Override public void create(String id, int priority, Properties state, Path batch, Path report) {
-        try (Connection c = database.getConnection()) {
-            c.setAutoCommit(false);
-            try {
+        try {
+            Transactions.run(database, c -> {
                 try (PreparedStatement s = c.prepareStatement("INSERT INTO arno.batch_jobs (id, priority, status, state, batch)"
                         + " VALUES (?, ?, ?, ?, ?)"); InputStream in = Files.newInputStream(batch)) {
                     s.setString(1, id);
@@ -114,11 +113,8 @@ public final class PgJobs implements SharedJobs {
                         s.executeUpdate();
                     }
                 }
-                c.commit();
-            } catch (SQLException | IOException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+                return null;
+            });
         } catch (SQLException e) {
             throw unreachable(e);
         } catch (IOException e) {
@@ -260,18 +256,15 @@ public final class PgJobs implements SharedJobs {
     }
 
     @Override public Lease save(String id, Properties state, Path report, long from, long to, Map<Long, Path> svrl) {
-        try (Connection c = database.getConnection()) {
-            c.setAutoCommit(false);
-            try {
+        try {
+            return Transactions.run(database, c -> {
                 String cancel;
                 try (PreparedStatement s = c.prepareStatement(
                         "SELECT owner_token, report_length, cancel_at FROM arno.batch_jobs WHERE id = ? FOR UPDATE")) {
                     s.setString(1, id);
                     try (ResultSet r = s.executeQuery()) {
-                        if (!r.next() || !token.equals(r.getString(1))) {
-                            c.rollback();
-                            return Lease.LOST;
-                        }
+                        // another owner's now: nothing written (the commit releases the row)
+                        if (!r.next() || !token.equals(r.getString(1))) return Lease.LOST;
                         if (r.getLong(2) != from) {
                             throw new IllegalStateException("batch job " + id + ": its report is kept up to byte " + r.getLong(2)
                                     + ", not " + from);
@@ -299,12 +292,8 @@ public final class PgJobs implements SharedJobs {
                     s.setString(5, id);
                     s.executeUpdate();
                 }
-                c.commit();
                 return cancel != null ? Lease.CANCEL : Lease.HELD;
-            } catch (SQLException | IOException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            }
+            });
         } catch (SQLException e) {
             throw unreachable(e);
         } catch (IOException e) {

@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 import javax.sql.DataSource;
@@ -109,22 +108,18 @@ public final class Resync {
     /**
      * Replaces the copy in {@code dir} (closed) by one rebuilt from {@code database}:
      * built in {@code dir} + ".resync" (a leftover of a failed attempt deleted first), then swapped
-     * in. {@code prepareNewCopy} runs on the fresh store before any document (what every new copy of
-     * the cluster gets locally, such as index definitions, so the version base is the same).
+     * in. The fresh copy holds nothing but the log's documents (their index definitions among them,
+     * which build the value indexes as they are written), so it numbers its versions as every copy
+     * that applied the log does.
      */
-    public static Result rebuild(DataSource database, Path dir, StoreOptions options, Consumer<Store> prepareNewCopy)
-            throws SQLException {
+    public static Result rebuild(DataSource database, Path dir, StoreOptions options) throws SQLException {
         Path fresh = dir.resolveSibling(dir.getFileName() + ".resync");
         Path old = dir.resolveSibling(dir.getFileName() + ".old");
         delete(fresh);
         delete(old);
         long start = System.nanoTime();
         Result r;
-        // The fresh copy's own commits (prepareNewCopy's) at the epoch: a commit's time is never before the previous
-        // one's, so at the clock's time they would move every document of the log committed before the rebuild to the
-        // rebuild's time, and its Last-Modified and app:edited would differ from every other copy's.
-        try (Store s = Store.open(fresh, options.noSync(true).clock(java.time.Clock.fixed(Instant.EPOCH, java.time.ZoneOffset.UTC)))) {
-            prepareNewCopy.accept(s);
+        try (Store s = Store.open(fresh, options.noSync(true))) {
             r = fill(database, s, start);
         }
         // opened as a copy is; closing flushes what the unsynced commits wrote

@@ -80,20 +80,7 @@ public final class Schema {
      *                                nothing of it is kept)
      */
     public static int migrate(DataSource database) throws SQLException {
-        try (Connection c = database.getConnection()) {
-            boolean auto = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                int before = migrate(c);
-                c.commit();
-                return before;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(auto);
-            }
-        }
+        return Transactions.run(database, Schema::migrate);
     }
 
     /** The version the database is at, 0 when it has no Arno tables (it is not changed). */

@@ -170,10 +170,9 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
      * new or wiped while the log has commits, older than the log's retention, holding commits the
      * database does not (restored, or a replica promoted without them), or open without flushing
      * when its machine stopped ({@link arno.cluster.UnsyncedCopy}) is rebuilt from the
-     * database ({@link Resync}), the log showing progress; the node is not ready meanwhile. Runs
-     * {@code prepareNewCopy} on a rebuilt copy first, as on any new one.
+     * database ({@link Resync}), the log showing progress; the node is not ready meanwhile.
      */
-    public void prepareCopy(java.nio.file.Path dir, arno.store.StoreOptions options, java.util.function.Consumer<arno.store.Store> prepareNewCopy) {
+    public void prepareCopy(java.nio.file.Path dir, arno.store.StoreOptions options) {
         // a copy the machine stopped under while it was written without flushing is not even opened
         String reason = arno.cluster.UnsyncedCopy.reason(dir);
         if (reason == null) {
@@ -187,7 +186,7 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
         LOG.log(System.Logger.Level.WARNING, "resync: " + reason + "; rebuilding it from the database");
         resynchronising = true;
         try {
-            Resync.rebuild(pool, dir, options, prepareNewCopy);
+            Resync.rebuild(pool, dir, options);
             headAtStart = Math.max(headAtStart, log.head());
         } catch (SQLException e) {
             throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
@@ -320,6 +319,20 @@ public final class ClusterNode implements Health.Cluster, arno.server.ops.ReadYo
                     System.getLogger("arno").log(System.Logger.Level.WARNING, "cannot release the cluster's demo lock: " + e.getMessage());
                 }
             };
+        } catch (SQLException e) {
+            throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
+        }
+    }
+
+    /**
+     * Writes the XML document {@code xml} at {@code path} through the cluster's log unless the
+     * cluster has a document there ({@link ChangeLog#writeOnce}): what every copy must hold alike,
+     * such as the demo's index definitions, which each node's store builds its indexes from as it
+     * applies them. Returns the position that wrote it (or the one that had).
+     */
+    public long writeOnce(String path, byte[] xml) {
+        try {
+            return log.writeOnce(path, java.util.Map.of(path, xml));
         } catch (SQLException e) {
             throw ErrorMessage.CLUSTER_UNREACHABLE.error(e, settings.database(), cause(e));
         }

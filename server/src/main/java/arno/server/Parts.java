@@ -71,22 +71,13 @@ public final class Parts implements AutoCloseable {
     /**
      * As {@link #open(Config, BatchOptions)}, for a server whose servlets are under
      * {@code contextPath} ("" or e.g. "/arno", a WAR's): the store API shows hrefs under
-     * {@code contextPath/store}, so those are what clients post back.
+     * {@code contextPath/store}, so those are what clients post back. In cluster mode
+     * ({@link Config#cluster()}) the node connects to the cluster's database first (migrating its
+     * schema), rebuilds a copy that cannot follow the log, and opens the store service with the
+     * cluster's write path, which starts the node's applier on its own copy: the copy holds
+     * nothing but what the log brought it.
      */
     public static Parts open(Config config, BatchOptions batchOptions, String contextPath) {
-        return open(config, batchOptions, contextPath, s -> { });
-    }
-
-    /**
-     * As {@link #open(Config, BatchOptions, String)}; in cluster mode ({@link Config#cluster()})
-     * the node connects to the cluster's database first (migrating its schema), and opens the
-     * store service with the cluster's write path, which starts the node's applier on its own
-     * copy. {@code prepareNewCopy} runs on a copy that has never held anything, before the store
-     * service installs its default documents: what it writes there (the demo's indexes) is the
-     * same on every node, so every copy numbers its versions alike.
-     */
-    public static Parts open(Config config, BatchOptions batchOptions, String contextPath,
-            java.util.function.Consumer<Store> prepareNewCopy) {
         if (config.contentFrom() != Config.ContentFrom.STORE) return new Parts(config, batchOptions, null, null, null);
         ClusterNode cluster = config.cluster() == null ? null : ClusterNode.connect(config.cluster(), nodeName(config));
         Store store = null;
@@ -96,17 +87,12 @@ public final class Parts implements AutoCloseable {
             if (cluster != null) {
                 // a node's copy is written without a flush per commit (arno.cluster.UnsyncedCopy says why and how it is safe)
                 options = options.noSync(arno.cluster.UnsyncedCopy.supported());
-                cluster.prepareCopy(config.store(), options, prepareNewCopy);
+                cluster.prepareCopy(config.store(), options);
                 if (options.noSync()) arno.cluster.UnsyncedCopy.opening(config.store());
             }
             store = Store.open(config.store(), options);
-            AtomStore atom;
-            if (cluster == null) {
-                atom = AtomStore.open(store, atomOptions(config, contextPath));
-            } else {
-                if (store.version() == 0) prepareNewCopy.accept(store);
-                atom = AtomStore.open(store, atomOptions(config, contextPath), cluster.writePath());
-            }
+            AtomStore atom = cluster == null ? AtomStore.open(store, atomOptions(config, contextPath))
+                    : AtomStore.open(store, atomOptions(config, contextPath), cluster.writePath());
             return new Parts(config, batchOptions, store, atom, cluster);
         } catch (RuntimeException e) {
             if (store != null) store.close();

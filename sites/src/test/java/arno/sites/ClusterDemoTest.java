@@ -139,7 +139,7 @@ class ClusterDemoTest {
             // the journal renamed on A: B's cached page follows the log
             HttpResponse<String> ja = a.get("/store/journals/ja.atom");
             assertThat(ja.statusCode()).as(ja.body()).isEqualTo(200);
-            // both copies number their versions alike (the demo's indexes are in each new copy before the log)
+            // both copies number their versions alike (each holds nothing but the log's commits)
             assertThat(b.get("/store/journals/ja.atom").headers().firstValue("ETag")).isEqualTo(ja.headers().firstValue("ETag"));
             String renamed = ja.body().replaceFirst("<title([^>]*)>[^<]*</title>", "<title$1>Journal A, renamed</title>");
             assertThat(renamed).contains("Journal A, renamed");
@@ -159,9 +159,88 @@ class ClusterDemoTest {
         }
     }
 
+    /** {@code ./arno query --data DATA QUERY} (a node's copy, the node stopped): its standard output, stripped. */
+    private static String query(Path data, String query) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(new String[] {"query", "--data", data.toString(), query}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).as(query + ": " + err.toString(StandardCharsets.UTF_8)).isZero();
+        return out.toString(StandardCharsets.UTF_8).strip();
+    }
+
+    /** How many rows {@code sql} counts in {@code database}. */
+    private static long count(String database, String sql) throws Exception {
+        try (java.sql.Connection c = PG.dataSource(database).getConnection(); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    /**
+     * The demo's index definitions go through the cluster's log once, written by the node that
+     * loads the demo: every node's store builds the indexes from them as it applies the log, a
+     * node joining later as it rebuilds its copy from the database, and no copy installs them by
+     * itself (a commit the log would lack). An index lookup and a search planned on the indexes
+     * answer alike on each node's copy.
+     */
+    @Test
+    void theDemosIndexesGoThroughTheLogOnceAndEveryNodeIndexesWithThem() throws Exception {
+        String database = PG.newDatabase();
+        String url = PG.url(database);
+        Node a = new Node(url, tmp.resolve("a"));
+        Node b = null;
+        Node c = null;
+        String lookup = "count(store:lookup('category', 'urn:arno:kind', 'article'))";
+        // an article found by its DOI through the doi index is the one the category index gave
+        String byDoi = "let $e := store:lookup('category', 'urn:arno:kind', 'article')[1]/.."
+                + " return (base-uri(store:lookup('doi', string($e/*:doi))) = base-uri($e), string($e/*:doi))";
+        String search = "declare namespace atom = 'http://www.w3.org/2005/Atom'; count(store:search('/', \"atom:entry[atom:category[@scheme = 'urn:arno:kind'][@term = 'article']]\"))";
+        try {
+            a.port();
+            b = new Node(url, tmp.resolve("b"));
+            b.port();
+            assertThat(a.err()).containsPattern("arno: 5 index\\(es\\) configured: doi, category, issue-id, surname, published;"
+                    + " written through the cluster's log \\(position \\d+\\)");
+            // b installs nothing of its own: it applies the log
+            assertThat(b.err()).doesNotContain("index(es) configured");
+            assertThat(count(database, "SELECT count(*) FROM arno.documents WHERE path = '/_config/indexes.xml'")).isOne();
+            assertThat(count(database, "SELECT count(*) FROM arno.changes WHERE path = '/_config/indexes.xml'")).isOne();
+            for (String path : List.of("/store/journals/ja.atom", "/journal-a/")) {
+                HttpResponse<String> there = a.get(path);
+                assertThat(there.statusCode()).as(there.body()).isEqualTo(200);
+                assertThat(b.get(path).body()).isEqualTo(there.body());
+            }
+            assertThat(b.get("/store/journals/ja.atom").headers().firstValue("ETag"))
+                    .isEqualTo(a.get("/store/journals/ja.atom").headers().firstValue("ETag"));
+            assertThat(b.stop()).as(b.err()).isZero();
+            // a node joining later: its new copy rebuilt from the database, the definitions with it
+            c = new Node(url, tmp.resolve("c"));
+            c.port();
+            assertThat(c.err()).doesNotContain("index(es) configured").doesNotContain("arno: loading");
+            assertThat(c.stop()).as(c.err()).isZero();
+            assertThat(a.stop()).as(a.err()).isZero();
+        } finally {
+            for (Node n : java.util.Arrays.asList(a, b, c)) {
+                if (n != null && !n.status.isDone()) n.stop();
+            }
+        }
+        String articles = query(tmp.resolve("a"), lookup);
+        assertThat(Integer.parseInt(articles)).isEqualTo(5);
+        String doi = query(tmp.resolve("a"), byDoi);
+        assertThat(doi).startsWith("true").contains("10.5555/");
+        for (String node : List.of("b", "c")) {
+            assertThat(query(tmp.resolve(node), lookup)).as(node).isEqualTo(articles);
+            assertThat(query(tmp.resolve(node), byDoi)).as(node).isEqualTo(doi);
+            assertThat(query(tmp.resolve(node), search)).as(node).isEqualTo(articles);
+        }
+    }
+
     @Test
     void twoNodesStartingTogetherLoadTheDemoOnce() throws Exception {
-        String url = PG.url(PG.newDatabase());
+        String database = PG.newDatabase();
+        String url = PG.url(database);
         Node a = new Node(url, tmp.resolve("a"));
         Node b = new Node(url, tmp.resolve("b"));
         try {
@@ -170,6 +249,10 @@ class ClusterDemoTest {
             // the advisory lock: one loads, the other waits for it and then finds the demo there
             assertThat(List.of(a.err().contains("arno: loading"), b.err().contains("arno: loading")))
                     .as(a.err() + b.err()).containsExactlyInAnyOrder(true, false);
+            // its index definitions too, through the log; neither copy installs them by itself
+            assertThat(List.of(a.err().contains("index(es) configured"), b.err().contains("index(es) configured")))
+                    .as(a.err() + b.err()).containsExactlyInAnyOrder(true, false);
+            assertThat(count(database, "SELECT count(*) FROM arno.changes WHERE path = '/_config/indexes.xml'")).isOne();
             HttpResponse<String> pageA = a.get("/journal-a/");
             assertThat(pageA.statusCode()).isEqualTo(200);
             assertThat(b.get("/journal-a/").body()).isEqualTo(pageA.body());

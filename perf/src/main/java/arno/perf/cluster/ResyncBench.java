@@ -73,7 +73,7 @@ public final class ResyncBench {
 
             Path copy = dir.resolve("store");
             StoreOptions options = StoreOptions.defaults().mapSize(16L << 30);
-            Resync.Result r = Resync.rebuild(db, copy, options, s -> { });
+            Resync.Result r = Resync.rebuild(db, copy, options);
             long bytes;
             try (Store s = Store.open(copy, options)) {
                 bytes = s.diskBytes();

@@ -8,6 +8,7 @@ import arno.server.LocalLoad;
 import arno.server.Parts;
 import arno.server.config.Config;
 import arno.server.RunFile;
+import arno.store.IndexConfig;
 import arno.store.Snapshot;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
@@ -174,18 +175,16 @@ public final class ServeCommand implements Callable<Integer> {
         /** Opens the parts and serves; {@code port} 0: the configured one. Keeps the run file of an earlier start. */
         synchronized void start(Config c, BatchOptions batchOptions, PrintWriter err, boolean fromStore) {
             // The store is open first: the sites read it, batches read store: inputs from it and write store: outputs through it.
-            parts = Parts.open(c, batchOptions, "", store -> {
-                // a new cluster node's copy: the demo's indexes, as the node that loads the demo has them
-                if (demoToLoad(c) != null) IndexTasks.addResource(store, DEMO_INDEXES, new XmlPolicy(c.xmlLimits()), err);
-            });
+            parts = Parts.open(c, batchOptions, "");
             AtomStore atom = parts.atom();
             if (fromStore && parts.cluster() == null) {
-                loadDemo(c, atom, err, true);
+                loadDemo(c, atom, null, err);
             } else if (fromStore && demoToLoad(c) != null) {
-                // the first node to find the cluster empty loads the demo, through the log; the others apply it
+                // the first node to find the cluster empty loads the demo, its indexes included, through the log;
+                // the others apply it
                 try (arno.server.ClusterNode.Held lock = parts.cluster().demoLock()) {
                     parts.cluster().catchUp(java.time.Duration.ofMinutes(2));
-                    loadDemo(c, atom, err, false);
+                    loadDemo(c, atom, parts.cluster(), err);
                 }
             }
             // Bound, answering nothing yet: every part is mounted before the first request is answered, so no
@@ -371,9 +370,12 @@ public final class ServeCommand implements Callable<Integer> {
     /**
      * Loads the demo content into a store that has no entries yet, through the same write path as
      * the store API (every entry checked against its introspection, links managed), with a
-     * progress line every tenth.
+     * progress line every tenth. The demo's value indexes first, so entries are indexed as they
+     * load: a single node installs them in its store; a cluster node ({@code cluster} not null)
+     * writes them once through the cluster's log, and every node's store builds them as it
+     * applies the log, a node joining later as it rebuilds its copy from the database.
      */
-    private static void loadDemo(Config c, AtomStore atom, PrintWriter err, boolean indexes) {
+    private static void loadDemo(Config c, AtomStore atom, arno.server.ClusterNode cluster, PrintWriter err) {
         if (demoToLoad(c) == null) return;
         try (Snapshot s = atom.store().read()) {
             for (String child : s.children("/")) {
@@ -382,14 +384,22 @@ public final class ServeCommand implements Callable<Integer> {
         }
         err.println("arno: loading " + c.content() + " into the store " + c.store());
         err.flush();
-        // The demo's value indexes (DOI, category, issue, surname, date) first, so entries are indexed as they load
-        // (a cluster node's copy has them from its start).
-        if (indexes) {
-            IndexTasks.addResource(atom.store(), DEMO_INDEXES, new XmlPolicy(c.xmlLimits()), err);
+        XmlPolicy policy = new XmlPolicy(c.xmlLimits());
+        if (cluster == null) {
+            IndexTasks.addResource(atom.store(), DEMO_INDEXES, policy, err);
             // The demo's full-text configuration: the index beside the store builds itself from it.
             try (arno.store.WriteTransaction w = atom.store().write()) {
                 w.put(arno.fulltext.FulltextConfig.URI, arno.fulltext.FulltextConfig.defaultXml());
                 w.commit();
+            }
+        } else {
+            IndexConfig indexes = IndexTasks.resource(DEMO_INDEXES, policy);
+            if (indexes != null) {
+                long at = cluster.writeOnce(IndexConfig.URI, IndexConfig.EMPTY.with(indexes).toXml());
+                err.printf(java.util.Locale.ROOT, "arno: %d index(es) configured: %s; written through the cluster's log"
+                        + " (position %d), each node builds them as it applies it%n", indexes.indexes().size(),
+                        IndexTasks.names(indexes), at);
+                err.flush();
             }
         }
         long t0 = System.nanoTime();

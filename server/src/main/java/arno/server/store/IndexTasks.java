@@ -80,7 +80,38 @@ public final class IndexTasks {
         }
     }
 
-    private static String names(IndexConfig c) {
+    /**
+     * Adds the indexes of the class path resource {@code resource} (e.g. the demo's
+     * {@code /arno/demo/indexes.xml}) as {@link #add} does; false, changing nothing, when the
+     * resource is not on the class path.
+     */
+    public static boolean addResource(Store store, String resource, XmlPolicy policy, PrintWriter err) {
+        IndexConfig c = resource(resource, policy);
+        if (c == null) {
+            return false;
+        }
+        add(store, c, err, false);
+        return true;
+    }
+
+    /**
+     * The index configuration of the class path resource {@code resource}, validated; null when
+     * it is not on the class path.
+     */
+    public static IndexConfig resource(String resource, XmlPolicy policy) {
+        java.net.URL url = IndexTasks.class.getResource(resource);
+        if (url == null) {
+            return null;
+        }
+        try (java.io.InputStream in = url.openStream()) {
+            return IndexConfig.parse(in.readAllBytes(), url.toString(), policy);
+        } catch (IOException e) {
+            throw ErrorCode.IO.error(e, url, e.getMessage());
+        }
+    }
+
+    /** The names of the configuration's indexes, in order, comma-separated ("none" without any). */
+    public static String names(IndexConfig c) {
         if (c.indexes().isEmpty()) {
             return "none";
         }
@@ -89,26 +120,6 @@ public final class IndexTasks {
             b.append(b.length() == 0 ? "" : ", ").append(d.name());
         }
         return b.toString();
-    }
-
-    /**
-     * Adds the indexes of the class path resource {@code resource} (e.g. the demo's
-     * {@code /arno/demo/indexes.xml}) as {@link #add} does; false, changing nothing, when the
-     * resource is not on the class path.
-     */
-    public static boolean addResource(Store store, String resource, XmlPolicy policy, PrintWriter err) {
-        java.net.URL url = IndexTasks.class.getResource(resource);
-        if (url == null) {
-            return false;
-        }
-        byte[] bytes;
-        try (java.io.InputStream in = url.openStream()) {
-            bytes = in.readAllBytes();
-        } catch (IOException e) {
-            throw ErrorCode.IO.error(e, url, e.getMessage());
-        }
-        add(store, IndexConfig.parse(bytes, url.toString(), policy), err, false);
-        return true;
     }
 
     /** Prints the configuration (the document a later {@code add} accepts as it is). */
