@@ -696,6 +696,8 @@ public final class StoreServlet extends HttpServlet {
         resp.setHeader("Last-Modified", null);
         resp.setHeader("Accept-Ranges", null);
         if (e.code() != ErrorCode.RANGE_NOT_SATISFIABLE) resp.setHeader("Content-Range", null);
+        // As many searches run as the index allows: one ends within a second or two (their time limit).
+        if (e.code() == ErrorCode.SEARCH_BUSY) resp.setHeader("Retry-After", "1");
         byte[] body = ErrorXml.toBytes(e, id, false);
         resp.setContentLength(body.length);
         if (!isHead(req)) resp.getOutputStream().write(body);
