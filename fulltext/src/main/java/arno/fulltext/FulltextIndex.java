@@ -67,13 +67,14 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
      */
     public record Options(Duration poll, Duration commitEvery, Duration timeout, int searches, Duration searchWait) {
         /**
-         * A burst of expensive queries then takes as many threads as there are cores, never every
-         * worker: the others answer pages, and the searches beyond wait briefly, then are told to
-         * come back. Searches are CPU-bound (the index is in the page cache), so more at once than
-         * cores would only make each slower.
+         * Searches are CPU-bound (the index is in the OS's page cache): more at once than cores only
+         * makes each slower. A burst of expensive queries then takes that many threads (the store
+         * API's searches run on the container's threads, which are many), the searches beyond wait
+         * briefly and are told to come back, and the rest of the server keeps its threads.
          */
-        static final int SEARCHES = Math.max(2, Runtime.getRuntime().availableProcessors());
-        static final Duration SEARCH_WAIT = Duration.ofMillis(250);
+        static final int SEARCHES = Math.max(1, Runtime.getRuntime().availableProcessors());
+        /** Longer than a typical search (milliseconds), short beside a page's time limit. */
+        static final Duration SEARCH_WAIT = Duration.ofMillis(100);
 
         public Options {
             if (searches < 1) throw new IllegalArgumentException("searches must be at least 1, not " + searches);
