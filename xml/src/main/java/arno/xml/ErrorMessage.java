@@ -23,6 +23,8 @@ public enum ErrorMessage {
             + "that the route accepts a body with (POST, PUT)"),
     FORM_UNREADABLE(BAD_REQUEST, "the form body cannot be read: %s"),
     BODY_UNREADABLE(BAD_REQUEST, "the request body could not be read: %s"),
+    REQUEST_HEAD_TOO_LARGE(BAD_REQUEST, "the request line and headers are larger than the server reads (%s); a long"
+            + " query string (a search query has at most 1,000 characters) must be shorter"),
     BAD_PERCENT_ENCODING(BAD_REQUEST, "%s has a bad percent-encoding in '%s' (%s); encode '%%' as %%25"),
     BAD_PATH_ENCODING(BAD_REQUEST, "the path %s has a bad percent-encoding (%s); encode '%%' as %%25"),
     UNKNOWN_CHARSET(BAD_REQUEST, "unknown charset '%s' in Content-Type %s"),
