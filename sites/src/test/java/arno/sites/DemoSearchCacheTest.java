@@ -42,6 +42,7 @@ class DemoSearchCacheTest {
     static Path data;
     static ArnoServer server;
     static arno.store.Store store;
+    static arno.store.atom.AtomStore atom;
     static FulltextIndex index;
     static final HttpClient client = Http.client();
 
@@ -57,9 +58,8 @@ class DemoSearchCacheTest {
         b.pageCaches = true;
         Config config = b.build();
         store = arno.store.Store.open(config.store());
-        try (arno.store.atom.AtomStore atom = arno.store.atom.AtomStore.open(store, arno.store.atom.AtomOptions.defaults())) {
-            arno.store.atom.TreeLoader.load(atom, source, "test", null);
-        }
+        atom = arno.store.atom.AtomStore.open(store, arno.store.atom.AtomOptions.defaults());
+        arno.store.atom.TreeLoader.load(atom, source, "test", null);
         long v;
         try (arno.store.WriteTransaction w = store.write()) {
             w.put(FulltextConfig.URI, FulltextConfig.defaultXml());
@@ -68,13 +68,18 @@ class DemoSearchCacheTest {
         Files.createDirectories(config.content());
         index = FulltextIndex.open(store, data.resolve("fulltext"), FulltextIndex.Options.defaults());
         assertThat(index.awaitVersion(v, Duration.ofSeconds(60))).as("%s", index.status()).isTrue();
-        server = ArnoServer.start(config, store);
+        // The sites and, as ./arno serve mounts it, the store API with /store/search.
+        server = ArnoServer.bind(config, store);
+        server.mount("store", "/store/*", new arno.store.http.StoreServlet(atom, new arno.xml.Accounts(data.resolve("users")),
+                arno.store.http.StoreServlet.ReadPolicy.PUBLIC, 1 << 20).endpoint());
+        server.serve();
     }
 
     @AfterAll
     static void stop() {
         if (server != null) server.close();
         if (index != null) index.close();
+        if (atom != null) atom.close();
         if (store != null) store.close();
         FileUtils.deleteQuietly(data.toFile());
     }
@@ -191,6 +196,23 @@ class DemoSearchCacheTest {
             assertThat(Html.text(p, "string(//p[@class = 'search-error'])")).as(shown).contains(c[2]);
             assertThat(Html.text(p, "count(//header//form[@role = 'search'])")).as("in the site's layout").isEqualTo("1");
         }
+        // The same over the store API: a precise status and an err:error naming what was wrong.
+        HttpResponse<String> apiTooLong = get("/store/search?q=" + q("alpha ".repeat(1667)));
+        assertThat(apiTooLong.statusCode()).isEqualTo(400);
+        assertThat(apiTooLong.body()).contains("code=\"bad-request\"").contains("larger than the server reads");
+        for (String[] c : cases) {
+            HttpResponse<String> r = get("/store/search?q=" + q(c[0]));
+            assertThat(r.statusCode()).as(c[0]).isEqualTo(Integer.parseInt(c[1]));
+            assertThat(r.body()).as(c[0]).contains("code=\"bad-query\"").contains(c[2]);
+        }
+        HttpResponse<String> apiEmpty = get("/store/search?q=");
+        assertThat(apiEmpty.statusCode()).isEqualTo(400);
+        assertThat(apiEmpty.body()).contains("code=\"bad-query\"").contains("no words");
+        for (String word : new String[] {"日本語の論文", "Ελληνικά άρθρα", "مقالة علمية"}) {
+            HttpResponse<String> r = get("/store/search?q=" + q(word));
+            assertThat(r.statusCode()).as(word).isEqualTo(200);
+            assertThat(r.body()).as(word).contains("<opensearch:totalResults>0</opensearch:totalResults>");
+        }
         // Nothing to search for: the page with its hint.
         for (String empty : new String[] {"", "   "}) {
             HttpResponse<String> r = get("/journal-a/search?q=" + q(empty));
@@ -207,7 +229,7 @@ class DemoSearchCacheTest {
 
     @Test
     void aBurstOfExpensiveSearchesGetsAnswersAndOtherPagesAreServed() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(9);
+        ExecutorService pool = Executors.newFixedThreadPool(13);
         AtomicBoolean searching = new AtomicBoolean(true);
         try {
             List<Future<List<HttpResponse<String>>>> searches = new ArrayList<>();
@@ -224,6 +246,18 @@ class DemoSearchCacheTest {
                     return out;
                 }));
             }
+            for (int t = 0; t < 4; t++) {
+                int thread = t;
+                searches.add(pool.submit(() -> {
+                    List<HttpResponse<String>> out = new ArrayList<>();
+                    for (int i = 0; i < 8; i++) {
+                        StringBuilder b = new StringBuilder();
+                        for (int k = 0; k < 26; k++) b.append(k == 0 ? "" : " OR ").append((char) ('a' + (k + thread * 5 + i) % 26)).append('*');
+                        out.add(get("/store/search?q=" + q(b.toString()) + "&count=100"));
+                    }
+                    return out;
+                }));
+            }
             Future<List<HttpResponse<String>>> pages = pool.submit(() -> {
                 List<HttpResponse<String>> out = new ArrayList<>();
                 String[] paths = {"/journal-a/", "/journal-b/", "/journal-a/v1/i1", firstPageOf("/journal-a")};
@@ -236,6 +270,15 @@ class DemoSearchCacheTest {
             searching.set(false);
             for (HttpResponse<String> r : answers) {
                 assertThat(r.statusCode()).as(r.uri() + ": " + r.body()).isIn(200, 400, 503);
+                if (r.uri().getPath().startsWith("/store/")) {
+                    if (r.statusCode() == 200) {
+                        assertThat(r.body()).contains("<opensearch:totalResults>");
+                    } else {
+                        assertThat(r.body()).contains("<err:message>");
+                        if (r.body().contains("code=\"search-busy\"")) assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+                    }
+                    continue;
+                }
                 Document p = Html.parse(r.body());
                 if (r.statusCode() == 200) {
                     assertThat(Html.text(p, "count(//p[@class = 'search-count' or @class = 'no-results'])")).isEqualTo("1");
