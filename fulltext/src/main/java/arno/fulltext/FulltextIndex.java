@@ -174,11 +174,11 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
     public Results search(SearchRequest request) {
         try {
             if (!searching.tryAcquire(options.searchWait().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
-                throw ErrorMessage.SEARCH_SLOTS_FULL.error(options.searches(), folder, options.searchWait().toMillis());
+                throw ErrorMessage.SEARCH_SLOTS_FULL.error(options.searches(), options.searchWait().toMillis());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw ErrorMessage.SEARCH_SLOTS_FULL.error(options.searches(), folder, options.searchWait().toMillis());
+            throw ErrorMessage.SEARCH_SLOTS_FULL.error(options.searches(), options.searchWait().toMillis());
         }
         try {
             return searchNow(request);

@@ -424,8 +424,8 @@ public enum ErrorMessage {
     SEARCH_INDEX_FAILED(SEARCH_UNAVAILABLE, "the full-text index of %s could not be built: %s"),
     SEARCH_NOT_CONFIGURED(SEARCH_UNAVAILABLE, "this server has no full-text index (no store)"),
     SEARCH_NO_INDEX(SEARCH_UNAVAILABLE, "there is no full-text index in %s to read (%s); ./arno serve builds it"),
-    SEARCH_SLOTS_FULL(SEARCH_BUSY, "full-text search is busy: %s searches are running on the index of %s, as many as"
-            + " it runs at once, and none ended within %s ms; try again after the Retry-After seconds"),
+    SEARCH_SLOTS_FULL(SEARCH_BUSY, "full-text search is busy: %s searches are running, as many as the index runs at"
+            + " once, and none ended within %s ms; try again after the Retry-After seconds"),
     // ---- busy (503)
     LOGINS_BUSY(BUSY, "too many logins are being checked; try again in a moment"),
     LOGIN_INTERRUPTED(BUSY, "the login check was interrupted"),
