@@ -288,6 +288,7 @@
   <xsl:template name="j:page" visibility="public">
     <xsl:param name="page" as="map(*)"/>
     <rsp:response status="{$page?status}">
+      <xsl:sequence select="$page?headers"/>
       <rsp:body method="html">
         <html lang="en">
           <head>
@@ -406,7 +407,8 @@
   <!--
     The query, the page number and the facet filters (year, subject) come from the URL; the hits
     from store:ft-search, filtered to this journal (the journal_id field). A query the index refuses
-    is a 400 page saying why, an index not ready a 503 page; other pages work either way.
+    is a 400 page saying why, an index not ready or busy a 503 page with Retry-After; other pages work
+    either way. A page of hits is cached (site.xml) until the next commit the index applies.
   -->
   <xsl:template match="/" mode="search">
     <xsl:variable name="request" select="req:request"/>
@@ -424,6 +426,7 @@
               map { 'size': 10, 'start': ($n - 1) * 10, 'journal_id': $page?journal, 'snippets': 2 })))"/>
           <xsl:catch errors="*">
             <xsl:sequence select="map { 'message': string(($xe:value, $xe:description)[1]),
+                'code': local-name-from-QName($xe:code),
                 'status': if (local-name-from-QName($xe:code) eq 'bad-query') then 400 else 503 }"/>
           </xsl:catch>
         </xsl:try>
@@ -432,6 +435,7 @@
     <xsl:call-template name="j:page">
       <xsl:with-param name="page" select="if ($found instance of map(*))
           then $page => map:put('status', $found?status) => map:put('error', $found?message)
+              => map:put('headers', if ($found?code = ('search-busy', 'search-unavailable')) then r:header('Retry-After', '1') else ())
           else $page => map:put('results', $found)"/>
     </xsl:call-template>
   </xsl:template>

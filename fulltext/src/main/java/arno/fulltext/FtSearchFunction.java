@@ -1,12 +1,14 @@
 package arno.fulltext;
 
 import arno.xml.ArnoException;
+import arno.xml.DocumentStore;
 import arno.xml.ErrorCode;
 import arno.xml.StoreFunctions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.xml.stream.XMLStreamException;
 import net.sf.saxon.expr.XPathContext;
@@ -33,19 +35,37 @@ import net.sf.saxon.value.SequenceType;
  * in the namespace {@value StoreFunctions#NS}: a page of full-text hits ({@link ResultsXml}).
  * Options are {@link SearchRequest#of(String, Map)}'s, each a value or a sequence (several
  * filter values): {@code map{'size': 20, 'journal': 'Journal A', 'year-from': 2020}}. A refusal
- * (bad-query, search-unavailable) is an XPath error carrying the {@link ArnoException}.
+ * (bad-query, search-unavailable, search-busy) is an XPath error carrying the {@link ArnoException}.
+ *
+ * <p>Which version it reads: the index follows the store from behind (within its poll, about
+ * 100 ms), so the hits are those of the store version {@code @version} says it had applied, which
+ * may be older than the request's view (a hit's entry may then be gone from the view, or a new one
+ * missing) or, rarely, newer. The call tells the request's view ({@link
+ * DocumentStore.View#followedIndexRead}), so a page cache keeps the page only while the store stays
+ * at that version, and not at all when it is not the view's.
  */
 public final class FtSearchFunction extends ExtensionFunctionDefinition {
 
-    private final Supplier<FulltextIndex> index;
+    private final Supplier<? extends Searchable> index;
+    private final Function<XPathContext, DocumentStore.View> views;
 
-    private FtSearchFunction(Supplier<FulltextIndex> index) {
+    private FtSearchFunction(Supplier<? extends Searchable> index, Function<XPathContext, DocumentStore.View> views) {
         this.index = index;
+        this.views = views;
     }
 
     /** Registers the function on {@code config}; {@code index} gives the index (null: none, the call fails). */
-    public static void register(net.sf.saxon.Configuration config, Supplier<FulltextIndex> index) {
-        config.registerExtensionFunction(new FtSearchFunction(index));
+    public static void register(net.sf.saxon.Configuration config, Supplier<? extends Searchable> index) {
+        register(config, index, context -> null);
+    }
+
+    /**
+     * As {@link #register(net.sf.saxon.Configuration, Supplier)}; {@code views} finds the store view
+     * of the request or query a call runs in (null: none), which is told what the search read.
+     */
+    public static void register(net.sf.saxon.Configuration config, Supplier<? extends Searchable> index,
+                                Function<XPathContext, DocumentStore.View> views) {
+        config.registerExtensionFunction(new FtSearchFunction(index, views));
     }
 
     @Override
@@ -93,10 +113,14 @@ public final class FtSearchFunction extends ExtensionFunctionDefinition {
                         options.put(kv.key.getStringValue(), values);
                     }
                 }
+                DocumentStore.View view = null;
                 try {
-                    FulltextIndex ix = index.get();
+                    Searchable ix = index.get();
                     if (ix == null) throw arno.xml.ErrorMessage.SEARCH_NOT_CONFIGURED.error();
+                    // The view first: a request that has read nothing yet opens it now, before the search.
+                    view = views.apply(context);
                     Results r = ix.search(SearchRequest.of(query, options));
+                    if (view != null) view.followedIndexRead("full-text index", r.version());
                     Processor p = new Processor(context.getConfiguration());
                     BuildingStreamWriter w = p.newDocumentBuilder().newBuildingStreamWriter();
                     w.writeStartDocument();
@@ -106,6 +130,8 @@ public final class FtSearchFunction extends ExtensionFunctionDefinition {
                     for (XdmNode n : doc.children()) if (n.getNodeKind() == XdmNodeKind.ELEMENT) return n.getUnderlyingNode();
                     throw new IllegalStateException("no results element");
                 } catch (ArnoException e) {
+                    // A template that catches the refusal and shows a page must not have that page kept.
+                    if (view != null) view.followedIndexRead("full-text index", -1);
                     // The error's code is the catalogue's, in its namespace: a template catches err:bad-query apart.
                     XPathException x = new XPathException(e.getMessage());
                     x.setErrorCodeQName(new StructuredQName("err", arno.xml.ErrorXml.NS, e.code().code()));

@@ -46,7 +46,7 @@ import org.apache.lucene.store.FSDirectory;
  *
  * <p>Threads: {@link #search} and {@link #status} from any thread; the writer belongs to the follower.
  */
-public final class FulltextIndex implements AutoCloseable {
+public final class FulltextIndex implements Searchable, AutoCloseable {
 
     /** The index layout and the meaning of its fields; another number rebuilds. */
     static final String FORMAT = "1";
@@ -61,8 +61,29 @@ public final class FulltextIndex implements AutoCloseable {
      * @param poll        how long the follower waits when the feed has nothing new
      * @param commitEvery how often applied changes are made durable (searchable they are at once)
      * @param timeout     a search's time limit
+     * @param searches    how many searches run at once (default: one per core); more wait
+     * @param searchWait  how long a search waits for one of them to end before it is refused
+     *                    ({@code search-busy}, 503 with Retry-After)
      */
-    public record Options(Duration poll, Duration commitEvery, Duration timeout) {
+    public record Options(Duration poll, Duration commitEvery, Duration timeout, int searches, Duration searchWait) {
+        /**
+         * Searches are CPU-bound (the index is in the OS's page cache): more at once than cores only
+         * makes each slower. A burst of expensive queries then takes that many threads (the store
+         * API's searches run on the container's threads, which are many), the searches beyond wait
+         * briefly and are told to come back, and the rest of the server keeps its threads.
+         */
+        static final int SEARCHES = Math.max(1, Runtime.getRuntime().availableProcessors());
+        /** Longer than a typical search (milliseconds), short beside a page's time limit. */
+        static final Duration SEARCH_WAIT = Duration.ofMillis(100);
+
+        public Options {
+            if (searches < 1) throw new IllegalArgumentException("searches must be at least 1, not " + searches);
+        }
+
+        public Options(Duration poll, Duration commitEvery, Duration timeout) {
+            this(poll, commitEvery, timeout, SEARCHES, SEARCH_WAIT);
+        }
+
         public static Options defaults() {
             return new Options(Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(2));
         }
@@ -93,6 +114,8 @@ public final class FulltextIndex implements AutoCloseable {
     private long lastCommit;
     private long appliedSinceCommit;
     private int builds;
+    /** The searches that may run at once ({@link Options#searches}). */
+    private final java.util.concurrent.Semaphore searching;
 
     /** A configuration in force and what reads it. */
     record Indexed(FulltextConfig config, org.apache.lucene.analysis.Analyzer analyzer, EntryDocuments documents) {}
@@ -101,6 +124,7 @@ public final class FulltextIndex implements AutoCloseable {
         this.store = store;
         this.folder = folder;
         this.options = options;
+        this.searching = new java.util.concurrent.Semaphore(options.searches());
         this.processor = new Processor(false);
         store.options().xmlPolicy().install(processor.getUnderlyingConfiguration());
         this.follower = new Thread(this::follow, "arno-fulltext");
@@ -141,8 +165,34 @@ public final class FulltextIndex implements AutoCloseable {
         return false;
     }
 
-    /** Runs {@code request}; search-unavailable while the index is not ready, bad-query for a query it refuses. */
+    /**
+     * Runs {@code request}; search-unavailable while the index is not ready, bad-query for a query it
+     * refuses, search-busy when {@link Options#searches} run already and none ends within
+     * {@link Options#searchWait}.
+     */
+    @Override
     public Results search(SearchRequest request) {
+        try {
+            if (!searching.tryAcquire(options.searchWait().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                throw ErrorMessage.SEARCH_SLOTS_FULL.error(options.searches(), options.searchWait().toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ErrorMessage.SEARCH_SLOTS_FULL.error(options.searches(), options.searchWait().toMillis());
+        }
+        try {
+            return searchNow(request);
+        } finally {
+            searching.release();
+        }
+    }
+
+    /** The bound on searches at once, for tests that fill it. */
+    java.util.concurrent.Semaphore searching() {
+        return searching;
+    }
+
+    private Results searchNow(SearchRequest request) {
         Status s = status;
         Indexed in = current;
         if (s.state != State.READY || in == null) throw unavailable(s);

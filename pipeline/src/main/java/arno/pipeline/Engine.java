@@ -60,14 +60,16 @@ final class Engine {
         resources.install();
         // store:lookup and store:range, reading the request's view (so a cached page records them), and
         // cache:fragment: ours, and the only functions registered (reflexive Java calls are off, see Access).
-        StoreFunctions.register(c, context -> {
+        java.util.function.Function<net.sf.saxon.expr.XPathContext, DocumentStore.View> views = context -> {
             RequestScope scope = Resources.scope(context);
             return scope == null || store == null ? null : scope.view(store);
-        });
+        };
+        StoreFunctions.register(c, views);
         CacheFunctions.register(c);
-        // Functions of modules the pipeline does not know (store:ft-search), found on the class path.
+        // Functions of modules the pipeline does not know (store:ft-search), found on the class path;
+        // they read the request's view too, so that a page records what it searched.
         for (arno.xml.FunctionLibrary l : java.util.ServiceLoader.load(arno.xml.FunctionLibrary.class, Engine.class.getClassLoader())) {
-            l.register(c, store);
+            l.register(c, store, views);
         }
         this.caches = new PageCaches(config.cacheFolder(), clock, config.pageCaches(), c, outbound, policy);
         try {

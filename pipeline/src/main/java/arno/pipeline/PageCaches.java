@@ -379,8 +379,9 @@ final class PageCaches implements AutoCloseable {
 
     /**
      * Evicts, in every site, the pages that read {@code path} at another version than {@code
-     * version} (or that read it at all, when deleted), and those that listed a folder or prefix
-     * it is under: a new or deleted document changes the listing. An update of an existing
+     * version} (or that read it at all, when deleted), those that listed a folder or prefix
+     * it is under (a new or deleted document changes the listing), and those valid only until the
+     * next commit ({@value Reads#STORE_ANY}: lookups, full-text searches). An update of an existing
      * document evicts the listings too (the feed does not tell creation from update): more than
      * needed, never less.
      */
@@ -390,6 +391,8 @@ final class PageCaches implements AutoCloseable {
         changed.add(new Dependencies.Dependency(Reads.STORE, path, deleted ? "" : Long.toString(version)));
         // No listing's hash is "!": every entry that recorded one of these listings goes.
         changed.add(new Dependencies.Dependency(Reads.STORE_URIS, Reads.EVERYTHING, "!"));
+        // Nor is any store version: pages of a value-index lookup or a full-text search go at any commit.
+        changed.add(new Dependencies.Dependency(Reads.STORE_ANY, "/", "!"));
         for (int i = 1; i <= path.length(); i++) {
             changed.add(new Dependencies.Dependency(Reads.STORE_URIS, path.substring(0, i), "!"));
             if (path.charAt(i - 1) == '/') {

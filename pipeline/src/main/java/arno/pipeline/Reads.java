@@ -55,9 +55,10 @@ final class Reads {
     static final String STORE_URIS = "store-uris";
     static final String STORE_CHILDREN = "store-children";
     /**
-     * The page used a value-index lookup (store:lookup, store:range): valid while the store has not
-     * changed at all. Coarse (any commit rebuilds it) but never stale; what a lookup returned could
-     * be recorded instead, as listings are, if such pages turn out to be hot.
+     * The page used a value-index lookup (store:lookup, store:range) or a full-text search (at the
+     * version the index had applied, {@link RecordingView#followedIndexRead}): valid while the store
+     * has not changed at all. Coarse (any commit rebuilds it) but never stale; what a lookup returned
+     * could be recorded instead, as listings are, if such pages turn out to be hot.
      */
     static final String STORE_ANY = "store-any";
     static final String FILE = "file";

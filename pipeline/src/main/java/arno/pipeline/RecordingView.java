@@ -87,6 +87,24 @@ final class RecordingView implements DocumentStore.View {
         return view.explain(under, condition, namespaces, config);
     }
 
+    /**
+     * A full-text search answered from an index that had applied the store up to {@code applied}.
+     * The page is valid while the store stays at that version ({@value Reads#STORE_ANY}): the index
+     * applies every commit (its version follows the store's even when a commit touched nothing it
+     * indexes), so any commit may change the hits, and a page built before the index applied the
+     * commit must not outlive it. Recording the view's version instead would let a page built in the
+     * index's lag (the store at V, the index still at V-1) pass as current at V until the next
+     * commit. When the index is not at the view's version the page mixes two versions, and the fast
+     * check (nothing changed since the view's version) would wrongly pass it: it is not kept, and the
+     * next request after the index catches up (about 100 ms) is.
+     */
+    @Override
+    public void followedIndexRead(String index, long applied) {
+        if (applied == view.version()) reads.anyStoreChange(applied);
+        else if (applied < 0) reads.uncacheable("the " + index + " refused a search");
+        else reads.uncacheable("the " + index + " answered at store version " + applied + ", the page's view is at " + view.version());
+    }
+
     @Override
     public void close() {
         view.close();

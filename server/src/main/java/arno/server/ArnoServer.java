@@ -370,8 +370,14 @@ public final class ArnoServer implements AutoCloseable {
         @Override
         protected void report(org.apache.catalina.connector.Request request, org.apache.catalina.connector.Response response,
                               Throwable throwable) {
-            if (!(request.getAttribute(arno.xml.ErrorXml.UNSENT) instanceof arno.xml.ArnoException e)
-                    || response.getContentWritten() > 0) {
+            Object unsent = request.getAttribute(arno.xml.ErrorXml.UNSENT);
+            // A request line or headers past the connector's limit (a 10,000-character search in the
+            // URL): Tomcat refuses it before any servlet, and its page would not say why.
+            if (unsent == null && response.getStatus() == 400 && throwable != null
+                    && String.valueOf(throwable.getMessage()).contains("too large")) {
+                unsent = arno.xml.ErrorMessage.REQUEST_HEAD_TOO_LARGE.error(throwable, throwable.getMessage());
+            }
+            if (!(unsent instanceof arno.xml.ArnoException e) || response.getContentWritten() > 0) {
                 super.report(request, response, throwable);
                 return;
             }

@@ -100,6 +100,18 @@ public interface DocumentStore {
             throw ErrorMessage.NO_STRUCTURED_SEARCH.error(under);
         }
 
+        /**
+         * Tells the view that its reader used an index that follows the store's commits from behind
+         * (the full-text index, fed by the change feed), as it stood having applied every commit up to
+         * store version {@code applied}. What the reader builds then depends on any later commit: a page
+         * cache keeps it only while the store is at {@code applied}, and not at all when that is not
+         * this view's version (the page would mix two versions). {@code index} names it in the reason;
+         * {@code applied} -1 says that it refused (its answer is not kept either).
+         * This default, for views that record nothing, does nothing.
+         */
+        default void followedIndexRead(String index, long applied) {
+        }
+
         /** The plan {@link #search} would follow, as a {@code store:plan} element of {@code config}. */
         default net.sf.saxon.om.NodeInfo explain(String under, String condition,
                 java.util.Map<String, String> namespaces, Configuration config) {

@@ -104,6 +104,8 @@ public enum ErrorCode {
     BAD_QUERY(400, "bad-query", "the search query cannot be read at position %s: %s"),
     /** The full-text index is being built or rebuilt: searches wait for it, pages keep working. */
     SEARCH_UNAVAILABLE(503, "search-unavailable", "full-text search is not available: %s"),
+    /** As many full-text searches run as the index allows at once and none ended in time; the answer carries {@code Retry-After}. */
+    SEARCH_BUSY(503, "search-busy", "full-text search is busy: %s; try again after the Retry-After seconds"),
     /** Every worker is busy and the queue is full; the answer carries {@code Retry-After}. */
     BUSY(503, "busy", "the server is busy (%s); try again after the Retry-After seconds"),
     /** The service is stopping and takes no new work. */

@@ -23,6 +23,8 @@ public enum ErrorMessage {
             + "that the route accepts a body with (POST, PUT)"),
     FORM_UNREADABLE(BAD_REQUEST, "the form body cannot be read: %s"),
     BODY_UNREADABLE(BAD_REQUEST, "the request body could not be read: %s"),
+    REQUEST_HEAD_TOO_LARGE(BAD_REQUEST, "the request line and headers are larger than the server reads (%s); a long"
+            + " query string (a search query has at most 1,000 characters) must be shorter"),
     BAD_PERCENT_ENCODING(BAD_REQUEST, "%s has a bad percent-encoding in '%s' (%s); encode '%%' as %%25"),
     BAD_PATH_ENCODING(BAD_REQUEST, "the path %s has a bad percent-encoding (%s); encode '%%' as %%25"),
     UNKNOWN_CHARSET(BAD_REQUEST, "unknown charset '%s' in Content-Type %s"),
@@ -421,6 +423,9 @@ public enum ErrorMessage {
             + "search again in a moment (pages keep working)"),
     SEARCH_INDEX_FAILED(SEARCH_UNAVAILABLE, "the full-text index of %s could not be built: %s"),
     SEARCH_NOT_CONFIGURED(SEARCH_UNAVAILABLE, "this server has no full-text index (no store)"),
+    SEARCH_NO_INDEX(SEARCH_UNAVAILABLE, "there is no full-text index in %s to read (%s); ./arno serve builds it"),
+    SEARCH_SLOTS_FULL(SEARCH_BUSY, "full-text search is busy: %s searches are running, as many as the index runs at"
+            + " once, and none ended within %s ms; try again after the Retry-After seconds"),
     // ---- busy (503)
     LOGINS_BUSY(BUSY, "too many logins are being checked; try again in a moment"),
     LOGIN_INTERRUPTED(BUSY, "the login check was interrupted"),

@@ -10,6 +10,11 @@ import net.sf.saxon.Configuration;
  */
 public interface FunctionLibrary {
 
-    /** Registers the functions on {@code config}, for sites reading {@code store} (null: no store). */
-    void register(Configuration config, DocumentStore store);
+    /**
+     * Registers the functions on {@code config}, for sites reading {@code store} (null: no store);
+     * {@code views} finds the store view of the request a call runs in (null outside one), which
+     * records what the page read for the page cache.
+     */
+    void register(Configuration config, DocumentStore store,
+                  java.util.function.Function<net.sf.saxon.expr.XPathContext, DocumentStore.View> views);
 }

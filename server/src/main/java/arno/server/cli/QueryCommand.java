@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
                 + "line, unless the query declares its own output (declare option output:method 'text', say).",
                 "The stored document --context is the context item; any stored document is doc('store:/URI'); "
                         + "collection('store:/FOLDER/') its documents, read as the query asks for them; "
-                        + "store:search('/FOLDER/', \"CONDITION\") those for which an XPath condition is true, planned on the indexes."},
+                        + "store:search('/FOLDER/', \"CONDITION\") those for which an XPath condition is true, planned on the indexes; "
+                        + "store:ft-search(\"WORDS\") a page of full-text hits from DATA/fulltext as the server last committed it."},
         footer = {"", "Examples:", "  ./arno query --data data --context /journals/ja.atom 'string(//*:title)'",
                 "  ./arno query --data data -f report.xq",
                 "  ./arno query --data data --explain --timeout 30s \\",
@@ -91,6 +92,14 @@ public final class QueryCommand implements Callable<Integer> {
         }
         Config config = store.config();
         StoreQuery query;
+        // store:ft-search reads the full-text index beside the store as last committed (read only, so
+        // a server may hold it meanwhile), opened at the query's first search.
+        java.util.concurrent.atomic.AtomicReference<Store> opened = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<arno.fulltext.CommittedIndex> fulltext = new java.util.concurrent.atomic.AtomicReference<>();
+        Path folder = config.data().resolve("fulltext");
+        java.util.function.Consumer<net.sf.saxon.Configuration> functions = c -> arno.fulltext.FtSearchFunction.register(c,
+                () -> fulltext.updateAndGet(i -> i != null ? i : arno.fulltext.CommittedIndex.open(opened.get(), folder)));
+        XmlPolicy policy = new XmlPolicy(config.xmlLimits());
         if (file != null) {
             String text;
             try {
@@ -100,17 +109,21 @@ public final class QueryCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw ErrorMessage.QUERY_FILE_UNREADABLE.error(e, file, e.getMessage());
             }
-            query = StoreQuery.compile(text, file.toAbsolutePath().toUri(), file.toString(), new XmlPolicy(config.xmlLimits()));
+            query = StoreQuery.compile(text, file.toAbsolutePath().toUri(), file.toString(), StoreQuery.owners(policy), functions);
         } else {
-            query = StoreQuery.compile(expression, Path.of("").toAbsolutePath().toUri(), "query",
-                    new XmlPolicy(config.xmlLimits()));
+            query = StoreQuery.compile(expression, Path.of("").toAbsolutePath().toUri(), "query", StoreQuery.owners(policy),
+                    functions);
         }
         PrintWriter out = spec.commandLine().getOut();
         boolean tty = StoreCommand.interactive();
         StoreQuery.Reporting reporting = new StoreQuery.Reporting(spec.commandLine().getErr(), explain,
                 progress || tty, tty, timeout);
         try (Store s = Store.openExisting(config.store(), StoreCommand.Opening.options(config))) {
+            opened.set(s);
             query.run(s, context, out, reporting);
+        } finally {
+            arno.fulltext.CommittedIndex index = fulltext.get();
+            if (index != null) index.close();
         }
         out.println();
         out.flush();

@@ -679,7 +679,8 @@ public final class StoreServlet extends HttpServlet {
 
     private void error(HttpServletRequest req, HttpServletResponse resp, ArnoException e) throws IOException {
         String id = null;
-        if (e.status() >= 500 && !(e instanceof Accounts.Refusal)) {
+        // A busy search is a refusal by design, not a fault: a burst would flood the log with traces.
+        if (e.status() >= 500 && !(e instanceof Accounts.Refusal) && e.code() != ErrorCode.SEARCH_BUSY) {
             id = "E-" + Long.toString(System.currentTimeMillis(), 36) + "-"
                     + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 20), 36);
             LOG.log(System.Logger.Level.ERROR, id + " " + e.describe(), e);
@@ -696,6 +697,8 @@ public final class StoreServlet extends HttpServlet {
         resp.setHeader("Last-Modified", null);
         resp.setHeader("Accept-Ranges", null);
         if (e.code() != ErrorCode.RANGE_NOT_SATISFIABLE) resp.setHeader("Content-Range", null);
+        // As many searches run as the index allows: one ends within a second or two (their time limit).
+        if (e.code() == ErrorCode.SEARCH_BUSY) resp.setHeader("Retry-After", "1");
         byte[] body = ErrorXml.toBytes(e, id, false);
         resp.setContentLength(body.length);
         if (!isHead(req)) resp.getOutputStream().write(body);

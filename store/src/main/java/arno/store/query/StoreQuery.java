@@ -109,12 +109,23 @@ public final class StoreQuery {
      * location and the others as details.
      */
     public static StoreQuery compile(String text, URI base, String label, Access access) {
+        return compile(text, base, label, access, config -> { });
+    }
+
+    /**
+     * As {@link #compile(String, URI, String, Access)}, with more functions that {@code functions}
+     * registers on the query's configuration before it is compiled (store:ft-search, which a module
+     * beside the store offers).
+     */
+    public static StoreQuery compile(String text, URI base, String label, Access access,
+                                     java.util.function.Consumer<Configuration> functions) {
         Processor processor = new Processor(false);
         Configuration config = processor.getUnderlyingConfiguration();
         // store: collections from the running query's snapshot, any other through the access
         access.install(config, access, access, new Collections(access, config));
         // store:lookup and store:range read the snapshot whose resolver run() installs
         StoreFunctions.register(config, VIEWS);
+        functions.accept(config);
         XQueryCompiler compiler = processor.newXQueryCompiler();
         compiler.declareNamespace(StoreFunctions.PREFIX, StoreFunctions.NS);
         compiler.setBaseURI(base);
