@@ -293,6 +293,8 @@ public enum ErrorMessage {
             + "see what lies below it, then confirm with ?recursive=%s"),
     DELETE_COUNT_CHANGED(CONFLICT, "deleting %s removes %s (its entry, its variants and everything below it) now, not "
             + "the %s confirmed: something was written meanwhile; confirm again with ?recursive=%s"),
+    CLUSTER_COPY_WRITE(CONFLICT, "the store %s is a cluster node's copy, which changes only by applying the cluster's log: "
+            + "%s would change this copy alone; %s"),
     JOB_FINISHED(CONFLICT, "job %s has already finished (%s); only a queued or running job can be cancelled"),
     ACCOUNT_NAME_EXISTS(CONFLICT, "the account '%s' exists already in %s; change its password with ./arno accounts "
             + "passwd %s, or remove it first"),

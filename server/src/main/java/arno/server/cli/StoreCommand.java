@@ -183,6 +183,11 @@ public final class StoreCommand implements Runnable {
         }
 
         private int loadResources(Config c) {
+            try (Store s = Store.open(c.store(), Opening.options(c))) {
+                // before the service opens: opening writes its default documents into a store that has none
+                StoreTasks.refuseClusterCopy(s, "loading resources into it", "run the load while the node runs: "
+                        + "it goes through the node's write path and the cluster's log");
+            }
             try (Store s = Store.open(c.store(), Opening.options(c));
                     AtomStore atom = AtomStore.open(s, ServeCommand.atomOptions(c))) {
                 StoreTasks.loadResources(atom, paths.get(0), user(),

@@ -67,6 +67,8 @@ public final class IndexTasks {
 
     static IndexConfig change(Store store, java.util.function.UnaryOperator<IndexConfig> how, PrintWriter err,
             boolean tty, LongSupplier clock) {
+        StoreTasks.refuseClusterCopy(store, "changing its index definitions", "change them with ./arno store index "
+                + "add|remove while the node runs: they go through the cluster's log, and every node builds them");
         try (WriteTransaction w = store.write()) {
             IndexConfig target = how.apply(w.view().indexes());
             Display display = new Display(err, tty, clock);

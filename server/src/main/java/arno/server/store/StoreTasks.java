@@ -129,6 +129,8 @@ public final class StoreTasks {
         if (batch < 1) {
             throw ErrorMessage.BATCH_TOO_SMALL.error(batch);
         }
+        refuseClusterCopy(store, "loading documents into it", "load them through the store API of any node "
+                + "(./arno store load --resources through a running node, or POST and PUT to /store/)");
         long total = inputs.stream().mapToLong(Input::size).sum();
         Progress progress = new Progress(err, tty, System::nanoTime, inputs.size(), total);
         long stored = 0;
@@ -268,6 +270,19 @@ public final class StoreTasks {
                 progress.bytes(n);
             }
             return n;
+        }
+    }
+
+    /**
+     * Refuses to change a cluster node's copy directly (CLUSTER_COPY_WRITE): it would hold a commit
+     * the cluster's log lacks, which no other node has, and which its own applier's positions do not
+     * count. {@code what} says the change, {@code instead} how to make it through the log.
+     */
+    public static void refuseClusterCopy(Store store, String what, String instead) {
+        try (arno.store.Snapshot s = store.read()) {
+            if (s.mark(arno.cluster.Applier.MARK).isPresent()) {
+                throw ErrorMessage.CLUSTER_COPY_WRITE.error(store.directory(), what, instead);
+            }
         }
     }
 }

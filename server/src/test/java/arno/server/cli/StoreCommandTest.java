@@ -51,6 +51,40 @@ class StoreCommandTest {
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /**
+     * A cluster node's copy changes only by applying the cluster's log: the store commands that would
+     * write into it directly refuse, naming the way through the log, and change nothing.
+     */
+    @Test
+    void aClusterNodesCopyIsNotWrittenDirectly() throws Exception {
+        Path root = content(dir);
+        String data = dir.resolve("data").toString();
+        try (arno.store.Store s = arno.store.Store.open(dir.resolve("data/store"), arno.store.StoreOptions.defaults());
+             arno.store.WriteTransaction w = s.write()) {
+            w.setMark(arno.cluster.Applier.MARK, 7);
+            w.commit();
+        }
+        Path indexes = Files.writeString(dir.resolve("indexes.xml"), "<indexes xmlns='urn:arno:indexes'>"
+                + "<index name='n' match='issue' value='@n'/></indexes>");
+        Result load = run("store", "load", root.toString(), "--data", data);
+        Result index = run("store", "index", "add", indexes.toString(), "--data", data);
+        Result resources = run("store", "load", "--resources", root.toString(), "--data", data);
+        for (Result r : List.of(load, index, resources)) {
+            assertThat(r.code()).as(r.err()).isEqualTo(arno.xml.ErrorCode.CONFLICT.exitStatus());
+            assertThat(r.err()).contains("is a cluster node's copy, which changes only by applying the cluster's log");
+        }
+        assertThat(load.err()).contains("loading documents into it would change this copy alone");
+        assertThat(index.err()).contains("changing its index definitions would change this copy alone")
+                .contains("./arno store index add|remove while the node runs");
+        assertThat(resources.err()).contains("loading resources into it");
+        try (arno.store.Store s = arno.store.Store.open(dir.resolve("data/store"), arno.store.StoreOptions.defaults());
+             arno.store.Snapshot v = s.read()) {
+            assertThat(v.uris("/")).isEmpty();
+            assertThat(v.indexes().indexes()).isEmpty();
+            assertThat(v.mark(arno.cluster.Applier.MARK)).hasValue(7);
+        }
+    }
+
     /** A content folder: two XML files in a tree, a text file and a hidden folder that are not loaded. */
     static Path content(Path dir) throws Exception {
         Path root = dir.resolve("content");
