@@ -386,12 +386,9 @@ public final class ServeCommand implements Callable<Integer> {
         // (a cluster node's copy has them from its start).
         if (indexes) {
             IndexTasks.addResource(atom.store(), DEMO_INDEXES, new XmlPolicy(c.xmlLimits()), err);
-            // The demo's full-text configuration: the index beside the store builds itself from it.
-            try (arno.store.WriteTransaction w = atom.store().write()) {
-                w.put(arno.fulltext.FulltextConfig.URI, arno.fulltext.FulltextConfig.defaultXml());
-                w.commit();
-            }
         }
+        // The demo's full-text configuration, through the write path (a cluster's log): each node's index builds itself from it.
+        atom.putConfiguration(arno.fulltext.FulltextConfig.URI, arno.fulltext.FulltextConfig.defaultXml());
         long t0 = System.nanoTime();
         long[] shown = {0};
         TreeLoader.Result r = TreeLoader.load(atom, c.content(), "arno", (done, total) -> {
