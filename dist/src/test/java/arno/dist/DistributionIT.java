@@ -67,7 +67,12 @@ class DistributionIT {
         assertThat(home.resolve("conf/arno.service")).exists();
         try (var jars = Files.list(home.resolve("lib"))) {
             assertThat(jars.map(p -> p.getFileName().toString()).toList())
-                    .anyMatch(n -> n.startsWith("arno-server-")).anyMatch(n -> n.startsWith("Saxon-HE-"));
+                    .anyMatch(n -> n.startsWith("arno-server-")).anyMatch(n -> n.startsWith("Saxon-HE-"))
+                    .anyMatch(n -> n.startsWith("arno-fulltext-"))
+                    // Lucene's five jars: full-text search (fulltext/README.md)
+                    .anyMatch(n -> n.startsWith("lucene-core-9.")).anyMatch(n -> n.startsWith("lucene-analysis-common-9."))
+                    .anyMatch(n -> n.startsWith("lucene-queryparser-9.")).anyMatch(n -> n.startsWith("lucene-highlighter-9."))
+                    .anyMatch(n -> n.startsWith("lucene-facet-9."));
         }
 
         // Started from the temporary folder: nothing of the checkout is on its class path or in its home.
@@ -113,6 +118,21 @@ class DistributionIT {
         HttpResponse<String> store = client.send(HttpRequest.newBuilder(URI.create(base + "/store/journals/")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(store.statusCode()).as("the demo was loaded into the store").isEqualTo(200);
+        // Full-text search from the distribution's own jars: an article found by a word of its title, once the index is built.
+        HttpResponse<String> article = client.send(HttpRequest.newBuilder(URI.create(base + "/store/journals/ja/v1/i1/a0001.atom")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(article.statusCode()).as(article.body()).isEqualTo(200);
+        Matcher title = Pattern.compile("<title[^>]*>([^<]*)</title>").matcher(article.body());
+        assertThat(title.find()).isTrue();
+        String word = java.util.Arrays.stream(title.group(1).split("\\W+")).filter(w -> w.length() > 5).findFirst().orElseThrow();
+        HttpResponse<String> found = null;
+        for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); System.nanoTime() < end; Thread.sleep(200)) {
+            found = client.send(HttpRequest.newBuilder(URI.create(base + "/store/search?q=" + word)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (found.statusCode() != 503) break;
+        }
+        assertThat(found.statusCode()).as(found.body()).isEqualTo(200);
+        assertThat(found.body()).contains("/journals/ja/v1/i1/a0001").containsPattern("totalResults>[1-9]");
 
         process.destroy(); // SIGTERM: a clean stop
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("stopped on SIGTERM").isTrue();

@@ -47,6 +47,7 @@ public final class CommittedIndex implements Searchable, AutoCloseable {
     /** The index of {@code store} in {@code folder} as last committed; never fails: a search says what is wrong. */
     public static CommittedIndex open(Store store, Path folder) {
         FulltextConfig config;
+        String xml;
         try (Snapshot s = store.read()) {
             if (!s.exists(FulltextConfig.URI)) {
                 return refused(() -> ErrorCode.SEARCH_UNAVAILABLE.error("the store has no full-text configuration ("
@@ -54,6 +55,7 @@ public final class CommittedIndex implements Searchable, AutoCloseable {
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             s.export(FulltextConfig.URI, out);
+            xml = out.toString(java.nio.charset.StandardCharsets.UTF_8);
             try {
                 config = FulltextConfig.parse(out.toByteArray(), Store.SCHEME + FulltextConfig.URI, store.options().xmlPolicy());
             } catch (RuntimeException bad) {
@@ -79,7 +81,7 @@ public final class CommittedIndex implements Searchable, AutoCloseable {
             Processor processor = new Processor(false);
             store.options().xmlPolicy().install(processor.getUnderlyingConfiguration());
             FulltextIndex.Indexed in = new FulltextIndex.Indexed(config, Analyzers.of(config),
-                    new EntryDocuments(config, processor, Store.SCHEME + FulltextConfig.URI));
+                    new EntryDocuments(config, processor, Store.SCHEME + FulltextConfig.URI), xml);
             return new CommittedIndex(d, DirectoryReader.open(d), in, version, null);
         } catch (IOException | RuntimeException e) {
             if (d != null) {

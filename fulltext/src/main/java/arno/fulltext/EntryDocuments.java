@@ -70,14 +70,17 @@ final class EntryDocuments {
         } catch (SaxonApiException e) {
             throw new IllegalStateException(e);
         }
-        for (FulltextConfig.Field f : config.fields()) {
-            XPathCompiler c = processor.newXPathCompiler();
-            for (Map.Entry<String, String> ns : f.namespaces().entrySet()) c.declareNamespace(ns.getKey(), ns.getValue());
-            try {
-                selects.add(c.compile(f.select()));
-            } catch (SaxonApiException e) {
-                throw ErrorMessage.FULLTEXT_FIELD_XPATH.error(e, systemId, f.name(), f.select(), e.getMessage());
-            }
+        for (FulltextConfig.Field f : config.fields()) selects.add(select(processor, f, systemId));
+    }
+
+    /** The field's XPath compiled with the prefixes in scope on it; FULLTEXT_FIELD_XPATH when it does not compile. */
+    static XPathExecutable select(Processor processor, FulltextConfig.Field f, String systemId) {
+        XPathCompiler c = processor.newXPathCompiler();
+        for (Map.Entry<String, String> ns : f.namespaces().entrySet()) c.declareNamespace(ns.getKey(), ns.getValue());
+        try {
+            return c.compile(f.select());
+        } catch (SaxonApiException e) {
+            throw ErrorMessage.FULLTEXT_FIELD_XPATH.error(e, systemId, f.name(), f.select(), e.getMessage());
         }
     }
 

@@ -68,8 +68,16 @@ public final class FulltextCheck {
                     }
                     if (!FulltextIndex.FORMAT.equals(data.get(FulltextIndex.FORMAT_KEY))
                             || !config.hash().equals(data.get(FulltextIndex.CONFIG))) {
-                        problems.add("full-text index " + folder + " was built from another configuration or format than "
-                                + FulltextConfig.URI + "; the next start builds it again");
+                        String xml = data.get(FulltextIndex.CONFIG_XML);
+                        if (FulltextIndex.FORMAT.equals(data.get(FulltextIndex.FORMAT_KEY)) && xml != null && !xml.isEmpty()) {
+                            // Not damage: a configuration changed since; a running index builds the new one beside it.
+                            notes.add("full-text index " + folder + " answers with the configuration it was built with, not the "
+                                    + "store's " + FulltextConfig.URI + " (changed since); a new index is built beside it ("
+                                    + folder.resolveSibling(folder.getFileName() + ".next") + ") and takes its place");
+                        } else {
+                            problems.add("full-text index " + folder + " was built from another configuration or format than "
+                                    + FulltextConfig.URI + "; the next start builds it again");
+                        }
                         return new Report(problems, notes);
                     }
                     long version = Long.parseLong(data.getOrDefault(FulltextIndex.VERSION, "-1"));

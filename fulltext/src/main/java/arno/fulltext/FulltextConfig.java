@@ -1,14 +1,13 @@
 package arno.fulltext;
 
+import arno.store.DocumentCheck;
 import arno.xml.ArnoException;
 import arno.xml.ErrorMessage;
 import arno.xml.Where;
 import arno.xml.XmlPolicy;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -20,10 +19,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import javax.xml.XMLConstants;
 import javax.xml.validation.Schema;
-import javax.xml.validation.SchemaFactory;
-import javax.xml.validation.Validator;
+import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.QName;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmNodeKind;
@@ -117,13 +114,49 @@ public record FulltextConfig(List<Entries> entries, List<Field> fields, String h
         return read(doc, systemId);
     }
 
+    /**
+     * Everything the index would refuse in {@code xml}, said when it is stored (not well-formed,
+     * refused by the schema, a field twice, an XPath that does not compile), each with its line.
+     */
+    static FulltextConfig check(byte[] xml, String systemId, XmlPolicy policy) {
+        validate(xml, systemId, policy);
+        XdmNode doc = policy.parse(xml, systemId);
+        FulltextConfig config = read(doc, systemId);
+        List<XdmNode> elements = new ArrayList<>();
+        for (XdmNode e : children(root(doc))) if (e.getNodeName().getLocalName().equals("field")) elements.add(e);
+        Processor p = new Processor(false);
+        for (int i = 0; i < config.fields.size(); i++) {
+            XdmNode e = elements.get(i);
+            try {
+                EntryDocuments.select(p, config.fields.get(i), systemId);
+            } catch (ArnoException bad) {
+                throw bad.at(Where.at(systemId, e.getLineNumber(), e.getColumnNumber()));
+            }
+        }
+        Analyzers.of(config).close();
+        return config;
+    }
+
+    /**
+     * The store's check of {@value #URI} (registered for {@link java.util.ServiceLoader} in
+     * {@code META-INF/services}): a configuration the index would refuse is never stored.
+     */
+    public static final class Check implements DocumentCheck {
+        @Override
+        public String uri() {
+            return URI;
+        }
+
+        @Override
+        public void check(byte[] xml, String systemId, XmlPolicy policy) {
+            if (xml == null) throw unusable(systemId, "it is a binary document, not XML");
+            FulltextConfig.check(xml, systemId, policy);
+        }
+    }
+
     private static void validate(byte[] xml, String systemId, XmlPolicy policy) {
         try {
-            Validator v = schema().newValidator();
-            v.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-            v.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-            v.validate(new javax.xml.transform.sax.SAXSource(policy.newReader(),
-                    new org.xml.sax.InputSource(new ByteArrayInputStream(xml))));
+            policy.validate(Holder.SCHEMA_INSTANCE, xml, systemId);
         } catch (SAXParseException e) {
             throw ErrorMessage.FULLTEXT_CONFIG_INVALID.error(e, systemId, e.getMessage(), SCHEMA.substring(1))
                     .at(Where.at(systemId, e.getLineNumber(), e.getColumnNumber()));
@@ -133,31 +166,26 @@ public record FulltextConfig(List<Entries> entries, List<Field> fields, String h
     }
 
     private static final class Holder {
-        static final Schema SCHEMA_INSTANCE = load();
-
-        private static Schema load() {
-            try {
-                SchemaFactory f = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
-                f.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-                f.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-                URL url = FulltextConfig.class.getResource(SCHEMA);
-                return f.newSchema(url);
-            } catch (SAXException e) {
-                throw new IllegalStateException("the full-text schema does not load", e);
-            }
-        }
+        static final Schema SCHEMA_INSTANCE = XmlPolicy.schema(FulltextConfig.class.getResource(SCHEMA));
     }
 
-    private static Schema schema() {
-        return Holder.SCHEMA_INSTANCE;
+    private static XdmNode root(XdmNode doc) {
+        XdmNode root = null;
+        for (XdmNode n : children(doc)) root = n;
+        return root;
+    }
+
+    private static List<XdmNode> children(XdmNode parent) {
+        List<XdmNode> out = new ArrayList<>();
+        for (XdmSequenceIterator<XdmNode> it = parent.axisIterator(net.sf.saxon.s9api.Axis.CHILD); it.hasNext(); ) {
+            XdmNode n = it.next();
+            if (n.getNodeKind() == XdmNodeKind.ELEMENT) out.add(n);
+        }
+        return out;
     }
 
     private static FulltextConfig read(XdmNode doc, String systemId) {
-        XdmNode root = null;
-        for (XdmSequenceIterator<XdmNode> it = doc.axisIterator(net.sf.saxon.s9api.Axis.CHILD); it.hasNext(); ) {
-            XdmNode n = it.next();
-            if (n.getNodeKind() == XdmNodeKind.ELEMENT) root = n;
-        }
+        XdmNode root = root(doc);
         List<Entries> entries = new ArrayList<>();
         List<Field> fields = new ArrayList<>();
         Set<String> names = new HashSet<>();
@@ -171,7 +199,8 @@ public record FulltextConfig(List<Entries> entries, List<Field> fields, String h
             }
             String name = e.getAttributeValue(new QName("name"));
             if (!names.add(name)) {
-                throw ErrorMessage.FULLTEXT_FIELD_TWICE.error(systemId, name).at(Where.at(systemId));
+                throw ErrorMessage.FULLTEXT_FIELD_TWICE.error(systemId, name)
+                        .at(Where.at(systemId, e.getLineNumber(), e.getColumnNumber()));
             }
             Type type = Type.valueOf(attr(e, "type", "text").toUpperCase(Locale.ROOT));
             Map<String, String> ns = new LinkedHashMap<>();

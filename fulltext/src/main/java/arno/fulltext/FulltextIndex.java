@@ -44,6 +44,17 @@ import org.apache.lucene.store.FSDirectory;
  * answer {@code search-unavailable}. Readers are near-real-time ({@link SearcherManager} on the
  * writer): a round's changes are searchable when the round ends.
  *
+ * <p>A changed configuration (or a feed that moved past an index that can still be read) is built
+ * beside the index, in the sibling folder {@code FOLDER.next}, by a thread of its own, while the
+ * index goes on answering searches with the configuration it has (kept in its commit data,
+ * {@value #CONFIG_XML}, so that a restart can answer with it too). The new index's one commit, at
+ * its end, is what makes it complete; then the follower swaps: it closes the old writer, renames
+ * {@code FOLDER} to {@code FOLDER.old} and {@code FOLDER.next} to {@code FOLDER}, opens the new one
+ * and publishes it with its configuration in one step ({@link Serving}), and deletes the old. A
+ * crash during the build leaves {@code FOLDER} as it was and a {@code .next} without a commit,
+ * which the next start deletes before it builds again; a crash between the two renames leaves a
+ * complete {@code .next} and no {@code FOLDER}, which the next start renames into place.
+ *
  * <p>Threads: {@link #search} and {@link #status} from any thread; the writer belongs to the follower.
  */
 public final class FulltextIndex implements Searchable, AutoCloseable {
@@ -53,6 +64,8 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
     static final String VERSION = "arno.store-version";
     static final String CONFIG = "arno.config";
     static final String FORMAT_KEY = "arno.format";
+    /** The configuration's XML, so the index can answer with it while a newer one is built beside it. */
+    static final String CONFIG_XML = "arno.config-xml";
     private static final System.Logger LOG = System.getLogger(FulltextIndex.class.getName());
     private static final int FEED_PAGE = 1000;
     private static final int LIST_PAGE = 1000;
@@ -93,10 +106,16 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
 
     /**
      * What the index is doing: {@code done} of {@code total} store documents examined while
-     * building; {@code version} the store version whose changes it has applied; {@code builds} how
-     * many times it was built from the whole store since it was opened.
+     * building (in place, or beside it); {@code version} the store version whose changes it has
+     * applied; {@code builds} how many times it was built from the whole store since it was opened;
+     * {@code beside} whether a new index (of a changed configuration) is being built beside the one
+     * that answers, which until it is done answers with the configuration it had.
      */
-    public record Status(State state, long done, long total, long version, String problem, int builds) {}
+    public record Status(State state, long done, long total, long version, String problem, int builds, boolean beside) {
+        Status(State state, long done, long total, long version, String problem, int builds) {
+            this(state, done, total, version, problem, builds, false);
+        }
+    }
 
     private final Store store;
     private final Path folder;
@@ -111,14 +130,26 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
     private IndexWriter writer;
     /** Read by searching threads: volatile, and null while the writer is closed after a failure. */
     private volatile SearcherManager searchers;
+    /**
+     * What searches read, the configuration and the searchers of one index together, published in
+     * one write so that a swap never pairs one index's searcher with the other's configuration.
+     */
+    private volatile Serving serving;
+    /** A build beside the index in progress (the follower's), or null. */
+    private Build build;
+    /** The configuration must be compared with the store's in the next round (after a start or a failed build). */
+    private boolean recheck;
     private long lastCommit;
     private long appliedSinceCommit;
     private int builds;
     /** The searches that may run at once ({@link Options#searches}). */
     private final java.util.concurrent.Semaphore searching;
 
-    /** A configuration in force and what reads it. */
-    record Indexed(FulltextConfig config, org.apache.lucene.analysis.Analyzer analyzer, EntryDocuments documents) {}
+    /** A configuration in force and what reads it; {@code xml} its text, kept in the commit data. */
+    record Indexed(FulltextConfig config, org.apache.lucene.analysis.Analyzer analyzer, EntryDocuments documents, String xml) {}
+
+    /** An index that answers searches: its configuration and its searchers. */
+    record Serving(Indexed indexed, SearcherManager searchers) {}
 
     private FulltextIndex(Store store, Path folder, Options options) {
         this.store = store;
@@ -152,14 +183,14 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
     }
 
     /**
-     * Waits until the index has applied store version {@code version} (and is ready), at most
-     * {@code wait}; returns whether it has.
+     * Waits until the index has applied store version {@code version} (and is ready, with no new
+     * configuration still being built beside it), at most {@code wait}; returns whether it has.
      */
     public boolean awaitVersion(long version, Duration wait) throws InterruptedException {
         long end = System.nanoTime() + wait.toNanos();
         while (System.nanoTime() < end) {
             Status s = status;
-            if (s.state == State.READY && s.version >= version) return true;
+            if (s.state == State.READY && s.version >= version && !s.beside) return true;
             Thread.sleep(10);
         }
         return false;
@@ -194,14 +225,19 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
 
     private Results searchNow(SearchRequest request) {
         Status s = status;
-        Indexed in = current;
-        if (s.state != State.READY || in == null) throw unavailable(s);
-        SearcherManager m = searchers;
-        if (m == null) throw unavailable(status);
+        Serving on = serving;
+        if (s.state != State.READY || on == null) throw unavailable(s);
+        Indexed in = on.indexed();
+        SearcherManager m = on.searchers();
         IndexSearcher searcher;
         try {
             searcher = m.acquire();
-        } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+        } catch (org.apache.lucene.store.AlreadyClosedException swapped) {
+            // The index was swapped for one built beside it since this search read it: the new one answers.
+            Serving now = serving;
+            if (now == null || now == on) throw ErrorMessage.SEARCH_INDEX_FAILED.error(swapped, folder, swapped.getMessage());
+            return search(request);
+        } catch (IOException e) {
             throw ErrorMessage.SEARCH_INDEX_FAILED.error(e, folder, e.getMessage());
         }
         try {
@@ -233,6 +269,7 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
             boolean more = false;
             try {
                 if (writer == null) applied = openIndex();
+                if (build != null && build.finished()) applied = finish(applied);
                 more = round(applied);
                 applied = status.version;
                 warned = false;
@@ -241,6 +278,7 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
                 if (!warned) LOG.log(System.Logger.Level.WARNING, "full-text index " + folder + ": " + e, e);
                 warned = true;
                 status = new Status(State.FAILED, 0, 0, applied, String.valueOf(e.getMessage()), builds);
+                cancelBuild();
                 closeWriter();
                 more = false;
             }
@@ -251,6 +289,8 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
                 break;
             }
         }
+        // Closed mid-build: what the build wrote stays, uncommitted, as a crash would leave it; the next start deletes it.
+        cancelBuild(false);
         try {
             if (writer != null && writer.isOpen() && status.state == State.READY) commit(status.version);
         } catch (IOException | RuntimeException e) {
@@ -259,15 +299,34 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
         closeWriter();
     }
 
+    /** The sibling folder a new index is built in. */
+    Path next() {
+        return folder.resolveSibling(folder.getFileName() + ".next");
+    }
+
+    /** The sibling folder the old index is moved to while the new one takes its place. */
+    private Path old() {
+        return folder.resolveSibling(folder.getFileName() + ".old");
+    }
+
     /**
      * Opens the writer on the folder: the store version its last commit applied, or -1 when the
-     * index must be built (none, damaged, another format). A damaged index is deleted.
+     * index must be built (none, damaged, another format). A damaged index is deleted. First
+     * finishes what a crash interrupted: a complete build beside a missing index takes its place;
+     * an incomplete build and an old index are deleted.
      */
     private long openIndex() throws IOException {
+        if (!Files.isDirectory(folder) && Files.isDirectory(next()) && complete(next())) {
+            Files.move(next(), folder, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            LOG.log(System.Logger.Level.INFO, "full-text index " + folder + ": the index built beside it takes its place");
+        }
+        if (Files.isDirectory(next())) deleteTree(next());
+        if (Files.isDirectory(old())) deleteTree(old());
         // Owner-only, as the store is: the index holds the text it indexes.
         if (!Files.isDirectory(folder)) arno.xml.OwnerOnly.folder(folder);
         long version = -1;
         String configHash = null;
+        String configXml = null;
         directory = new OwnerOnlyDirectory(FSDirectory.open(folder));
         try {
             if (DirectoryReader.indexExists(directory)) {
@@ -275,6 +334,8 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
                 if (FORMAT.equals(data.get(FORMAT_KEY)) && data.get(VERSION) != null) {
                     version = Long.parseLong(data.get(VERSION));
                     configHash = data.get(CONFIG);
+                    configXml = data.get(CONFIG_XML);
+                    if (configXml != null && configXml.isEmpty()) configXml = null;
                 }
                 // Reading every segment's header and checksum footer is what opening a reader does: a
                 // damaged file fails here rather than in a search.
@@ -292,6 +353,7 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
             writer = new IndexWriter(directory, writerConfig().setOpenMode(IndexWriterConfig.OpenMode.CREATE));
             version = -1;
             configHash = null;
+            configXml = null;
         }
         searchers = new SearcherManager(writer, new SearcherFactory() {
             @Override
@@ -301,25 +363,49 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
         });
         lastCommit = System.nanoTime();
         resumedConfig = configHash;
+        resumedXml = version >= 0 ? configXml : null;
+        recheck = true;
         return version;
+    }
+
+    /** Whether {@code dir} holds a finished build: its one commit, with the store version it is at. */
+    private static boolean complete(Path dir) {
+        try (Directory d = FSDirectory.open(dir)) {
+            return DirectoryReader.indexExists(d) && SegmentInfos.readLatestCommit(d).getUserData().get(VERSION) != null;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The configuration hash the opened index was built with (null: none or unknown). */
     private String resumedConfig;
+    /** The configuration's XML the opened index was built with (null: none, or an index that did not keep it). */
+    private String resumedXml;
 
     private IndexWriterConfig writerConfig() {
         // The writer outlives configurations: it analyses with the one being indexed.
-        IndexWriterConfig c = new IndexWriterConfig(new org.apache.lucene.analysis.DelegatingAnalyzerWrapper(
+        return writerConfig(new org.apache.lucene.analysis.DelegatingAnalyzerWrapper(
                 org.apache.lucene.analysis.Analyzer.PER_FIELD_REUSE_STRATEGY) {
             @Override
             protected org.apache.lucene.analysis.Analyzer getWrappedAnalyzer(String fieldName) {
                 return indexing;
             }
         });
+    }
+
+    private static IndexWriterConfig writerConfig(org.apache.lucene.analysis.Analyzer analyzer) {
+        IndexWriterConfig c = new IndexWriterConfig(analyzer);
         // Stored text is most of the index: compressed harder, as it is read only for ten hits' snippets.
         c.setCodec(new Lucene912Codec(Lucene912Codec.Mode.BEST_COMPRESSION));
         c.setRAMBufferSizeMB(32);
         return c;
+    }
+
+    /** Makes what the follower holds (configuration, searchers) what searches read, in one write. */
+    private void publish() {
+        Indexed in = current;
+        SearcherManager m = searchers;
+        serving = in == null || m == null ? null : new Serving(in, m);
     }
 
     /**
@@ -345,22 +431,25 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
                     gone = true;
                 }
             }
-            boolean configTouched = in == null || gone || applied < 0;
+            boolean configTouched = in == null || gone || applied < 0 || recheck;
             for (Change c : changes) if (c.uri().equals(FulltextConfig.URI)) configTouched = true;
             if (configTouched) {
-                FulltextConfig config;
+                recheck = false;
+                Indexed config;
                 try {
                     config = readConfig(s);
                 } catch (ArnoException bad) {
                     if (in == null) throw bad;
                     // A bad configuration put later: the index keeps the one it has (and says why, once).
                     LOG.log(System.Logger.Level.WARNING, bad.getMessage());
-                    config = in.config;
+                    config = in;
                 }
                 if (config == null) {
+                    cancelBuild();
                     if (in != null || applied < 0 || writer.getDocStats().numDocs > 0) {
                         writer.deleteAll();
                         current = null;
+                        publish();
                         commit(s.version());
                         searchers.maybeRefreshBlocking();
                     }
@@ -370,15 +459,46 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
                     return false;
                 }
                 String known = in != null ? in.config.hash() : resumedConfig;
-                if (gone || applied < 0 || !config.hash().equals(known)) {
-                    rebuild(s, config);
-                    cursorVersion = s.version();
-                    cursorSeq = 0;
-                    return false;
+                if (in == null && applied >= 0 && !gone && resumedXml != null && !config.config().hash().equals(known)) {
+                    // Started on an index of another configuration that kept its own: it answers with that
+                    // one while the new one is built beside it.
+                    try {
+                        in = indexed(FulltextConfig.parse(resumedXml.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                                folder + " (its commit data)", store.options().xmlPolicy()), resumedXml);
+                        current = in;
+                        indexing = in.analyzer();
+                        publish();
+                    } catch (ArnoException unreadable) {
+                        LOG.log(System.Logger.Level.WARNING, "full-text index " + folder + ": its own configuration cannot be read ("
+                                + unreadable.getMessage() + "); building it again in place");
+                    }
                 }
-                if (in == null) {
-                    current = indexed(config);
-                    indexing = current.analyzer();
+                if (gone || applied < 0 || !config.config().hash().equals(known)) {
+                    if (in != null && applied >= 0) {
+                        // The index answers with what it has while a new one is built beside it.
+                        if (build == null || !build.indexed.config().hash().equals(config.config().hash())) {
+                            cancelBuild();
+                            build = new Build(config);
+                        }
+                        if (gone) {
+                            // The feed moved past the index: it can apply nothing more, and answers as it is.
+                            status = new Status(State.READY, build.done, build.total, applied, null, builds, true);
+                            return false;
+                        }
+                    } else {
+                        cancelBuild();
+                        rebuild(s, config);
+                        cursorVersion = s.version();
+                        cursorSeq = 0;
+                        return false;
+                    }
+                } else {
+                    cancelBuild(); // changed back while a build was under way
+                    if (in == null) {
+                        current = config;
+                        indexing = current.analyzer();
+                        publish();
+                    }
                 }
             }
             long through;
@@ -397,7 +517,9 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
                 apply(s, changes);
                 searchers.maybeRefreshBlocking();
             }
-            status = new Status(State.READY, 0, 0, Math.max(applied, through), null, builds);
+            Build b = build;
+            status = new Status(State.READY, b == null ? 0 : b.done, b == null ? 0 : b.total, Math.max(applied, through), null, builds,
+                    b != null);
             maybeCommit(status.version);
             return changes.size() == FEED_PAGE;
         }
@@ -410,18 +532,17 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
     /** The analyzer of the configuration being indexed (the follower sets it before it adds documents). */
     private volatile org.apache.lucene.analysis.Analyzer indexing = Analyzers.keyword();
 
-    private Indexed indexed(FulltextConfig config) {
-        return new Indexed(config, Analyzers.of(config), new EntryDocuments(config, processor, Store.SCHEME + FulltextConfig.URI));
+    private Indexed indexed(FulltextConfig config, String xml) {
+        return new Indexed(config, Analyzers.of(config), new EntryDocuments(config, processor, Store.SCHEME + FulltextConfig.URI), xml);
     }
 
     /** The store's configuration, or null when it has none; a bad one fails the round (FAILED, with why). */
-    private FulltextConfig readConfig(Snapshot s) {
+    private Indexed readConfig(Snapshot s) {
         if (!s.exists(FulltextConfig.URI)) return null;
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         s.export(FulltextConfig.URI, out);
         FulltextConfig c = FulltextConfig.parse(out.toByteArray(), Store.SCHEME + FulltextConfig.URI, store.options().xmlPolicy());
-        indexed(c); // compiles the XPaths: a bad one is said now
-        return c;
+        return indexed(c, out.toString(java.nio.charset.StandardCharsets.UTF_8)); // compiles the XPaths: a bad one is said now
     }
 
     /** Re-indexes the entries the changes touched, each once, as {@code s} has it. */
@@ -441,22 +562,51 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
         }
     }
 
-    /** Indexes every entry of {@code s} under {@code config}, with progress; then commits and is READY. */
-    private void rebuild(Snapshot s, FulltextConfig config) throws IOException {
-        Indexed in = indexed(config);
+    /**
+     * Indexes every entry of {@code s} under {@code in} into the index itself (there is none to
+     * answer meanwhile: searches are unavailable), with progress; then commits and is READY.
+     */
+    private void rebuild(Snapshot s, Indexed in) throws IOException {
         current = null;
+        publish();
         indexing = in.analyzer();
-        long total = s.count("/");
-        status = new Status(State.BUILDING, 0, total, -1, null, builds);
-        LOG.log(System.Logger.Level.INFO, "full-text index " + folder + ": building from store version " + s.version()
-                + " (" + total + " documents to examine)");
         writer.deleteAll();
+        long[] done = new long[1];
+        long indexed = fill(s, in, writer, (d, t) -> {
+            done[0] = d;
+            status = new Status(State.BUILDING, d, t, -1, null, builds);
+        }, () -> closed);
+        if (closed) return;
+        current = in;
+        builds++;
+        commit(s.version());
+        searchers.maybeRefreshBlocking();
+        publish();
+        status = new Status(State.READY, done[0], done[0], s.version(), null, builds);
+    }
+
+    /** What a build reports as it goes: documents examined of the store's total. */
+    private interface Progress {
+        void at(long done, long total);
+    }
+
+    /**
+     * Adds every entry of {@code s} that {@code in} selects to {@code w} (which is empty), with
+     * progress in the log every 5 s; stops early when {@code stop} says so. Returns the entries added.
+     */
+    private long fill(Snapshot s, Indexed in, IndexWriter w, Progress progress, java.util.function.BooleanSupplier stop)
+            throws IOException {
+        long total = s.count("/");
+        progress.at(0, total);
+        Path where = w == writer ? folder : next();
+        LOG.log(System.Logger.Level.INFO, "full-text index " + where + ": building from store version " + s.version()
+                + " (" + total + " documents to examine)");
         long done = 0;
         long indexed = 0;
         long started = System.nanoTime();
         long shown = started;
         String after = null;
-        while (!closed) {
+        while (!stop.getAsBoolean()) {
             List<String> uris = s.uris("/", after, LIST_PAGE);
             if (uris.isEmpty()) break;
             for (String u : uris) {
@@ -466,37 +616,164 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
                 if (p == null) continue;
                 Document d = in.documents().build(s, p);
                 if (d != null) {
-                    writer.addDocument(d);
+                    w.addDocument(d);
                     indexed++;
                 }
             }
             after = uris.get(uris.size() - 1);
-            status = new Status(State.BUILDING, done, total, -1, null, builds);
+            progress.at(done, total);
             long now = System.nanoTime();
             if (now - shown > 5_000_000_000L) {
                 shown = now;
-                LOG.log(System.Logger.Level.INFO, String.format("full-text index: %,d of %,d documents examined (%d%%), %,d entries indexed",
-                        done, total, total == 0 ? 100 : done * 100 / total, indexed));
+                LOG.log(System.Logger.Level.INFO, String.format("full-text index %s: %,d of %,d documents examined (%d%%), %,d entries indexed",
+                        where, done, total, total == 0 ? 100 : done * 100 / total, indexed));
             }
         }
-        if (closed) return;
-        current = in;
+        if (!stop.getAsBoolean()) {
+            LOG.log(System.Logger.Level.INFO, String.format("full-text index %s: %,d entries indexed in %d ms", where, indexed,
+                    (System.nanoTime() - started) / 1_000_000));
+        }
+        return indexed;
+    }
+
+    /**
+     * A new index built beside the one that answers, in {@link #next()}, from one snapshot, by a
+     * thread of its own; complete once its one commit is written (at the snapshot's version).
+     */
+    private final class Build {
+        final Indexed indexed;
+        final Thread thread;
+        volatile boolean cancelled;
+        volatile long done;
+        volatile long total;
+        /** The store version the finished index is at; -1 until it is complete. */
+        volatile long version = -1;
+        volatile Throwable failure;
+
+        Build(Indexed indexed) {
+            this.indexed = indexed;
+            this.thread = new Thread(this::run, "arno-fulltext-build");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        boolean finished() {
+            return !thread.isAlive();
+        }
+
+        private void run() {
+            Path dir = next();
+            try (Snapshot s = store.read()) {
+                if (Files.isDirectory(dir)) deleteTree(dir);
+                arno.xml.OwnerOnly.folder(dir);
+                try (Directory d = new OwnerOnlyDirectory(FSDirectory.open(dir))) {
+                    IndexWriter w = new IndexWriter(d, writerConfig(indexed.analyzer())
+                            .setOpenMode(IndexWriterConfig.OpenMode.CREATE).setCommitOnClose(false));
+                    try {
+                        fill(s, indexed, w, (dn, t) -> {
+                            done = dn;
+                            total = t;
+                        }, () -> cancelled || closed);
+                        if (cancelled || closed) return;
+                        w.setLiveCommitData(commitData(s.version(), indexed).entrySet());
+                        w.commit();
+                        version = s.version();
+                    } finally {
+                        w.rollback(); // after the commit: closes; before it: leaves nothing committed
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+            }
+        }
+    }
+
+    /**
+     * Swaps in the finished build: the old writer closed, the folders renamed (the old one deleted),
+     * the new index opened and published with its configuration. Returns the store version the
+     * index is now at. A failed build is logged and tried again in the next round.
+     */
+    private long finish(long applied) throws IOException {
+        Build b = build;
+        build = null;
+        if (b.failure != null || b.version < 0) {
+            if (b.failure != null) {
+                LOG.log(System.Logger.Level.WARNING, "full-text index " + next() + ": the build failed (" + b.failure
+                        + "); the index answers as it is, and the build starts again", b.failure);
+            }
+            recheck = true;
+            return applied;
+        }
+        // The old index stops here: what it applied since the build's snapshot the new one applies again.
+        SearcherManager oldSearchers = searchers;
+        try {
+            writer.rollback();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing the writer: " + e);
+        }
+        directory.close();
+        writer = null;
+        Files.move(folder, old(), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(next(), folder, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        directory = new OwnerOnlyDirectory(FSDirectory.open(folder));
+        writer = new IndexWriter(directory, writerConfig());
+        searchers = new SearcherManager(writer, new SearcherFactory() {
+            @Override
+            public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader, org.apache.lucene.index.IndexReader previous) {
+                return new FacetSearcher(reader);
+            }
+        });
+        current = b.indexed;
+        indexing = b.indexed.analyzer();
+        publish();
         builds++;
-        commit(s.version());
-        searchers.maybeRefreshBlocking();
-        status = new Status(State.READY, done, total, s.version(), null, builds);
-        LOG.log(System.Logger.Level.INFO, String.format("full-text index %s: %,d entries indexed in %d ms", folder, indexed,
-                (System.nanoTime() - started) / 1_000_000));
+        cursorVersion = b.version;
+        cursorSeq = 0;
+        lastCommit = System.nanoTime();
+        // Searches that took the old searchers finish with them; new ones take the new.
+        try {
+            oldSearchers.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing the old searchers: " + e);
+        }
+        deleteTree(old());
+        status = new Status(State.READY, b.done, b.total, b.version, null, builds);
+        LOG.log(System.Logger.Level.INFO, "full-text index " + folder + ": the index built beside it answers now (store version "
+                + b.version + ")");
+        return b.version;
+    }
+
+    /** Stops a build in progress and deletes what it wrote. */
+    private void cancelBuild() {
+        cancelBuild(true);
+    }
+
+    private void cancelBuild(boolean delete) {
+        Build b = build;
+        build = null;
+        if (b == null) return;
+        b.cancelled = true;
+        try {
+            b.thread.join(30_000);
+            if (delete && Files.isDirectory(next())) deleteTree(next());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "deleting the cancelled build: " + e);
+        }
     }
 
     private void maybeCommit(long version) throws IOException {
         if (appliedSinceCommit > 0 && System.nanoTime() - lastCommit >= options.commitEvery().toNanos()) commit(version);
     }
 
+    private static Map<String, String> commitData(long version, Indexed in) {
+        return Map.of(VERSION, Long.toString(version), FORMAT_KEY, FORMAT,
+                CONFIG, in == null ? "" : in.config.hash(), CONFIG_XML, in == null || in.xml() == null ? "" : in.xml());
+    }
+
     private void commit(long version) throws IOException {
-        Indexed in = current;
-        writer.setLiveCommitData(Map.of(VERSION, Long.toString(version), FORMAT_KEY, FORMAT,
-                CONFIG, in == null ? "" : in.config.hash()).entrySet());
+        writer.setLiveCommitData(commitData(version, current).entrySet());
         writer.commit();
         lastCommit = System.nanoTime();
         appliedSinceCommit = 0;
@@ -522,6 +799,12 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
         writer = null;
         directory = null;
         current = null;
+        publish();
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        deleteContents(dir);
+        Files.deleteIfExists(dir);
     }
 
     private static void deleteContents(Path folder) throws IOException {

@@ -234,10 +234,11 @@ class FollowTest {
             assertThat(paths(index, "resume:cheval")).containsExactly(as.get(0).path());
             assertThat(paths(index, "abstract:cheval")).isEmpty();
 
-            // A broken configuration leaves the index as it was, still answering.
+            // A broken configuration is refused when stored (ConfigCheckTest): the index stays as it was, still answering.
             try (WriteTransaction w = store.write()) {
-                w.put(FulltextConfig.URI, "<fulltext xmlns=\"urn:arno:fulltext\"><field name=\"x\" select=\"((\"/></fulltext>"
-                        .getBytes(StandardCharsets.UTF_8));
+                assertThatThrownBy(() -> w.put(FulltextConfig.URI, "<fulltext xmlns=\"urn:arno:fulltext\"><field name=\"x\" select=\"((\"/></fulltext>"
+                        .getBytes(StandardCharsets.UTF_8))).isInstanceOf(ArnoException.class);
+                w.put("/other.xml", "<x/>".getBytes(StandardCharsets.UTF_8));
                 v = w.commit();
             }
             assertThat(index.awaitVersion(v, WAIT)).isTrue();

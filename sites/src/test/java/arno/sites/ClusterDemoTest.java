@@ -153,6 +153,20 @@ class ClusterDemoTest {
             Node reader = b;
             Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(reader.get("/journal-a/").body())
                     .contains("Journal A, renamed"));
+
+            // the demo's full-text configuration came through the log too: each node's index finds an article by its title
+            HttpResponse<String> article = a.get("/store/journals/ja/v1/i1/a0001.atom");
+            assertThat(article.statusCode()).as(article.body()).isEqualTo(200);
+            Matcher title = Pattern.compile("<title[^>]*>([^<]*)</title>").matcher(article.body());
+            assertThat(title.find()).as(article.body()).isTrue();
+            String word = java.util.Arrays.stream(title.group(1).split("\\W+")).filter(w -> w.length() > 5).findFirst().orElseThrow();
+            for (Node n : List.of(a, b)) {
+                Wait.upTo(Duration.ofSeconds(60)).untilAsserted(() -> {
+                    HttpResponse<String> found = n.get("/store/search?q=" + word);
+                    assertThat(found.statusCode()).as(found.body()).isEqualTo(200);
+                    assertThat(found.body()).contains("/journals/ja/v1/i1/a0001").containsPattern("totalResults>[1-9]");
+                });
+            }
         } finally {
             assertThat(a.stop()).as(a.err()).isZero();
             if (b != null) assertThat(b.stop()).as(b.err()).isZero();

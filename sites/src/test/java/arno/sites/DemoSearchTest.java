@@ -39,7 +39,8 @@ class DemoSearchTest {
     static void start() throws Exception {
         data = Files.createTempDirectory("arno-search");
         Path source = data.resolve("source");
-        arno.demo.Generator.generate(source, 8, 1);
+        // 24 articles: 12 a journal, more than a page of hits for a word of the prose
+        arno.demo.Generator.generate(source, 24, 1);
         Config.Builder b = Config.defaults(Path.of("..").toAbsolutePath().normalize()).toBuilder();
         b.data = data;
         b.production = true;
@@ -178,6 +179,67 @@ class DemoSearchTest {
                 if (e.getMessage().contains("/favicon.ico")) continue; // the demo has none
                 assertThat(e.getLevel()).as(e.getMessage()).isNotEqualTo(java.util.logging.Level.SEVERE);
             }
+        } finally {
+            browser.quit();
+        }
+    }
+
+    /** Headless Chromium as the console's tests start it; {@code quit()} it. */
+    static org.openqa.selenium.chrome.ChromeDriver browser() {
+        org.openqa.selenium.chrome.ChromeOptions o = new org.openqa.selenium.chrome.ChromeOptions();
+        o.setBinary("/usr/bin/chromium");
+        o.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + data.resolve("chromium-profile-pages"));
+        org.openqa.selenium.chrome.ChromeDriverService service = new org.openqa.selenium.chrome.ChromeDriverService.Builder()
+                .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).usingAnyFreePort().build();
+        org.openqa.selenium.chrome.ChromeDriver browser = new org.openqa.selenium.chrome.ChromeDriver(service, o);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        return browser;
+    }
+
+    static java.util.List<String> hitLinks(org.openqa.selenium.WebDriver browser) {
+        return browser.findElements(org.openqa.selenium.By.cssSelector("ol.results li.hit > a")).stream()
+                .map(e -> e.getAttribute("href")).toList();
+    }
+
+    /**
+     * In headless Chromium: a word of every article's prose has more hits than a page; Next shows the
+     * next ten (numbered on), Previous the first again; the page is styled by the journal's style sheet
+     * (results beside the facets, highlighted matches, the pager's links as buttons).
+     */
+    @Test
+    void aReaderPagesThroughTheHitsInABrowser() throws Exception {
+        org.openqa.selenium.chrome.ChromeDriver browser = browser();
+        try {
+            String base = "http://127.0.0.1:" + server.port();
+            browser.get(base + "/journal-a/search?q=however");
+            java.util.List<String> first = hitLinks(browser);
+            assertThat(first).hasSize(10).doesNotHaveDuplicates();
+            assertThat(browser.findElements(org.openqa.selenium.By.cssSelector("nav.pages a[rel=prev]"))).isEmpty();
+            // Styled: the results and the facets side by side, matches highlighted, the pager's links as buttons.
+            assertThat(browser.findElement(org.openqa.selenium.By.cssSelector(".search-results")).getCssValue("display")).isEqualTo("grid");
+            assertThat(browser.findElement(org.openqa.selenium.By.cssSelector("ol.results mark")).getCssValue("background-color"))
+                    .isEqualTo("rgba(255, 241, 168, 1)");
+            var next = browser.findElement(org.openqa.selenium.By.cssSelector("nav.pages a[rel=next]"));
+            assertThat(next.getCssValue("display")).isNotEqualTo("inline");
+            assertThat(next.getCssValue("background-color")).isNotEqualTo("rgba(0, 0, 0, 0)");
+            var facets = browser.findElement(org.openqa.selenium.By.cssSelector("aside.facets")).getRect();
+            var results = browser.findElement(org.openqa.selenium.By.cssSelector("ol.results")).getRect();
+            assertThat(facets.getX()).as("the facets beside the results").isGreaterThan(results.getX() + results.getWidth() - 1);
+
+            next.click();
+            new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(10))
+                    .until(d -> d.getCurrentUrl().contains("page=2"));
+            java.util.List<String> second = hitLinks(browser);
+            assertThat(second).isNotEmpty().doesNotHaveDuplicates().doesNotContainAnyElementsOf(first);
+            assertThat(browser.findElement(org.openqa.selenium.By.cssSelector("ol.results")).getAttribute("start")).isEqualTo("11");
+            assertThat(browser.findElements(org.openqa.selenium.By.cssSelector("nav.pages a[rel=next]"))).as("12 hits: two pages").isEmpty();
+
+            browser.findElement(org.openqa.selenium.By.cssSelector("nav.pages a[rel=prev]")).click();
+            new org.openqa.selenium.support.ui.WebDriverWait(browser, Duration.ofSeconds(10))
+                    .until(d -> !d.getCurrentUrl().contains("page=2"));
+            assertThat(hitLinks(browser)).isEqualTo(first);
         } finally {
             browser.quit();
         }

@@ -1,9 +1,7 @@
 package arno.store;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -13,10 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-import javax.xml.XMLConstants;
 import javax.xml.validation.Schema;
-import javax.xml.validation.SchemaFactory;
-import javax.xml.validation.Validator;
 
 import org.xml.sax.SAXException;
 import org.xml.sax.SAXParseException;
@@ -132,11 +127,7 @@ public record IndexConfig(List<IndexDefinition> indexes) {
     /** Validates {@code xml} against the schema (nothing is fetched: no DTD, no external schema). */
     static void validate(byte[] xml, String systemId, XmlPolicy policy) {
         try {
-            Validator v = schema().newValidator();
-            v.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-            v.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-            v.validate(new javax.xml.transform.sax.SAXSource(policy.newReader(),
-                    new org.xml.sax.InputSource(new ByteArrayInputStream(xml))));
+            policy.validate(Holder.SCHEMA_INSTANCE, xml, systemId);
         } catch (SAXParseException e) {
             throw ErrorMessage.INDEX_CONFIG_INVALID.error(e, systemId, e.getMessage(), SCHEMA.substring(1))
                     .at(Where.at(systemId, e.getLineNumber(), e.getColumnNumber()));
@@ -148,19 +139,9 @@ public record IndexConfig(List<IndexDefinition> indexes) {
         }
     }
 
-    private static volatile Schema schema;
-
-    private static Schema schema() throws SAXException {
-        Schema s = schema;
-        if (s == null) {
-            SchemaFactory f = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
-            f.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
-            f.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
-            URL url = IndexConfig.class.getResource(SCHEMA);
-            s = f.newSchema(url);
-            schema = s;
-        }
-        return s;
+    /** The schema, compiled once (lazily: a store that never sees a configuration never loads it). */
+    private static final class Holder {
+        static final Schema SCHEMA_INSTANCE = XmlPolicy.schema(IndexConfig.class.getResource(SCHEMA));
     }
 
     /** Reads a parsed configuration document (already valid, or checked here as far as reading needs). */

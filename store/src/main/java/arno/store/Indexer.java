@@ -128,6 +128,20 @@ final class Indexer {
         return staged;
     }
 
+    /** Runs {@code check} on the document {@code docId} just written, as stored (serialized again). */
+    void check(DocumentCheck check, long docId, String what) {
+        StoredTree t = owner.view().tree(docId, config);
+        byte[] xml = null;
+        if (t != null) {
+            try {
+                xml = net.sf.saxon.query.QueryResult.serialize(t.getRootNode()).getBytes(StandardCharsets.UTF_8);
+            } catch (net.sf.saxon.trans.XPathException e) {
+                throw ErrorMessage.INDEX_CONFIG_UNREADABLE.error(e, what, e.getMessage());
+            }
+        }
+        check.check(xml, what, store.options().xmlPolicy());
+    }
+
     /** The configuration checked by the put in progress, applied when it links the document. */
     private IndexConfig staged;
 

@@ -75,10 +75,17 @@ public final class Store implements DocumentStore, AutoCloseable {
     private volatile long version;
     private volatile boolean closed;
     private volatile Configuration ownConfig;
+    /** The checks of configuration documents other modules read, by path ({@link DocumentCheck}). */
+    private final java.util.Map<String, DocumentCheck> checks;
 
     private Store(Engine engine, StoreOptions options) {
         this.engine = engine;
         this.options = options;
+        java.util.Map<String, DocumentCheck> c = new java.util.HashMap<>();
+        for (DocumentCheck d : java.util.ServiceLoader.load(DocumentCheck.class, DocumentCheck.class.getClassLoader())) {
+            c.put(d.uri(), d);
+        }
+        this.checks = java.util.Map.copyOf(c);
         this.names = Namebase.load(engine);
         this.indexMinRangeBytes = options.indexMinRangeBytes();
         this.columns = new AttributeColumns(options.columnBudgetBytes());
@@ -99,6 +106,11 @@ public final class Store implements DocumentStore, AutoCloseable {
             throw new StoreException(ErrorMessage.META_ENTRY_MALFORMED, engine.dir, Engine.INDEX_MIN_DOCUMENT_BYTES);
         }
         return (int) bytes;
+    }
+
+    /** The check of the document at {@code uri}, or null when no module checks it. */
+    DocumentCheck check(String uri) {
+        return checks.get(uri);
     }
 
     /** Whether a document of {@code recordBytes} record bytes has a structural index in this store. */

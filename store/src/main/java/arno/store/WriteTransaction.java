@@ -141,7 +141,17 @@ public final class WriteTransaction implements AutoCloseable {
         String what = source.getSystemId() != null ? source.getSystemId() : Store.SCHEME + uri;
         long xml;
         DocHeader h;
+        DocumentCheck check = store.check(uri);
         try {
+            if (check != null) {
+                byte[] sent = bytesOf(source);
+                if (sent != null) {
+                    // Checked as sent, so that the lines and columns in a refusal are the writer's.
+                    check.check(sent, what, store.options().xmlPolicy());
+                    source = new StreamSource(new ByteArrayInputStream(sent), source.getSystemId());
+                    check = null;
+                }
+            }
             xml = XmlInput.send(source, w, store.ownConfiguration(), store.options().xmlPolicy(), what);
             w.xmlBytes(xml);
             if (!w.finished()) {
@@ -158,11 +168,24 @@ public final class WriteTransaction implements AutoCloseable {
             if (uri.equals(IndexConfig.URI)) {
                 indexer().configuration(docId);
             }
+            if (check != null) {
+                indexer().check(check, docId, what);
+            }
         } catch (RuntimeException e) {
             throw failed(e, docId, what);
         }
         link(uri, docId, mediaType, what);
         return info(h);
+    }
+
+    /** The bytes of a source that is a stream of bytes (read to its end), else null. */
+    private static byte[] bytesOf(Source source) {
+        if (!(source instanceof StreamSource ss) || ss.getInputStream() == null || ss.getReader() != null) return null;
+        try {
+            return ss.getInputStream().readAllBytes();
+        } catch (IOException e) {
+            throw new StoreException(ErrorMessage.BYTES_UNREADABLE, e, source.getSystemId(), e.getMessage());
+        }
     }
 
     /** Parses {@code xml} (by the store's XML policy) and stores it under {@code uri}. */
@@ -207,6 +230,10 @@ public final class WriteTransaction implements AutoCloseable {
             engine.docs.put(txn, keys.doc(docId, Keys.HEADER), h.encode());
             if (uri.equals(IndexConfig.URI)) {
                 indexer().configuration(docId);
+            }
+            DocumentCheck check = store.check(uri);
+            if (check != null) {
+                check.check(null, what, store.options().xmlPolicy());
             }
         } catch (IOException e) {
             StoreException x = new StoreException(ErrorMessage.BYTES_UNREADABLE, e, what, e.getMessage());

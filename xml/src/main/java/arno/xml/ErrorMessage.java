@@ -210,7 +210,8 @@ public enum ErrorMessage {
     ANSWERED_UNAUTHORIZED_SAYING(UNAUTHORIZED, "%s answered HTTP %s: %s"),
     // ---- forbidden (403)
     CONFIGURATION_NOT_OVER_HTTP(FORBIDDEN, "the store's configuration (%s) is not changed over HTTP, so %s %s is "
-            + "refused; an administrator changes it on the server with ./arno store index add FILE"),
+            + "refused; an administrator changes it on the server: the value indexes with ./arno store index add FILE, the "
+            + "full-text configuration with ./arno store load fulltext.xml --prefix /_config"),
     NEEDS_ADMIN(FORBIDDEN, "%s needs an account with the admin role, which %s lacks: ask an administrator"),
     NEEDS_ADMIN_NO_ACCOUNT(FORBIDDEN, "%s needs an account with the admin role, which this request does not carry: ask "
             + "an administrator"),

@@ -266,10 +266,41 @@ public final class XmlPolicy {
         net.sf.saxon.s9api.Processor p = new net.sf.saxon.s9api.Processor(false);
         install(p.getUnderlyingConfiguration());
         try {
-            return p.newDocumentBuilder().build(source(new java.io.ByteArrayInputStream(xml), systemId));
+            net.sf.saxon.s9api.DocumentBuilder b = p.newDocumentBuilder();
+            b.setLineNumbering(true); // so that a reader of the configuration can say where a setting is wrong
+            return b.build(source(new java.io.ByteArrayInputStream(xml), systemId));
         } catch (net.sf.saxon.s9api.SaxonApiException e) {
             throw translate(e, systemId);
         }
+    }
+
+    /**
+     * A configuration document's schema (an XSD on the class path), compiled with nothing external
+     * fetched: no DTD, no imported or included schema from outside.
+     */
+    public static javax.xml.validation.Schema schema(java.net.URL xsd) {
+        try {
+            javax.xml.validation.SchemaFactory f = javax.xml.validation.SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+            f.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+            f.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+            return f.newSchema(xsd);
+        } catch (SAXException e) {
+            throw new IllegalStateException("the schema " + xsd + " does not load", e);
+        }
+    }
+
+    /**
+     * Validates {@code xml} against {@code schema}, parsed by a reader of this policy, nothing
+     * external fetched. The caller translates: a {@link SAXParseException} (not well-formed, or
+     * refused by the schema) carries the line and column; a {@link Refused} is this policy's.
+     */
+    public void validate(javax.xml.validation.Schema schema, byte[] xml, String systemId) throws SAXException, IOException {
+        javax.xml.validation.Validator v = schema.newValidator();
+        v.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+        v.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
+        InputSource input = new InputSource(new java.io.ByteArrayInputStream(xml));
+        input.setSystemId(systemId);
+        v.validate(new SAXSource(newReader(), input));
     }
 
     /** A source that Saxon (or JAXP) parses with a reader of this policy. */

@@ -387,11 +387,6 @@ public final class ServeCommand implements Callable<Integer> {
         XmlPolicy policy = new XmlPolicy(c.xmlLimits());
         if (cluster == null) {
             IndexTasks.addResource(atom.store(), DEMO_INDEXES, policy, err);
-            // The demo's full-text configuration: the index beside the store builds itself from it.
-            try (arno.store.WriteTransaction w = atom.store().write()) {
-                w.put(arno.fulltext.FulltextConfig.URI, arno.fulltext.FulltextConfig.defaultXml());
-                w.commit();
-            }
         } else {
             IndexConfig indexes = IndexTasks.resource(DEMO_INDEXES, policy);
             if (indexes != null) {
@@ -402,6 +397,8 @@ public final class ServeCommand implements Callable<Integer> {
                 err.flush();
             }
         }
+        // The demo's full-text configuration, through the write path (a cluster's log): each node's index builds itself from it.
+        atom.putConfiguration(arno.fulltext.FulltextConfig.URI, arno.fulltext.FulltextConfig.defaultXml());
         long t0 = System.nanoTime();
         long[] shown = {0};
         TreeLoader.Result r = TreeLoader.load(atom, c.content(), "arno", (done, total) -> {

@@ -181,6 +181,36 @@ class StoreLoadWhileServingTest {
     }
 
     @Test
+    void aFulltextConfigurationTheIndexWouldRefuseIsNotStoredByALoadNorOverHttp() throws Exception {
+        Path cfg = Files.createDirectories(tmp.resolve("cfg"));
+        Files.writeString(cfg.resolve("fulltext.xml"), "<fulltext xmlns=\"urn:arno:fulltext\">\n"
+                + "  <field name=\"title\" select=\"title\"/>\n  <field name=\"body\" select=\"((body\"/>\n</fulltext>");
+        List<Cli> loads = new ArrayList<>();
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        serving(port -> {
+            loads.add(Cli.run("store", "load", cfg.resolve("fulltext.xml").toString(), "--prefix", "/_config",
+                    "--data", data.toString()));
+            try {
+                answers.add(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/store/_config/fulltext.xml"))
+                        .PUT(HttpRequest.BodyPublishers.ofString("<fulltext xmlns=\"urn:arno:fulltext\"/>"))
+                        .header("Content-Type", "application/xml").build(), HttpResponse.BodyHandlers.ofString()));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            answers.add(get(port, "/store/"));
+        });
+        Cli load = loads.get(0);
+        assertThat(load.status()).as(load.err()).isEqualTo(1);
+        assertThat(load.err()).contains("fulltext.xml").contains("line 3")
+                .contains("the field 'body' has the XPath '((body', which does not compile");
+        assertThat(answers.get(0).statusCode()).as(answers.get(0).body()).isIn(401, 403);
+        assertThat(answers.get(1).statusCode()).as("still serving").isEqualTo(200);
+        try (Store s = Store.openExisting(data.resolve("store"), StoreOptions.defaults()); Snapshot snap = s.read()) {
+            assertThat(snap.exists("/_config/fulltext.xml")).isFalse();
+        }
+    }
+
+    @Test
     void refusesAWrongTokenAGetAndBadParameters() {
         List<HttpResponse<String>> answers = new ArrayList<>();
         serving(port -> {

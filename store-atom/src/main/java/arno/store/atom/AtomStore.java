@@ -582,6 +582,23 @@ public final class AtomStore implements AutoCloseable {
         });
     }
 
+    /**
+     * Writes a store configuration document ({@code /_config/NAME.xml}, e.g. the full-text index's)
+     * through the write path, so that on a cluster every copy gets it through the log; what the
+     * store checks of it ({@link arno.store.DocumentCheck}) is checked in the write. For the server's
+     * own use (the demo load): the store API never writes {@code /_config/}.
+     */
+    public Written putConfiguration(String path, byte[] xml) {
+        if (!path.startsWith("/_config/") || !path.endsWith(".xml")) {
+            throw new IllegalArgumentException("not a configuration document: " + path);
+        }
+        checkSize(xml.length, path);
+        return written(writes.submit(tx -> {
+            tx.w.put(path, new StreamSource(new ByteArrayInputStream(xml), "store:" + path), "application/xml");
+            return WritePath.Applied.of(null, path);
+        }));
+    }
+
     // ---------------------------------------------------------------- plumbing
 
     /**

@@ -159,6 +159,14 @@ class ConfirmedWritesTest {
             HttpResponse<String> r = refused(403, "forbidden", () -> server.write(StoreServer.ADMIN, method, "/_config/indexes.xml",
                     "application/xml", "<indexes xmlns='urn:arno:indexes'/>".getBytes(StandardCharsets.UTF_8), "If-None-Match", "*"));
             assertThat(r.body()).as(method).contains("not changed over HTTP").contains("./arno store index add");
+            // The full-text configuration too, valid or not (a load checks it: FulltextConfig.Check); the
+            // answer says how to change it.
+            for (String body : new String[] {"<fulltext xmlns='urn:arno:fulltext'/>", "<fulltext xmlns='urn:arno:fulltext'><field"}) {
+                HttpResponse<String> f = refused(403, "forbidden", () -> server.write(StoreServer.ADMIN, method,
+                        "/_config/fulltext.xml", "application/xml", body.getBytes(StandardCharsets.UTF_8), "If-None-Match", "*"));
+                assertThat(f.body()).as(method).contains("not changed over HTTP")
+                        .contains("./arno store load fulltext.xml --prefix /_config");
+            }
         }
     }
 }

@@ -85,6 +85,8 @@ class StandaloneTomcatIT {
                 AtomStore atom = AtomStore.open(store, Parts.atomOptions(config))) {
             IndexTasks.addResource(store, "/arno/demo/indexes.xml", new XmlPolicy(config.xmlLimits()), new PrintWriter(System.err, true));
             assertThat(TreeLoader.load(atom, content, "it", (done, total) -> { }).entries()).isGreaterThan(8);
+            // The demo's full-text configuration, as ./arno serve's demo load writes it: the WAR's index builds from it.
+            atom.putConfiguration(arno.fulltext.FulltextConfig.URI, arno.fulltext.FulltextConfig.defaultXml());
         }
         FileUtils.deleteDirectory(content.toFile());
         // The one configuration file, named by arno.config (here the system property; web.xml leaves the parameter empty).
@@ -289,6 +291,29 @@ class StandaloneTomcatIT {
 
     static URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** The WAR carries Lucene and builds its index beside the store: /store/search finds an article by a word of its title. */
+    @Test
+    @Order(2)
+    void fullTextSearchAnswersFromTheWarsOwnJars() throws Exception {
+        try (var jars = Files.list(home.resolve("webapps/arno/WEB-INF/lib"))) {
+            assertThat(jars.map(p -> p.getFileName().toString()).toList())
+                    .anyMatch(n -> n.startsWith("arno-fulltext-")).anyMatch(n -> n.startsWith("lucene-core-9."))
+                    .anyMatch(n -> n.startsWith("lucene-analysis-common-9.")).anyMatch(n -> n.startsWith("lucene-queryparser-9."))
+                    .anyMatch(n -> n.startsWith("lucene-highlighter-9.")).anyMatch(n -> n.startsWith("lucene-facet-9."));
+        }
+        HttpResponse<String> article = get("/arno/store/journals/ja/v1/i1/a0001.atom");
+        assertThat(article.statusCode()).as(article.body()).isEqualTo(200);
+        java.util.regex.Matcher title = java.util.regex.Pattern.compile("<title[^>]*>([^<]*)</title>").matcher(article.body());
+        assertThat(title.find()).isTrue();
+        String word = java.util.Arrays.stream(title.group(1).split("\\W+")).filter(w -> w.length() > 5).findFirst().orElseThrow();
+        Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            HttpResponse<String> found = get("/arno/store/search?q=" + word);
+            assertThat(found.statusCode()).as(found.body()).isEqualTo(200);
+            assertThat(found.body()).contains("/journals/ja/v1/i1/a0001").containsPattern("totalResults>[1-9]");
+        });
+        assertThat(Files.isDirectory(data.resolve("fulltext"))).as("the index beside the store").isTrue();
     }
 
     static HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
