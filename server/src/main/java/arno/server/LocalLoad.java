@@ -108,11 +108,22 @@ public final class LocalLoad extends HttpServlet {
             status = switch (task) {
                 case "index-add" -> {
                     if (paths.size() != 1) throw ErrorMessage.INDEX_ADD_ONE_FILE.error();
-                    IndexTasks.add(atom.store(), IndexTasks.read(paths.get(0), policy), out, tty);
+                    arno.store.IndexConfig added = IndexTasks.read(paths.get(0), policy);
+                    // a cluster node's definitions go through the log, to every node
+                    if (StoreTasks.clusterCopy(atom.store())) IndexTasks.changeThroughLog(atom, c -> c.with(added), out);
+                    else IndexTasks.add(atom.store(), added, out, tty);
                     yield 0;
                 }
                 case "index-remove" -> {
-                    IndexTasks.remove(atom.store(), names == null ? List.of() : List.of(names), out);
+                    List<String> removed = names == null ? List.of() : List.of(names);
+                    if (StoreTasks.clusterCopy(atom.store())) {
+                        IndexTasks.changeThroughLog(atom, c -> {
+                            for (String n : removed) c = c.without(n);
+                            return c;
+                        }, out);
+                    } else {
+                        IndexTasks.remove(atom.store(), removed, out);
+                    }
                     yield 0;
                 }
                 case "index-list" -> {

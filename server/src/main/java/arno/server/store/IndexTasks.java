@@ -15,6 +15,7 @@ import arno.store.IndexConfig;
 import arno.store.IndexDefinition;
 import arno.store.PathCount;
 import arno.store.Snapshot;
+import arno.store.atom.AtomStore;
 import arno.store.Store;
 import arno.store.ValueIndexes;
 import arno.store.WriteTransaction;
@@ -63,6 +64,26 @@ public final class IndexTasks {
             }
             return c;
         }, err, false, System::nanoTime);
+    }
+
+    /**
+     * As {@link #add} and {@link #remove} on a running cluster node: the new definitions are written
+     * through the node's write path, so they go through the cluster's log, and every node's store
+     * builds the indexes as it applies that commit (this node's before the command returns).
+     */
+    public static IndexConfig changeThroughLog(AtomStore atom, java.util.function.UnaryOperator<IndexConfig> how,
+            PrintWriter err) {
+        IndexConfig target;
+        try (Snapshot s = atom.store().read()) {
+            target = how.apply(s.indexes());
+        }
+        long t0 = System.nanoTime();
+        AtomStore.Written w = atom.putConfiguration(IndexConfig.URI, target.toXml());
+        err.printf(Locale.ROOT, "arno: %d index(es) configured: %s; written through the cluster's log, each node builds"
+                + " them as it applies it (store version %d here, %.1f s)%n", target.indexes().size(), names(target),
+                w.version(), (System.nanoTime() - t0) / 1e9);
+        err.flush();
+        return target;
     }
 
     static IndexConfig change(Store store, java.util.function.UnaryOperator<IndexConfig> how, PrintWriter err,

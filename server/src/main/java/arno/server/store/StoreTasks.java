@@ -279,10 +279,13 @@ public final class StoreTasks {
      * count. {@code what} says the change, {@code instead} how to make it through the log.
      */
     public static void refuseClusterCopy(Store store, String what, String instead) {
+        if (clusterCopy(store)) throw ErrorMessage.CLUSTER_COPY_WRITE.error(store.directory(), what, instead);
+    }
+
+    /** Whether {@code store} is a cluster node's copy (it holds the position of the log it applied). */
+    public static boolean clusterCopy(Store store) {
         try (arno.store.Snapshot s = store.read()) {
-            if (s.mark(arno.cluster.Applier.MARK).isPresent()) {
-                throw ErrorMessage.CLUSTER_COPY_WRITE.error(store.directory(), what, instead);
-            }
+            return s.mark(arno.cluster.Applier.MARK).isPresent();
         }
     }
 }

@@ -185,6 +185,49 @@ class ClusterNodesTest {
     }
 
     /**
+     * An index added through a running node goes through the cluster's log: every node's copy builds
+     * it (the other node's too), and neither copy holds a commit the log lacks.
+     */
+    @Test
+    void anIndexAddedThroughARunningNodeReachesEveryNode() throws Exception {
+        String database = PG.newDatabase();
+        Path config = config(PG.url(database), "heartbeat='200ms'");
+        ServingNode a = node(config, data("a"));
+        ServingNode b = node(config, data("b"));
+        boolean stopped = false;
+        try {
+            a.port();
+            b.port();
+            post(a, "/store/", "journals", "journals", "Journals");
+            Path file = Files.writeString(tmp.resolve("indexes.xml"), "<indexes xmlns='urn:arno:indexes'"
+                    + " xmlns:atom='http://www.w3.org/2005/Atom'><index name='title' match='atom:entry' value='atom:title'/></indexes>");
+            StoreCommandTest.Result added = cli("store", "index", "add", file.toString(), "--data",
+                    tmp.resolve("a").toString(), "--config", config.toString());
+            assertThat(added.code()).as(added.err()).isZero();
+            assertThat(added.err()).contains("written through the cluster's log");
+            long head = new ChangeLog(PG.dataSource(database), "test").head();
+            Wait.upTo(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(b.get("/_arno/health").body())
+                    .contains("\"position\":" + head + ","));
+            assertThat(a.stop()).as(a.err()).isZero();
+            assertThat(b.stop()).as(b.err()).isZero();
+            stopped = true;
+            for (String node : List.of("a", "b")) {
+                StoreCommandTest.Result list = cli("store", "index", "list", "--data", tmp.resolve(node).toString());
+                assertThat(list.out()).as(node).contains("name=\"title\"");
+                StoreCommandTest.Result q = cli("query", "--data", tmp.resolve(node).toString(),
+                        "store:lookup('title', 'Journals') ! base-uri(root())");
+                assertThat(q.code()).as(node + ": " + q.err()).isZero();
+                assertThat(q.out()).as(node).contains("/journals.atom");
+            }
+        } finally {
+            if (!stopped) {
+                a.stop();
+                b.stop();
+            }
+        }
+    }
+
+    /**
      * A running node whose copy the log left behind (pruned past it while it could not apply)
      * rebuilds it by itself, on the same port, and is ready again at the log's head: no restart
      * by an operator (issue 23, item 6).
@@ -339,6 +382,15 @@ class ClusterNodesTest {
         d.executeCdpCommand("Network.enable", Map.of());
         d.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", Map.of("Authorization", Http.basic(account))));
         return d;
+    }
+
+    /** A command line run in this JVM beside the nodes (whose logs may reach System.err meanwhile). */
+    private static StoreCommandTest.Result cli(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = arno.server.Main.run(args, new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        return new StoreCommandTest.Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     private static void wipe(Path folder) throws Exception {
