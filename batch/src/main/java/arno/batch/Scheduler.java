@@ -78,6 +78,15 @@ final class Scheduler {
         return new ArrayList<>(running.values());
     }
 
+    /**
+     * Whether {@code job} waits in the queue or runs, asked under one lock: asked as two questions,
+     * a job moving from the queue to its run between them seemed to be neither (ended), and its
+     * folder was deleted under the starting run.
+     */
+    synchronized boolean inHand(Job job) {
+        return running.containsKey(job.id) || queue.contains(job);
+    }
+
     /** Whether {@code job} waits in the queue. */
     synchronized boolean isWaiting(Job job) {
         return queue.contains(job);

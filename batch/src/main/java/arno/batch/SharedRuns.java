@@ -110,7 +110,7 @@ final class SharedRuns {
 
     private void tick() {
         for (Held h : List.copyOf(held.values())) {
-            boolean ended = scheduler.runOf(h.job.id) == null && !scheduler.isWaiting(h.job);
+            boolean ended = !scheduler.inHand(h.job);
             if (h.lost) {
                 if (ended) drop(h); // its folder goes once nothing writes into it
                 continue;

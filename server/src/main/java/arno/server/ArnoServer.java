@@ -229,6 +229,13 @@ public final class ArnoServer implements AutoCloseable {
         if (connector.getState() != LifecycleState.STARTED) {
             throw ErrorMessage.TOMCAT_NOT_SERVING_LOG.error(config.bind(), port());
         }
+        // Tomcat made its contexts' work folders (empty: nothing here uploads) under the umask; what is in the
+        // data folder is the owner's alone
+        try (java.util.stream.Stream<Path> made = Files.walk(work)) {
+            for (Path p : made.toList()) arno.xml.OwnerOnly.restrict(p);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot make Tomcat's folder " + work + " its owner's only: " + e.getMessage());
+        }
         LOG.log(System.Logger.Level.INFO, "Arno serves " + registry.current().names() + " on http://" + config.bind() + ":"
                 + connector.getLocalPort() + "/ with " + config.workers() + " workers, queue " + config.queue()
                 + (config.production() ? "" : " (development mode)"));
