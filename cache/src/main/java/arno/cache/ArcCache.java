@@ -221,6 +221,10 @@ public final class ArcCache<K, V> {
                 admit(x, value, w, t2);
             } else {
                 // Case IV: x is in none of the four lists (a miss, and new to the directory).
+                // A share at its cap first gives up its own entries (to the ghost lists, which
+                // leaves L1 and the directory as large), so that the cases below take no room
+                // from the others.
+                fitShare(share, w, evicted);
                 // Case A: L1 = T1 + B1 has no room for x: delete B1's LRU keys (one, with unit
                 // weights), then REPLACE(x, p) below; when B1 is empty and T1 alone leaves no
                 // room, delete T1's LRU pages instead, keeping no ghost of them.
@@ -236,7 +240,6 @@ public final class ArcCache<K, V> {
                         || t1.weight + t2.weight + b1.weight + b2.weight + w > 2 * limit)) {
                     forget(b2.lru());
                 }
-                fitShare(share, w, evicted);
                 makeRoom(w, false, evicted);
                 // Fetch x and move it to the MRU position of T1.
                 x = new Node<>(key);

@@ -104,6 +104,11 @@ public final class SharedMemory {
         });
     }
 
+    /** Checks the shared ARC's invariants, each owner's cap among them (for tests). */
+    void checkInvariants() {
+        arc.checkInvariants();
+    }
+
     @Override
     public String toString() {
         return "SharedMemory[budget=" + budget + ", " + arc + "]";

@@ -97,7 +97,8 @@ final class ArcModel<K, V> {
             paperReplace(w, true);
             t2.addLast(key);
         } else {
-            // Case IV
+            // Case IV: an owner at its cap first gives up its own entries.
+            fitOwner(owner, w);
             boolean paperReplaces;
             if (l1Full(w)) {
                 // Case A: B1's oldest ghosts go; if T1 alone leaves no room, its oldest pages go
@@ -117,7 +118,6 @@ final class ArcModel<K, V> {
                     || w(t1) + w(t2) + w(b1) + w(b2) + w > 2 * limit)) {
                 weights.remove(b2.removeFirst());
             }
-            fitOwner(owner, w);
             if (paperReplaces) {
                 paperReplace(w, false);
             } else {
