@@ -516,7 +516,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     batchTimeLimit, batchMinShare,
                     new DeleteGuard(Math.max(0, confirmDeleteDepth), Math.max(0, confirmDeleteDocuments)),
                     clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile, clusterNodes,
-                            clusterBatchLease == null ? Cluster.DEFAULT_BATCH_LEASE : clusterBatchLease));
+                            clusterBatchLease == null ? Cluster.DEFAULT_BATCH_LEASE : clusterBatchLease), pageCacheMemory);
         }
 
         private static boolean isAddress(String bind) {

@@ -142,6 +142,7 @@ class ConfigFileTest {
         assertThat(c.bodyLimit()).isEqualTo(10L << 20);
         assertThat(c.routeTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.sourceCache()).isEqualTo(256L << 20);
+        assertThat(c.pageCacheMemory()).isEqualTo(256L << 20);
         assertThat(c.storeMapSize()).isEqualTo(16L << 30);
         assertThat(c.contentFrom()).isEqualTo(Config.ContentFrom.STORE);
         assertThat(c.pageCaches()).isTrue();
