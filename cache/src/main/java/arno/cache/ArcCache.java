@@ -165,7 +165,18 @@ public final class ArcCache<K, V> {
     V put(K key, V value, List<Map.Entry<K, V>> evicted) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        long w = weigher.applyAsLong(value);
+        return put(key, value, weigher.applyAsLong(value), null, evicted);
+    }
+
+    /**
+     * {@link #put} of a value of weight {@code w} whose key belongs to {@code share} (null: to
+     * none). A share's entries are kept within its cap: when one more would pass it, the share's
+     * own least valuable entries go first, so that a site at its cap never takes room from the
+     * others. A key always belongs to the same share (a {@link SharedMemory} key names its owner).
+     */
+    V put(K key, V value, long w, Share<K, V> share, List<Map.Entry<K, V>> evicted) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
         if (w < 0) {
             throw new IllegalArgumentException("weigher returned " + w + " for key " + key
                     + "; weights must be zero or more");
@@ -174,7 +185,7 @@ public final class ArcCache<K, V> {
         try {
             Node<K, V> x = nodes.get(key);
             V previous = x != null && x.isResident() ? x.value : null;
-            if (w > maximumWeight) {
+            if (w > maximumWeight || (share != null && w > share.cap)) {
                 // Never fits: forget the key (its old value is replaced, not evicted).
                 if (x != null) {
                     discard(x);
@@ -187,6 +198,7 @@ public final class ArcCache<K, V> {
                 // Move x to the MRU position of T2. Taken out first, so that making room for
                 // its new weight cannot choose x itself.
                 list(x.list).unlink(x);
+                fitShare(share, w, evicted);
                 makeRoom(w, false, evicted);
                 admit(x, value, w, t2);
             } else if (x != null && x.list == ListId.B1) {
@@ -195,6 +207,7 @@ public final class ArcCache<K, V> {
                 p = Math.min(p + step(x, b1, b2), limit);
                 b1.unlink(x);
                 // REPLACE(x, p); then move x from B1 to the MRU position of T2.
+                fitShare(share, w, evicted);
                 makeRoom(w, false, evicted);
                 admit(x, value, w, t2);
             } else if (x != null && x.list == ListId.B2) {
@@ -203,10 +216,15 @@ public final class ArcCache<K, V> {
                 p = Math.max(p - step(x, b2, b1), 0);
                 b2.unlink(x);
                 // REPLACE(x, p); then move x from B2 to the MRU position of T2.
+                fitShare(share, w, evicted);
                 makeRoom(w, true, evicted);
                 admit(x, value, w, t2);
             } else {
                 // Case IV: x is in none of the four lists (a miss, and new to the directory).
+                // A share at its cap first gives up its own entries (to the ghost lists, which
+                // leaves L1 and the directory as large), so that the cases below take no room
+                // from the others.
+                fitShare(share, w, evicted);
                 // Case A: L1 = T1 + B1 has no room for x: delete B1's LRU keys (one, with unit
                 // weights), then REPLACE(x, p) below; when B1 is empty and T1 alone leaves no
                 // room, delete T1's LRU pages instead, keeping no ghost of them.
@@ -225,6 +243,7 @@ public final class ArcCache<K, V> {
                 makeRoom(w, false, evicted);
                 // Fetch x and move it to the MRU position of T1.
                 x = new Node<>(key);
+                x.share = share;
                 nodes.put(key, x);
                 admit(x, value, w, t1);
             }
@@ -261,6 +280,14 @@ public final class ArcCache<K, V> {
     public void clear() {
         lock.lock();
         try {
+            for (LruList<K, V> l : List.of(t1, t2)) {
+                for (Node<K, V> e = l.head.next; e != l.head; e = e.next) {
+                    if (e.share != null) {
+                        e.share.t1.clear();
+                        e.share.t2.clear();
+                    }
+                }
+            }
             nodes.clear();
             t1.clear();
             t2.clear();
@@ -321,6 +348,26 @@ public final class ArcCache<K, V> {
         while (t1.size + t2.size >= capacity
                 || (t1.size + t2.size > 0 && incomingWeight > maximumWeight - (t1.weight + t2.weight))) {
             replace(xInB2, evicted);
+        }
+    }
+
+    /**
+     * Keeps {@code share} within its cap with a value of weight {@code w} to come: REPLACE
+     * among the share's own entries. Its part of T1's target is {@code p} scaled by its cap
+     * against {@code c}, so the learnt split between pages seen once and pages seen twice holds
+     * inside a site as well: a crawler of one site at its cap pushes out that site's pages seen
+     * once, never its popular ones, nor another site's.
+     */
+    private void fitShare(Share<K, V> share, long w, List<Map.Entry<K, V>> evicted) {
+        if (share == null) return;
+        double target = p * ((double) Math.min(share.cap, limit) / limit);
+        while (share.t1.size + share.t2.size > 0 && share.t1.weight + share.t2.weight + w > share.cap) {
+            boolean fromT1 = share.t1.size > 0 && (share.t1.weight > target || share.t2.size == 0);
+            if (fromT1) {
+                toGhost(share.t1.lru(), b1, evicted);
+            } else {
+                toGhost(share.t2.lru(), b2, evicted);
+            }
         }
     }
 
@@ -472,6 +519,28 @@ public final class ArcCache<K, V> {
                 check(n == l.size, "size of " + l.id);
                 check(sum == l.weight, "weight of " + l.id + " is the sum of its keys' weights");
             }
+            Map<Share<K, V>, long[]> shares = new HashMap<>();
+            for (LruList<K, V> l : List.of(t1, t2)) {
+                for (Node<K, V> e = l.head.next; e != l.head; e = e.next) {
+                    if (e.share != null) {
+                        long[] f = shares.computeIfAbsent(e.share, s -> new long[4]);
+                        f[l.id == ListId.T1 ? 0 : 2]++;
+                        f[l.id == ListId.T1 ? 1 : 3] += e.weight;
+                    }
+                }
+            }
+            for (Map.Entry<Share<K, V>, long[]> e : shares.entrySet()) {
+                Share<K, V> s = e.getKey();
+                long[] f = e.getValue();
+                check(s.t1.size == f[0] && s.t1.weight == f[1], "a share's T1 holds its keys in T1");
+                check(s.t2.size == f[2] && s.t2.weight == f[3], "a share's T2 holds its keys in T2");
+                check(s.t1.weight + s.t2.weight <= s.cap, "a share's weight <= its cap");
+                for (ShareList<K, V> l : List.of(s.t1, s.t2)) {
+                    for (Node<K, V> n = l.head.snext; n != l.head; n = n.snext) {
+                        check(n.share == s && n.list == (l == s.t1 ? ListId.T1 : ListId.T2), "a share's list is in order with ARC's");
+                    }
+                }
+            }
         } finally {
             lock.unlock();
         }
@@ -504,6 +573,10 @@ public final class ArcCache<K, V> {
         ListId list;
         Node<K, V> prev;
         Node<K, V> next;
+        /** The share the key belongs to, or null; while resident the node is in its T1 or T2 too. */
+        Share<K, V> share;
+        Node<K, V> sprev;
+        Node<K, V> snext;
 
         Node(K key) {
             this.key = key;
@@ -540,6 +613,8 @@ public final class ArcCache<K, V> {
             head.prev = node;
             size++;
             weight += node.weight;
+            ShareList<K, V> own = shareList(node);
+            if (own != null) own.addMru(node);
         }
 
         void unlink(Node<K, V> node) {
@@ -549,6 +624,14 @@ public final class ArcCache<K, V> {
             node.next = null;
             size--;
             weight -= node.weight;
+            ShareList<K, V> own = shareList(node);
+            if (own != null) own.unlink(node);
+        }
+
+        /** The share's own list that mirrors this one for {@code node}, or null (a ghost list, or no share). */
+        private ShareList<K, V> shareList(Node<K, V> node) {
+            if (node.share == null) return null;
+            return id == ListId.T1 ? node.share.t1 : id == ListId.T2 ? node.share.t2 : null;
         }
 
         void clear() {
@@ -564,6 +647,121 @@ public final class ArcCache<K, V> {
                 keys.add(e.key);
             }
             return keys;
+        }
+    }
+
+    /**
+     * One owner's part of a cache shared by several ({@link SharedMemory}): its resident entries,
+     * in T1 and T2 order, and the cap on their weight. Changed only under the cache's lock.
+     */
+    static final class Share<K, V> {
+        final long cap;
+        final ShareList<K, V> t1 = new ShareList<>();
+        final ShareList<K, V> t2 = new ShareList<>();
+
+        Share(long cap) {
+            if (cap < 1) throw new IllegalArgumentException("a share's cap must be at least 1, was " + cap);
+            this.cap = cap;
+        }
+    }
+
+    /** A share's view of T1 or T2: the same nodes, linked through their own fields, LRU first. */
+    private static final class ShareList<K, V> {
+        final Node<K, V> head = new Node<>(null);
+        int size;
+        long weight;
+
+        ShareList() {
+            head.sprev = head;
+            head.snext = head;
+        }
+
+        Node<K, V> lru() {
+            return head.snext;
+        }
+
+        void addMru(Node<K, V> node) {
+            node.sprev = head.sprev;
+            node.snext = head;
+            head.sprev.snext = node;
+            head.sprev = node;
+            size++;
+            weight += node.weight;
+        }
+
+        void unlink(Node<K, V> node) {
+            node.sprev.snext = node.snext;
+            node.snext.sprev = node.sprev;
+            node.sprev = null;
+            node.snext = null;
+            size--;
+            weight -= node.weight;
+        }
+
+        void clear() {
+            head.sprev = head;
+            head.snext = head;
+            size = 0;
+            weight = 0;
+        }
+    }
+
+    /** The weight of {@code share}'s resident values. */
+    long weight(Share<K, V> share) {
+        lock.lock();
+        try {
+            return share.t1.weight + share.t2.weight;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The number of {@code share}'s resident values. */
+    int size(Share<K, V> share) {
+        lock.lock();
+        try {
+            return share.t1.size + share.t2.size;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@code share}'s values, T1 then T2, each least recently used first. */
+    List<Map.Entry<K, V>> entries(Share<K, V> share) {
+        lock.lock();
+        try {
+            List<Map.Entry<K, V>> entries = new ArrayList<>(share.t1.size + share.t2.size);
+            for (ShareList<K, V> l : List.of(share.t1, share.t2)) {
+                for (Node<K, V> e = l.head.snext; e != l.head; e = e.snext) {
+                    entries.add(Map.entry(e.key, e.value));
+                }
+            }
+            return entries;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Removes every value and ghost of {@code share}, as {@link #remove} would one by one (an
+     * owner closing or clearing); the others' entries and {@code p} stay.
+     *
+     * @return how many values were removed
+     */
+    int clear(Share<K, V> share) {
+        lock.lock();
+        try {
+            int removed = share.t1.size + share.t2.size;
+            for (LruList<K, V> l : List.of(t1, t2, b1, b2)) {
+                for (Node<K, V> e = l.head.next; e != l.head; ) {
+                    Node<K, V> next = e.next;
+                    if (e.share == share) discard(e);
+                    e = next;
+                }
+            }
+            return removed;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -111,7 +111,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         }
     }
 
-    private final ArcCache<K, Held<V>> memory;
+    private final Memory memory;
     private final ArcCache<K, Stored> disk;
     private final Path folder;
     private final Codec<K> keyCodec;
@@ -138,11 +138,15 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
 
     private TwoTierCache(Builder<K, V> b) throws IOException {
         ToLongFunction<? super V> weigher = b.weigher;
-        ArcCache.Builder<K, Held<V>> memoryBuilder = ArcCache.builder(b.memoryEntries);
-        if (weigher != null) {
-            memoryBuilder.maximumWeight(b.memoryWeight, held -> weigher.applyAsLong(held.value()));
+        if (b.shared != null) {
+            this.memory = new SharedTier(b.shared.join(b.memoryWeight, this::evictedFromShared), weigher);
+        } else {
+            ArcCache.Builder<K, Held<V>> memoryBuilder = ArcCache.builder(b.memoryEntries);
+            if (weigher != null) {
+                memoryBuilder.maximumWeight(b.memoryWeight, held -> weigher.applyAsLong(held.value()));
+            }
+            this.memory = new OwnTier(memoryBuilder.build());
         }
-        this.memory = memoryBuilder.build();
         this.folder = b.folder;
         this.keyCodec = b.keyCodec;
         this.valueCodec = b.valueCodec;
@@ -240,7 +244,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         Objects.requireNonNull(dependencies, "dependencies");
         checkOpen();
         Meta meta = new Meta(sequence.incrementAndGet(), dependencies, ticker.read());
-        List<Map.Entry<K, Held<V>>> evicted = new ArrayList<>(2);
+        List<Map.Entry<Object, Object>> evicted = new ArrayList<>(2);
         Stored replacedFile = null;
         synchronized (stripe(key)) {
             Meta old = directory.put(key, meta);
@@ -256,7 +260,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         if (replacedFile != null) {
             deleteQuietly(replacedFile.file());
         }
-        evicted(evicted);
+        memory.handle(evicted);
     }
 
     /** Drops the entry for {@code key} from both tiers. */
@@ -334,7 +338,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             demote(memory.entries());
         }
         closed = true;
-        memory.clear();
+        memory.close();
         releaseFolder();
     }
 
@@ -371,7 +375,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             drop(key, meta.stamp());
             return null;
         }
-        List<Map.Entry<K, Held<V>>> evicted = new ArrayList<>(2);
+        List<Map.Entry<Object, Object>> evicted = new ArrayList<>(2);
         synchronized (stripe(key)) {
             Meta now = directory.get(key);
             if (now == null || now.stamp() != meta.stamp()) {
@@ -380,7 +384,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             }
             memory.put(key, new Held<>(meta.stamp(), value, meta.dependencies()), evicted);
         }
-        evicted(evicted);
+        memory.handle(evicted);
         return value;
     }
 
@@ -390,6 +394,12 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             throw new EntryFile.CorruptException(file, "value does not decode (" + e + ")");
         }
+    }
+
+    /** Values of this cache that another cache's put evicted from the shared memory. */
+    private void evictedFromShared(List<Map.Entry<K, Held<V>>> evicted) {
+        if (closed) return;
+        evicted(evicted);
     }
 
     private void evicted(List<Map.Entry<K, Held<V>>> evicted) {
@@ -863,6 +873,100 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         }
     }
 
+    /**
+     * The memory tier: an ARC of this cache's own, or this cache's share of a {@link SharedMemory}.
+     * Evictions are collected while a stripe is held and handled by {@link #handle} after.
+     */
+    private abstract class Memory {
+        abstract Held<V> get(K key);
+        abstract Held<V> peek(K key);
+        abstract void put(K key, Held<V> held, List<Map.Entry<Object, Object>> evicted);
+        abstract void remove(K key);
+        abstract List<Map.Entry<K, Held<V>>> entries();
+        abstract int size();
+        abstract long weight();
+        abstract double target();
+        /** Hands what {@link #put} evicted to its owners (this cache, or with shared memory any). */
+        abstract void handle(List<Map.Entry<Object, Object>> evicted);
+        /** Drops every value of this cache (at close). */
+        abstract void close();
+        abstract void checkInvariants();
+    }
+
+    private final class OwnTier extends Memory {
+        private final ArcCache<K, Held<V>> arc;
+
+        OwnTier(ArcCache<K, Held<V>> arc) {
+            this.arc = arc;
+        }
+
+        @Override Held<V> get(K key) { return arc.get(key); }
+        @Override Held<V> peek(K key) { return arc.peek(key); }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        void put(K key, Held<V> held, List<Map.Entry<Object, Object>> evicted) {
+            arc.put(key, held, (List) evicted);
+        }
+
+        @Override void remove(K key) { arc.remove(key); }
+        @Override List<Map.Entry<K, Held<V>>> entries() { return arc.entries(); }
+        @Override int size() { return arc.size(); }
+        @Override long weight() { return arc.weight(); }
+        @Override double target() { return arc.target(); }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        void handle(List<Map.Entry<Object, Object>> evicted) {
+            evicted((List) evicted);
+        }
+
+        @Override void close() { arc.clear(); }
+        @Override void checkInvariants() { arc.checkInvariants(); }
+
+        @Override
+        public String toString() {
+            return arc.toString();
+        }
+    }
+
+    private final class SharedTier extends Memory {
+        private final SharedMemory.Owner<K, Held<V>> owner;
+        private final ToLongFunction<? super V> weigher;
+
+        SharedTier(SharedMemory.Owner<K, Held<V>> owner, ToLongFunction<? super V> weigher) {
+            this.owner = owner;
+            this.weigher = weigher;
+        }
+
+        @Override Held<V> get(K key) { return owner.get(key); }
+        @Override Held<V> peek(K key) { return owner.peek(key); }
+
+        @Override
+        void put(K key, Held<V> held, List<Map.Entry<Object, Object>> evicted) {
+            owner.put(key, held, weigher.applyAsLong(held.value()), evicted);
+        }
+
+        @Override void remove(K key) { owner.remove(key); }
+        @Override List<Map.Entry<K, Held<V>>> entries() { return owner.entries(); }
+        @Override int size() { return owner.size(); }
+        @Override long weight() { return owner.weight(); }
+        @Override double target() { return owner.memory().target(); }
+        @Override void handle(List<Map.Entry<Object, Object>> evicted) { SharedMemory.dispatch(evicted); }
+        @Override void close() { owner.leave(); }
+
+        @Override
+        void checkInvariants() {
+            // The shared ARC's invariants are the SharedMemory's; this owner's part is within its cap.
+            require(owner.weight() <= owner.cap(), "the memory tier's weight is within its cap");
+        }
+
+        @Override
+        public String toString() {
+            return "share[cap=" + owner.cap() + ", weight=" + owner.weight() + " of " + owner.memory() + "]";
+        }
+    }
+
     @Override
     public String toString() {
         return "TwoTierCache[" + (folder == null ? "memory only" : folder) + ", entries=" + directory.size()
@@ -888,6 +992,7 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
         private long revalidateAfterNanos;
         private Ticker ticker = Ticker.system();
         private Stats stats = Stats.disabled();
+        private SharedMemory shared;
 
         private Builder(int memoryEntries) {
             if (memoryEntries < 1 || memoryEntries > ArcCache.MAXIMUM_CAPACITY) {
@@ -904,6 +1009,18 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
             }
             this.memoryWeight = maximumWeight;
             this.weigher = Objects.requireNonNull(weigher, "weigher");
+            return this;
+        }
+
+        /**
+         * Keeps the memory tier in {@code memory}, shared with other caches, instead of an ARC of
+         * its own: {@link #memoryWeight} (required) is then this cache's cap within the shared
+         * budget, and {@code memoryEntries} is not used (the shared memory bounds the count).
+         * A value evicted by any cache's operation is handed back to this one, which demotes it to
+         * its disk tier; {@link TwoTierCache#close} removes this cache's values only.
+         */
+        public Builder<K, V> sharedMemory(SharedMemory memory) {
+            this.shared = Objects.requireNonNull(memory, "memory");
             return this;
         }
 
@@ -973,6 +1090,9 @@ public final class TwoTierCache<K, V> implements AutoCloseable {
          * @throws IOException if the folder cannot be created, locked or listed
          */
         public TwoTierCache<K, V> build() throws IOException {
+            if (shared != null && weigher == null) {
+                throw new IllegalArgumentException("a cache with shared memory needs memoryWeight(cap, weigher)");
+            }
             return new TwoTierCache<>(this);
         }
     }

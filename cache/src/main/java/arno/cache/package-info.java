@@ -1,7 +1,8 @@
 /**
  * Arno's caches: {@link arno.cache.ArcCache}, a bounded map replaced by ARC, and
  * {@link arno.cache.TwoTierCache}, memory in front of a disk folder, whose entries record the
- * {@link arno.cache.Dependencies} they were built from.
+ * {@link arno.cache.Dependencies} they were built from; {@link arno.cache.SharedMemory}, one ARC
+ * that is the memory tier of several two-tier caches under one budget.
  *
  * <h2>Thread rules</h2>
  * <ul>
@@ -16,6 +17,10 @@
  * decodes a value, or runs a {@link arno.cache.Validator}. Validators of one lookup run in
  * parallel on the executor given to the builder, the calling thread taking a share; they
  * MUST be thread-safe.</li>
+ * <li>With a {@code SharedMemory}, one cache's operation may evict another cache's values: they
+ * are handed to their owner after every lock of the evicting cache is released, on the evicting
+ * thread, and the owner takes its own stripe to demote them. No thread holds two stripes. The
+ * shared ARC's one lock is taken by every cache's memory lookups.</li>
  * </ul>
  */
 package arno.cache;

@@ -145,6 +145,61 @@ class ArcCacheTest {
         }
     }
 
+    /**
+     * Several owners in one ARC (a {@link SharedMemory}): keys owned by {@code key % owners}, each
+     * owner capped. Gets, puts, removes and an owner's clear against the model, with the four
+     * lists, p and the evicted entries compared, every owner within its cap and all within the
+     * bound after every step.
+     */
+    @ParameterizedTest(name = "c={0}, keys={1}")
+    @MethodSource("shapes")
+    void sharesWithCapsMatchTheModel(int c, int keys) {
+        for (long seed = 0; seed < 8; seed++) {
+            Random random = new Random(seed * 13 + keys + c);
+            int owners = 1 + random.nextInt(3);
+            long maximumWeight = 1 + random.nextInt(4 * c);
+            ArcCache<Integer, Val> cache = ArcCache.<Integer, Val>builder(c).maximumWeight(maximumWeight, Val::weight).build();
+            ArcModel<Integer, Val> model = new ArcModel<>(c, maximumWeight, Val::weight);
+            model.ownerOf = k -> k % owners;
+            List<ArcCache.Share<Integer, Val>> shares = new ArrayList<>();
+            for (int o = 0; o < owners; o++) {
+                // Caps below, at and above the bound: a cap above it only bounds with the others.
+                long cap = 1 + random.nextInt((int) Math.min(2 * maximumWeight, 1 << 20));
+                shares.add(new ArcCache.Share<>(cap));
+                model.caps.put(o, cap);
+            }
+            for (int step = 0; step < 2_000; step++) {
+                int key = random.nextInt(keys);
+                String where = "seed " + seed + ", step " + step + ", key " + key;
+                int op = random.nextInt(20);
+                if (op < 10) {
+                    assertThat(cache.get(key)).as(where).isEqualTo(model.get(key));
+                } else if (op < 18) {
+                    Val v = new Val(key, step, random.nextInt((int) Math.min(maximumWeight + 2, 1 << 20)));
+                    List<Map.Entry<Integer, Val>> evicted = new ArrayList<>();
+                    model.evicted.clear();
+                    assertThat(cache.put(key, v, v.weight(), shares.get(key % owners), evicted)).as(where)
+                            .isEqualTo(model.put(key, v));
+                    assertThat(evicted).as(where).isEqualTo(model.evicted);
+                } else if (op < 19) {
+                    assertThat(cache.remove(key)).as(where).isEqualTo(model.remove(key));
+                } else {
+                    assertThat(cache.clear(shares.get(key % owners))).as(where).isEqualTo(model.clear(key % owners));
+                }
+                assertSame(cache, model, where);
+                assertThat(cache.weight()).as(where).isLessThanOrEqualTo(maximumWeight);
+                for (int o = 0; o < owners; o++) {
+                    ArcCache.Share<Integer, Val> share = shares.get(o);
+                    List<Integer> own = new ArrayList<>(model.owned(model.t1, o));
+                    own.addAll(model.owned(model.t2, o));
+                    assertThat(cache.entries(share)).as("owner " + o + " at " + where).extracting(Map.Entry::getKey)
+                            .isEqualTo(own);
+                    assertThat(cache.weight(share)).as(where).isLessThanOrEqualTo(share.cap);
+                }
+            }
+        }
+    }
+
     private static void assertSame(ArcCache<Integer, Val> cache, ArcModel<Integer, Val> model, String where) {
         cache.checkInvariants();
         assertThat(cache.keys(ListId.T1)).as("T1 at " + where).isEqualTo(model.t1);

@@ -33,6 +33,9 @@ final class ArcModel<K, V> {
     double p;
     int skippedReplaces;
     final List<Map.Entry<K, V>> evicted = new ArrayList<>();
+    /** Shared use: each key's owner, and each owner's cap on its values' weight (none: not shared). */
+    java.util.function.Function<K, Object> ownerOf = k -> null;
+    final Map<Object, Long> caps = new HashMap<>();
 
     ArcModel(int c, long maximumWeight, ToLongFunction<V> weigher) {
         this.c = c;
@@ -62,7 +65,8 @@ final class ArcModel<K, V> {
         long w = weigher.applyAsLong(value);
         boolean resident = t1.contains(key) || t2.contains(key);
         V previous = resident ? values.get(key) : null;
-        if (w > maximumWeight) {
+        Object owner = ownerOf.apply(key);
+        if (w > maximumWeight || (owner != null && w > caps.get(owner))) {
             remove(key);
             evicted.add(Map.entry(key, value));
             return previous;
@@ -73,6 +77,7 @@ final class ArcModel<K, V> {
             t2.remove(key);
             weights.remove(key);
             values.remove(key);
+            fitOwner(owner, w);
             room(w, false);
             t2.addLast(key);
         } else if (b1.contains(key)) {
@@ -80,6 +85,7 @@ final class ArcModel<K, V> {
             p = Math.min(p + step(key, b1, b2), limit);
             b1.remove(key);
             weights.remove(key);
+            fitOwner(owner, w);
             paperReplace(w, false);
             t2.addLast(key);
         } else if (b2.contains(key)) {
@@ -87,10 +93,12 @@ final class ArcModel<K, V> {
             p = Math.max(p - step(key, b2, b1), 0);
             b2.remove(key);
             weights.remove(key);
+            fitOwner(owner, w);
             paperReplace(w, true);
             t2.addLast(key);
         } else {
-            // Case IV
+            // Case IV: an owner at its cap first gives up its own entries.
+            fitOwner(owner, w);
             boolean paperReplaces;
             if (l1Full(w)) {
                 // Case A: B1's oldest ghosts go; if T1 alone leaves no room, its oldest pages go
@@ -135,6 +143,43 @@ final class ArcModel<K, V> {
         b2.remove(key);
         weights.remove(key);
         return resident ? values.remove(key) : null;
+    }
+
+    /**
+     * A shared cache: an owner over its cap gives up its own entries, from T1 while its T1 is
+     * over its part of p (p scaled by its cap against c) or its T2 is empty, else from T2, to the
+     * ghost lists as REPLACE does.
+     */
+    private void fitOwner(Object owner, long w) {
+        if (owner == null) return;
+        long cap = caps.get(owner);
+        double target = p * ((double) Math.min(cap, limit) / limit);
+        while (true) {
+            List<K> own1 = owned(t1, owner);
+            List<K> own2 = owned(t2, owner);
+            if (own1.isEmpty() && own2.isEmpty() || w(own1) + w(own2) + w <= cap) return;
+            boolean fromT1 = !own1.isEmpty() && (w(own1) > target || own2.isEmpty());
+            K lru = fromT1 ? own1.get(0) : own2.get(0);
+            (fromT1 ? t1 : t2).remove(lru);
+            (fromT1 ? b1 : b2).addLast(lru);
+            evicted.add(Map.entry(lru, values.remove(lru)));
+        }
+    }
+
+    /** The keys of {@code owner} in {@code list}, in its order. */
+    List<K> owned(List<K> list, Object owner) {
+        List<K> out = new ArrayList<>();
+        for (K k : list) if (owner.equals(ownerOf.apply(k))) out.add(k);
+        return out;
+    }
+
+    /** Removes every key of {@code owner}, values and ghosts; returns how many values went. */
+    int clear(Object owner) {
+        int n = owned(t1, owner).size() + owned(t2, owner).size();
+        for (List<K> l : List.of(t1, t2, b1, b2)) {
+            for (K k : new ArrayList<>(l)) if (owner.equals(ownerOf.apply(k))) remove(k);
+        }
+        return n;
     }
 
     private boolean l1Full(long w) {

@@ -71,7 +71,7 @@ final class Engine {
         for (arno.xml.FunctionLibrary l : java.util.ServiceLoader.load(arno.xml.FunctionLibrary.class, Engine.class.getClassLoader())) {
             l.register(c, store, views);
         }
-        this.caches = new PageCaches(config.cacheFolder(), clock, config.pageCaches(), c, outbound, policy);
+        this.caches = new PageCaches(config.cacheFolder(), clock, config.pageCaches(), config.pageCacheMemory(), c, outbound, policy);
         try {
             this.xmlToJson = processor.newXPathCompiler().compile("xml-to-json(.)");
         } catch (SaxonApiException e) {

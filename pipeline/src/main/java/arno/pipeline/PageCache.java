@@ -1,6 +1,7 @@
 package arno.pipeline;
 
 import arno.cache.Dependencies;
+import arno.cache.SharedMemory;
 import arno.cache.Stats;
 import arno.cache.Ticker;
 import arno.cache.TwoTierCache;
@@ -54,6 +55,8 @@ final class PageCache implements AutoCloseable {
 
     final String site;
     final CachePolicy.Site policy;
+    /** The budget the site's pages in memory share with the other sites', or null. */
+    private final SharedMemory memory;
     private final TwoTierCache<String, Page> pages;
     private final Stats.Counting stats = Stats.counting();
     /** The site's context caches: its tables of files and external sources are the pages' too. */
@@ -69,10 +72,13 @@ final class PageCache implements AutoCloseable {
     /**
      * A cache for {@code site} with disk files in {@code folder} (null for memory only). {@code clock}
      * counts nanoseconds since the epoch (a ttl outlives the process), {@code validation} runs the
-     * file checks that are due.
+     * file checks that are due. The pages in memory are kept in {@code memory}, shared with the other
+     * sites, with the site's {@code memory} as its cap (null: in an ARC of the site's own, of that size).
      */
-    PageCache(String site, CachePolicy.Site policy, Path folder, Executor validation, Ticker clock, ContextCache context) {
+    PageCache(String site, CachePolicy.Site policy, Path folder, SharedMemory memory, Executor validation, Ticker clock,
+              ContextCache context) {
         this.site = site;
+        this.memory = memory;
         this.policy = policy;
         this.clock = clock;
         this.context = context;
@@ -150,13 +156,22 @@ final class PageCache implements AutoCloseable {
         }
     }
 
+    /** Entry counts bound ARC's lists (and its ghost lists) in keys; the bytes are the real bound. */
+    static int memoryEntries(long bytes) {
+        return (int) Math.max(64, Math.min(1 << 20, bytes / 4096));
+    }
+
+    /** The most bytes of pages the site keeps in memory: its {@code memory}, within the shared budget if there is one. */
+    long memoryCap() {
+        return memory == null ? policy.memory() : Math.min(policy.memory(), memory.budget());
+    }
+
     private TwoTierCache<String, Page> build(CachePolicy.Site policy, Path folder, Executor validation) throws IOException {
-        // Entry counts bound ARC's lists (and its ghost lists) in keys; the bytes are the real bound.
-        int memoryEntries = (int) Math.max(64, Math.min(1 << 20, policy.memory() / 4096));
-        TwoTierCache.Builder<String, Page> b = TwoTierCache.<String, Page>builder(memoryEntries)
-                .memoryWeight(policy.memory(), Page::weight)
+        TwoTierCache.Builder<String, Page> b = TwoTierCache.<String, Page>builder(memoryEntries(policy.memory()))
+                .memoryWeight(memoryCap(), Page::weight)
                 .validationExecutor(validation)
                 .stats(stats);
+        if (memory != null) b.sharedMemory(memory);
         if (folder != null && policy.disk() > 0) {
             b.disk(folder, policy.disk(), arno.cache.Codec.utf8(), Page.CODEC)
                     .diskEntries((int) Math.max(64, Math.min(1 << 22, policy.disk() / 4096)));
@@ -203,7 +218,7 @@ final class PageCache implements AutoCloseable {
                         pages.memoryEntries(), pages.memoryWeight(), pages.memoryTarget()),
                 new PageCacheStats.Tier(stats.count(Stats.Event.DISK_HIT), stats.count(Stats.Event.DISK_EVICTION),
                         stats.count(Stats.Event.DISK_WRITE), pages.diskEntries(), pages.diskWeight(), pages.diskTarget()),
-                diskFailure());
+                diskFailure(), memoryCap());
     }
 
     /** Writes what is only in memory to disk, so the next start is warm, and releases the folder. */

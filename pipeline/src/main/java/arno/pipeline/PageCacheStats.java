@@ -15,9 +15,17 @@ package arno.pipeline;
  * @param disk          the disk tier (all zero when the site caches in memory only)
  * @param diskFailure   why the disk tier takes no entries (it could not be opened, or a write failed: the
  *                      cache runs in memory only until a restart), or null
+ * @param memoryCap     the most bytes of pages the site keeps in memory: its site.xml's {@code memory}, within
+ *                      the server's budget for every site's pages ({@link PageCacheBudget}) when there is one
  */
 public record PageCacheStats(String site, long misses, long stale, long invalidations, long corrupt, long ioErrors,
-                             Tier memory, Tier disk, String diskFailure) {
+                             Tier memory, Tier disk, String diskFailure, long memoryCap) {
+
+    /** Without a cap (0), as before the shared budget. */
+    public PageCacheStats(String site, long misses, long stale, long invalidations, long corrupt, long ioErrors,
+                          Tier memory, Tier disk, String diskFailure) {
+        this(site, misses, stale, invalidations, corrupt, ioErrors, memory, disk, diskFailure, 0);
+    }
 
     /**
      * One tier.

@@ -53,6 +53,11 @@ final class PageCaches implements AutoCloseable {
     private final ConcurrentHashMap<String, PageCache> bySite = new ConcurrentHashMap<>();
     /** Every site's context caches (external sources, fragments, its table of files), when enabled. */
     private final ConcurrentHashMap<String, ContextCache> contexts = new ConcurrentHashMap<>();
+    /**
+     * The one memory budget of every site's pages, or null (caches off, or each site its own tier):
+     * a site's {@code memory} is its cap within it, so no number of sites can exhaust the heap.
+     */
+    private final arno.cache.SharedMemory memory;
     private final ExecutorService validation;
     private final net.sf.saxon.Configuration config;
     private final arno.xml.Outbound outbound;
@@ -62,11 +67,14 @@ final class PageCaches implements AutoCloseable {
 
     /**
      * Caches whose disk tiers are folders under {@code folder} (null: memory only), timed by
-     * {@code clock} (nanoseconds since the epoch); none at all unless {@code enabled}. External
-     * sources are fetched through {@code outbound}, parsed by {@code policy} into trees of {@code config}.
+     * {@code clock} (nanoseconds since the epoch); none at all unless {@code enabled}. Every site's
+     * pages in memory share {@code memoryBudget} bytes (0: each site keeps its own {@code memory}).
+     * External sources are fetched through {@code outbound}, parsed by {@code policy} into trees of {@code config}.
      */
-    PageCaches(Path folder, Ticker clock, boolean enabled, net.sf.saxon.Configuration config, arno.xml.Outbound outbound,
-               arno.xml.XmlPolicy policy) {
+    PageCaches(Path folder, Ticker clock, boolean enabled, long memoryBudget, net.sf.saxon.Configuration config,
+               arno.xml.Outbound outbound, arno.xml.XmlPolicy policy) {
+        this.memory = enabled && memoryBudget > 0
+                ? arno.cache.SharedMemory.of(memoryBudget, PageCache.memoryEntries(memoryBudget)) : null;
         this.folder = folder;
         this.clock = clock;
         this.enabled = enabled;
@@ -109,7 +117,7 @@ final class PageCaches implements AutoCloseable {
             if (!s.caches()) continue;
             Path disk = folder == null ? null : folder.resolve(s.name());
             // A disk tier that cannot be opened leaves the site's pages in memory, with a warning (see PageCache).
-            bySite.put(s.name(), new PageCache(s.name(), s.cache, disk, validation, clock, context));
+            bySite.put(s.name(), new PageCache(s.name(), s.cache, disk, memory, validation, clock, context));
         }
     }
 
@@ -418,6 +426,11 @@ final class PageCaches implements AutoCloseable {
         Map<String, PageCacheStats> out = new LinkedHashMap<>();
         bySite.values().stream().sorted((a, b) -> a.site.compareTo(b.site)).forEach(c -> out.put(c.site, c.stats()));
         return out;
+    }
+
+    /** The memory budget shared by every site's pages in figures, or null when there is none. */
+    PageCacheBudget budget() {
+        return memory == null ? null : new PageCacheBudget(memory.budget(), memory.weight(), memory.entries(), memory.target());
     }
 
     Map<String, ContextCacheStats> contextStats() {

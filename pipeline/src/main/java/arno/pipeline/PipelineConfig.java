@@ -33,11 +33,14 @@ import java.util.List;
  * @param pageCaches         whether routes whose site.xml says so cache their pages (off: every page built afresh)
  * @param cacheFolder        folder of the page caches' disk tiers, one sub-folder per site (the server's
  *                           {@code DATA/cache}); null keeps cached pages in memory only
+ * @param pageCacheMemory    bytes of pages all sites' page caches keep in memory together (one ARC; a
+ *                           site's {@code memory} is its cap within it); 0: each site its own memory
+ *                           tier of its {@code memory}, their sum unbounded (only to compare the two)
  */
 public record PipelineConfig(Path content, List<Path> packageFolders, boolean classPathPackages, Path sites,
                              boolean development, long bodyLimit, Duration timeout, long sourceCache,
                              XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<String> hosts, Path cacheFolder,
-                             boolean pageCaches) {
+                             boolean pageCaches, long pageCacheMemory) {
 
     public static final long DEFAULT_BODY_LIMIT = 10L << 20;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
@@ -47,6 +50,14 @@ public record PipelineConfig(Path content, List<Path> packageFolders, boolean cl
      * trees) and one full-text page in four parsed its article again (perf/RESULTS.md).
      */
     public static final long DEFAULT_SOURCE_CACHE = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
+
+    /**
+     * A quarter of the heap, at least 16 MB, for the pages of every site together: a cached byte
+     * takes about 1.07 bytes of heap (perf/RESULTS.md), and with the source cache's quarter half
+     * the heap is left for building pages. Per-site tiers of 64 MB each ran 60 sites out of a
+     * 256 MB heap (issue 25).
+     */
+    public static final long DEFAULT_PAGE_CACHE_MEMORY = Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4);
 
     public PipelineConfig {
         packageFolders = List.copyOf(packageFolders);
@@ -59,6 +70,7 @@ public record PipelineConfig(Path content, List<Path> packageFolders, boolean cl
             throw ErrorMessage.ROUTE_TIME_LIMIT.error(timeout);
         }
         if (sourceCache < 0) throw ErrorMessage.SOURCE_CACHE_NEGATIVE.error(sourceCache);
+        if (pageCacheMemory < 0) throw ErrorMessage.PAGE_CACHE_MEMORY_NEGATIVE.error(pageCacheMemory);
     }
 
     /**
@@ -67,69 +79,75 @@ public record PipelineConfig(Path content, List<Path> packageFolders, boolean cl
      */
     public static PipelineConfig of(Path sites, Path content) {
         return new PipelineConfig(content, List.of(), true, sites, true, DEFAULT_BODY_LIMIT, DEFAULT_TIMEOUT,
-                DEFAULT_SOURCE_CACHE, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), null, true);
+                DEFAULT_SOURCE_CACHE, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), null, true, DEFAULT_PAGE_CACHE_MEMORY);
     }
 
     public PipelineConfig withDevelopment(boolean on) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, on, bodyLimit, timeout, sourceCache,
-                xmlLimits, outbound, hosts, cacheFolder, pageCaches);
+                xmlLimits, outbound, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     public PipelineConfig withContent(Path folder) {
         return new PipelineConfig(folder, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     public PipelineConfig withSites(Path folder) {
         return new PipelineConfig(content, packageFolders, classPathPackages, folder, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     /** Package folders, and whether the class path's packages are added to them. */
     public PipelineConfig withPackages(List<Path> folders, boolean classPath) {
         return new PipelineConfig(content, folders, classPath, sites, development, bodyLimit, timeout, sourceCache,
-                xmlLimits, outbound, hosts, cacheFolder, pageCaches);
+                xmlLimits, outbound, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     public PipelineConfig withBodyLimit(long bytes) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bytes, timeout,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     public PipelineConfig withTimeout(Duration limit) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, limit,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     public PipelineConfig withSourceCache(long bytes) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                bytes, xmlLimits, outbound, hosts, cacheFolder, pageCaches);
+                bytes, xmlLimits, outbound, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     public PipelineConfig withXmlLimits(XmlPolicy.Limits limits) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, limits, outbound, hosts, cacheFolder, pageCaches);
+                sourceCache, limits, outbound, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     public PipelineConfig withOutbound(Outbound.Policy policy) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, policy, hosts, cacheFolder, pageCaches);
+                sourceCache, xmlLimits, policy, hosts, cacheFolder, pageCaches, pageCacheMemory);
     }
 
     /** Page caches with disk tiers under {@code folder} (null: memory only). */
     /** With page caching on (the routes whose site.xml says so cache) or off (every page built afresh). */
     public PipelineConfig withPageCaches(boolean on) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts, cacheFolder, on);
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, on, pageCacheMemory);
     }
 
     public PipelineConfig withCacheFolder(Path folder) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, hosts, folder, pageCaches);
+                sourceCache, xmlLimits, outbound, hosts, folder, pageCaches, pageCacheMemory);
+    }
+
+    /** One memory budget of {@code bytes} for every site's cached pages (0: each site its own tier, unbounded in sum). */
+    public PipelineConfig withPageCacheMemory(long bytes) {
+        return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
+                sourceCache, xmlLimits, outbound, hosts, cacheFolder, pageCaches, bytes);
     }
 
     public PipelineConfig withHosts(List<String> names) {
         return new PipelineConfig(content, packageFolders, classPathPackages, sites, development, bodyLimit, timeout,
-                sourceCache, xmlLimits, outbound, names, cacheFolder, pageCaches);
+                sourceCache, xmlLimits, outbound, names, cacheFolder, pageCaches, pageCacheMemory);
     }
 }

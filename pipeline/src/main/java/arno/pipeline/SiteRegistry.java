@@ -51,6 +51,11 @@ public final class SiteRegistry implements AutoCloseable {
         return sites.engine.caches.stats();
     }
 
+    /** The memory budget every site's cached pages share, in figures; null when the caches are off or each site has its own. */
+    public PageCacheBudget cacheBudget() {
+        return sites.engine.caches.budget();
+    }
+
     /**
      * Each site's context caches in figures (cached fragments, external sources, its table of
      * files), by site name; empty when the caches are off.

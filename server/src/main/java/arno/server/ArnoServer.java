@@ -94,7 +94,7 @@ public final class ArnoServer implements AutoCloseable {
         }
         return new PipelineConfig(config.content(), folders, true, config.sites(), !config.production(),
                 config.bodyLimit(), config.routeTimeout(), config.sourceCache(), config.xmlLimits(), config.outbound(),
-                config.hosts(), config.cache(), config.pageCaches());
+                config.hosts(), config.cache(), config.pageCaches(), config.pageCacheMemory());
     }
 
     /**

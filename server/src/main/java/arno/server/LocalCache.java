@@ -72,12 +72,19 @@ public final class LocalCache extends HttpServlet {
 
     private void rows(StringBuilder out) {
         Map<String, PageCacheStats> pages = sites.cacheStats();
+        arno.pipeline.PageCacheBudget budget = sites.cacheBudget();
+        if (budget != null && !pages.isEmpty()) {
+            // Every site's pages in memory together: one ARC, bounded by the server's budget.
+            row(out, "*", "pages-budget", budget.entries(), budget.bytes(), -1, -1, -1, -1, budget.arcTarget(),
+                    "of a budget of " + budget.budget() + " bytes (pages/@page-cache-memory), shared by " + pages.size() + " sites");
+        }
         sites.contextStats().forEach((site, c) -> {
             PageCacheStats p = pages.get(site);
             if (p != null) {
                 row(out, site, "pages-memory", p.memory().entries(), p.memory().bytes(), p.memory().hits(), p.misses(),
                         p.memory().evictions(), p.invalidations(), p.memory().arcTarget(),
-                        "stale " + p.stale() + ", hit ratio " + String.format(Locale.ROOT, "%.2f", p.hitRatio()));
+                        "stale " + p.stale() + ", hit ratio " + String.format(Locale.ROOT, "%.2f", p.hitRatio())
+                                + ", cap " + p.memoryCap() + (budget == null ? "" : " within the budget"));
                 row(out, site, "pages-disk", p.disk().entries(), p.disk().bytes(), p.disk().hits(), -1,
                         p.disk().evictions(), -1, p.disk().arcTarget(), p.diskFailure() != null
                                 ? "memory only: " + p.diskFailure()

@@ -3,6 +3,7 @@ package arno.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import arno.cache.Ticker;
+import arno.pipeline.PageCacheBudget;
 import arno.pipeline.PageCacheStats;
 import arno.server.config.Config;
 import arno.store.Store;
@@ -23,6 +24,7 @@ import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -514,6 +516,61 @@ class PageCacheHttpTest {
     }
 
     // ----- Helpers. -----
+
+    /**
+     * Issue 25: every site's pages in memory share one budget. Two sites (c and a copy of it, c2),
+     * each allowed 1 MB by its site.xml, under a budget of five pages: the pages of both together
+     * never pass it, both keep some, each site's figures add up to the budget's, and a page pushed
+     * out of memory by the other site's pages is on its own site's disk, served without running
+     * the pipeline again.
+     */
+    @Test
+    void everySitesPagesShareOneMemoryBudget() throws IOException {
+        Path c2 = root.resolve("sites/c2");
+        FileUtils.copyDirectory(root.resolve("sites/c").toFile(), c2.toFile());
+        Files.writeString(c2.resolve("site.xml"), Files.readString(c2.resolve("site.xml"))
+                .replace("name=\"c\"", "name=\"c2\"").replace("<prefix>/c</prefix>", "<prefix>/c2</prefix>"));
+        Config.Builder b = Config.defaults(root).toBuilder();
+        b.data = root;
+        b.port = 0;
+        b.pageCacheMemory = 40_000;
+        server = ArnoServer.start(b.build(), store, null);
+        for (int i = 0; i < 12; i++) {
+            for (String site : List.of("c", "c2")) {
+                assertThat(get("/" + site + "/file/a?p=" + i).statusCode()).isEqualTo(200);
+                PageCacheBudget budget = server.sites().cacheBudget();
+                Map<String, PageCacheStats> stats = server.sites().cacheStats();
+                assertThat(budget.budget()).isEqualTo(40_000);
+                assertThat(budget.bytes()).as("after %s's page %d", site, i).isLessThanOrEqualTo(40_000)
+                        .isEqualTo(stats.get("c").memory().bytes() + stats.get("c2").memory().bytes());
+                assertThat(budget.entries()).isEqualTo(stats.get("c").memory().entries() + stats.get("c2").memory().entries());
+            }
+        }
+        Map<String, PageCacheStats> stats = server.sites().cacheStats();
+        assertThat(stats.get("c").memory().bytes() / stats.get("c").memory().entries()).as("a page's weight").isLessThan(10_000);
+        assertThat(stats.get("c").memoryCap()).as("site.xml's 1M, within the budget").isEqualTo(40_000);
+        assertThat(stats.get("c").memory().entries()).isPositive();
+        assertThat(stats.get("c2").memory().entries()).isPositive();
+        assertThat(stats.get("c").memory().evictions() + stats.get("c2").memory().evictions()).isPositive();
+        int runs = CountingStage.runs("file");
+        assertThat(get("/c/file/a?p=0").statusCode()).isEqualTo(200);
+        assertThat(CountingStage.runs("file")).as("c's first page, pushed out of memory, came from c's disk").isEqualTo(runs);
+        assertThat(server.sites().cacheStats().get("c").disk().hits()).isEqualTo(1);
+    }
+
+    /** With a budget of 0 each site keeps its own memory tier of its site.xml's size, as before issue 25. */
+    @Test
+    void aBudgetOfZeroGivesEachSiteItsOwnTier() {
+        Config.Builder b = Config.defaults(root).toBuilder();
+        b.data = root;
+        b.port = 0;
+        b.pageCacheMemory = 0;
+        server = ArnoServer.start(b.build(), store, null);
+        get("/c/file/a");
+        assertThat(server.sites().cacheBudget()).isNull();
+        assertThat(server.sites().cacheStats().get("c").memoryCap()).isEqualTo(1 << 20);
+        assertThat(server.sites().cacheStats().get("c").memory().entries()).isEqualTo(1);
+    }
 
     private static void sleep(long millis) {
         try {

@@ -557,6 +557,7 @@ public enum ErrorMessage {
     BODY_LIMIT(BAD_CONFIGURATION, "body limit must be positive, not %s"),
     ROUTE_TIME_LIMIT(BAD_CONFIGURATION, "route time limit must be positive, not %s"),
     SOURCE_CACHE_NEGATIVE(BAD_CONFIGURATION, "source cache must not be negative, not %s"),
+    PAGE_CACHE_MEMORY_NEGATIVE(BAD_CONFIGURATION, "page-cache-memory (the memory budget of every site's cached pages) must not be negative, not %s"),
     WORKERS(BAD_CONFIGURATION, "workers must be at least 1, not %s"),
     QUEUE(BAD_CONFIGURATION, "queue must hold at least 1 request, not %s"),
     INDEX_NAME_TWICE(BAD_CONFIGURATION, "two indexes are named '%s'; names must be unique"),

@@ -76,6 +76,9 @@ import java.util.List;
  * @param storeDeletes  which deletes through the store API need the admin role and an explicit
  *                      confirmation: of an entry at a depth or above, or of more documents than a number
  * @param cluster       the cluster's database (cluster mode), or null: a single node, no database
+ * @param pageCacheMemory bytes of pages every site's page cache keeps in memory together (one ARC; a
+ *                      site's {@code memory} in its site.xml is its cap within it); default a quarter of
+ *                      the heap; 0: each site its own memory tier, their sum unbounded (to compare)
  */
 public record Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
                      int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
@@ -83,7 +86,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                      ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads, XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
                      int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
                      Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate,
-                     Duration batchTimeLimit, double batchMinShare, DeleteGuard storeDeletes, Cluster cluster) {
+                     Duration batchTimeLimit, double batchMinShare, DeleteGuard storeDeletes, Cluster cluster,
+                     long pageCacheMemory) {
 
     /**
      * Cluster mode: the PostgreSQL database the nodes share ({@code jdbc:postgresql://HOST[:PORT]/DB?user=…},
@@ -153,6 +157,20 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         batchRoots = List.copyOf(batchRoots);
         trustedProxies = List.copyOf(trustedProxies);
         metricsAllow = metricsAllow == null ? null : List.copyOf(metricsAllow);
+    }
+
+    /** The settings before the page caches' one memory budget, that at its default. */
+    public Config(Path home, Path data, Path sites, boolean production, String bind, int port, List<String> hosts,
+                  int workers, int queue, long bodyLimit, Duration routeTimeout, long sourceCache, boolean pageCaches,
+                  long storeMapSize, ContentFrom contentFrom, Duration changeRetention, StoreReads storeReads,
+                  XmlPolicy.Limits xmlLimits, Outbound.Policy outbound, List<Path> batchRoots, int batchWorkers,
+                  int batchQueue, List<String> trustedProxies, boolean compression, LogLevel logLevel, Path logFile,
+                  Path accessLog, boolean metrics, List<String> metricsAllow, BodyRate bodyRate, Duration batchTimeLimit,
+                  double batchMinShare, DeleteGuard storeDeletes, Cluster cluster) {
+        this(home, data, sites, production, bind, port, hosts, workers, queue, bodyLimit, routeTimeout, sourceCache, pageCaches,
+                storeMapSize, contentFrom, changeRetention, storeReads, xmlLimits, outbound, batchRoots, batchWorkers, batchQueue,
+                trustedProxies, compression, logLevel, logFile, accessLog, metrics, metricsAllow, bodyRate, batchTimeLimit,
+                batchMinShare, storeDeletes, cluster, PipelineConfig.DEFAULT_PAGE_CACHE_MEMORY);
     }
 
     /** The settings before cluster mode: a single node. */
@@ -230,7 +248,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                 PipelineConfig.DEFAULT_TIMEOUT, PipelineConfig.DEFAULT_SOURCE_CACHE, true, StoreOptions.DEFAULT_MAP_SIZE,
                 ContentFrom.STORE, StoreOptions.DEFAULT_CHANGE_RETENTION, StoreReads.PUBLIC, XmlPolicy.Limits.DEFAULT, Outbound.Policy.DEFAULT, List.of(), BatchOptions.DEFAULT_WORKERS,
                 BatchOptions.DEFAULT_QUEUE, List.of(), true, LogLevel.INFO, null, null, true, null, BodyRate.DEFAULT,
-                BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE, DeleteGuard.DEFAULT, null);
+                BatchOptions.DEFAULT_TIME_LIMIT, BatchOptions.DEFAULT_MIN_SHARE, DeleteGuard.DEFAULT, null,
+                PipelineConfig.DEFAULT_PAGE_CACHE_MEMORY);
     }
 
     public Path content() {
@@ -275,6 +294,8 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
         public long bodyLimit;
         public Duration routeTimeout;
         public long sourceCache, storeMapSize;
+        /** Bytes of pages all sites keep in memory together ({@code pages/@page-cache-memory}); 0: each site its own. */
+        public long pageCacheMemory;
         public boolean pageCaches;
         public ContentFrom contentFrom;
         public Duration changeRetention;
@@ -319,6 +340,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             home = c.home; data = c.data; sites = c.sites; production = c.production; bind = c.bind; port = c.port;
             hosts = new ArrayList<>(c.hosts); workers = c.workers; queue = c.queue; bodyLimit = c.bodyLimit;
             routeTimeout = c.routeTimeout; sourceCache = c.sourceCache; pageCaches = c.pageCaches; storeMapSize = c.storeMapSize;
+            pageCacheMemory = c.pageCacheMemory;
             contentFrom = c.contentFrom; changeRetention = c.changeRetention; storeReads = c.storeReads;
             xmlLimits = c.xmlLimits; outbound = c.outbound; batchRoots = new ArrayList<>(c.batchRoots);
             batchWorkers = c.batchWorkers; batchQueue = c.batchQueue;
@@ -355,6 +377,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
             need(routeTimeout != null && !routeTimeout.isNegative() && !routeTimeout.isZero(), ErrorMessage.ROUTE_TIME_LIMIT,
                     routeTimeout);
             need(sourceCache >= 0, ErrorMessage.SOURCE_CACHE_NEGATIVE, sourceCache);
+            need(pageCacheMemory >= 0, ErrorMessage.PAGE_CACHE_MEMORY_NEGATIVE, pageCacheMemory);
             need(storeMapSize >= 1L << 20, ErrorMessage.MAP_SIZE_SETTING, storeMapSize);
             need(contentFrom != null, ErrorMessage.CONTENT_FROM);
             need(changeRetention != null && !changeRetention.isNegative(), ErrorMessage.CHANGE_RETENTION_NEGATIVE, changeRetention);
@@ -400,7 +423,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     trustedProxies.stream().map(String::strip).toList(), compression, logLevel, absolute(logFile), absolute(accessLog),
                     metrics, metricsAllow == null ? null : metricsAllow.stream().map(String::strip).toList(),
                     new BodyRate(bodyMinRate, bodyGrace, bodyTimeLimit), batchTimeLimit, batchMinShare,
-                    new DeleteGuard(confirmDeleteDepth, confirmDeleteDocuments), cluster);
+                    new DeleteGuard(confirmDeleteDepth, confirmDeleteDocuments), cluster, pageCacheMemory);
         }
 
         /**
@@ -493,7 +516,7 @@ public record Config(Path home, Path data, Path sites, boolean production, Strin
                     batchTimeLimit, batchMinShare,
                     new DeleteGuard(Math.max(0, confirmDeleteDepth), Math.max(0, confirmDeleteDocuments)),
                     clusterDatabase == null ? null : new Cluster(clusterDatabase, clusterPasswordFile, clusterNodes,
-                            clusterBatchLease == null ? Cluster.DEFAULT_BATCH_LEASE : clusterBatchLease));
+                            clusterBatchLease == null ? Cluster.DEFAULT_BATCH_LEASE : clusterBatchLease), pageCacheMemory);
         }
 
         private static boolean isAddress(String bind) {

@@ -216,6 +216,9 @@ public final class ConfigFile {
                             b.contentFrom = Config.ContentFrom.valueOf(v.strip().toUpperCase(java.util.Locale.ROOT));
                         }
                         if ((v = atts.getValue("page-caches")) != null) b.pageCaches = v.strip().equals("on");
+                        if ((v = atts.getValue("page-cache-memory")) != null) {
+                            b.pageCacheMemory = Config.size(v, "pages/@page-cache-memory");
+                        }
                         if ((v = atts.getValue("body-min-rate")) != null) b.bodyMinRate = Config.size(v, "pages/@body-min-rate");
                         if ((v = atts.getValue("body-grace")) != null) b.bodyGrace = Config.duration(v, "pages/@body-grace");
                         if ((v = atts.getValue("body-time-limit")) != null) {

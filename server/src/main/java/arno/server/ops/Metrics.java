@@ -38,7 +38,11 @@ import java.util.function.ToDoubleFunction;
  *     {@code _invalidations_total}, {@code arno_cache_entries}, {@code arno_cache_size_bytes},
  *     {@code arno_cache_arc_p} by {@code site} and {@code tier} (pages-memory, pages-disk,
  *     fragments, sources; a figure that does not apply to a tier is left out), as
- *     {@code ./arno cache stats} shows them;
+ *     {@code ./arno cache stats} shows them; {@code arno_cache_cap_bytes} by {@code site} (tier
+ *     pages-memory): the most a site's pages may take in memory;
+ * <li>{@code arno_page_cache_budget_bytes}, {@code arno_page_cache_budget_used_bytes},
+ *     {@code arno_page_cache_budget_entries}: the one memory budget every site's pages share (when
+ *     there is one), and what they take of it together;
  * <li>{@code arno_store_size_bytes}, {@code arno_store_version}, {@code arno_store_snapshots_open}
  *     (when the server holds the store);
  * <li>{@code arno_batch_queue}, {@code arno_batch_jobs} by {@code state};
@@ -65,6 +69,7 @@ public final class Metrics implements AutoCloseable {
     private final Set<String> contextSites = new HashSet<>();
     private volatile Map<String, PageCacheStats> pages = Map.of();
     private volatile Map<String, ContextCacheStats> contexts = Map.of();
+    private volatile arno.pipeline.PageCacheBudget budget;
     private volatile BatchService.Figures batchFigures;
 
     /** {@code store} and {@code batch} may be null (the server runs without them). */
@@ -97,6 +102,12 @@ public final class Metrics implements AutoCloseable {
                         .register(registry);
             }
         }
+        budget = sites.cacheBudget();
+        if (budget != null) {
+            gauge("arno.page.cache.budget", this, m -> m.budget.budget(), "The memory every site's cached pages share", "bytes");
+            gauge("arno.page.cache.budget.used", this, m -> m.budget.bytes(), "Bytes of every site's cached pages in memory", "bytes");
+            gauge("arno.page.cache.budget.entries", this, m -> m.budget.entries(), "Every site's cached pages in memory", null);
+        }
         refresh();
     }
 
@@ -115,6 +126,8 @@ public final class Metrics implements AutoCloseable {
     synchronized void refresh() {
         pages = sites.cacheStats();
         contexts = sites.contextStats();
+        arno.pipeline.PageCacheBudget b = sites.cacheBudget();
+        if (b != null) budget = b;
         if (batch != null) batchFigures = batch.figures();
         for (String site : pages.keySet()) {
             if (pageSites.add(site)) pageSeries(site);
@@ -129,6 +142,9 @@ public final class Metrics implements AutoCloseable {
         tier(site, "pages-memory", m -> page(m, site).memory().hits(), m -> page(m, site).misses(),
                 m -> page(m, site).memory().evictions(), m -> page(m, site).invalidations(),
                 m -> page(m, site).memory().entries(), m -> page(m, site).memory().bytes(), m -> page(m, site).memory().arcTarget());
+        Gauge.builder("arno.cache.cap", this, m -> page(m, site).memoryCap())
+                .description("The most bytes of pages the site keeps in memory (its memory, within the shared budget)")
+                .baseUnit("bytes").tags("site", site, "tier", "pages-memory").strongReference(true).register(registry);
         tier(site, "pages-disk", m -> page(m, site).disk().hits(), null, m -> page(m, site).disk().evictions(), null,
                 m -> page(m, site).disk().entries(), m -> page(m, site).disk().bytes(), m -> page(m, site).disk().arcTarget());
     }

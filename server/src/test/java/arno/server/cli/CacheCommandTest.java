@@ -84,6 +84,11 @@ class CacheCommandTest {
         assertThat(row(stats.out(), "pages-memory")).startsWith("c", "pages-memory", "1").element(4).isEqualTo("2");
         assertThat(row(stats.out(), "pages-memory").get(5)).isEqualTo("2");
         assertThat(row(stats.out(), "pages-disk")).startsWith("c", "pages-disk", "0", "0", "0", "-");
+        // Every site's pages share the server's one budget (a quarter of the heap by default): its row, and the site's cap.
+        assertThat(row(stats.out(), "pages-budget")).startsWith("*", "pages-budget", "1").element(9).asString()
+                .contains("of a budget of " + arno.pipeline.PipelineConfig.DEFAULT_PAGE_CACHE_MEMORY + " bytes").contains("shared by 1 sites");
+        assertThat(row(stats.out(), "pages-budget").get(3)).isEqualTo(row(stats.out(), "pages-memory").get(3));
+        assertThat(row(stats.out(), "pages-memory").get(9)).contains("cap ");
         assertThat(row(stats.out(), "fragments")).startsWith("c", "fragments", "0");
         assertThat(row(stats.out(), "sources").get(9)).contains("fetched 0");
         assertThat(row(stats.out(), "files").get(9)).contains("of at most 65536");

@@ -226,6 +226,13 @@ class OperationsServeTest {
         assertThat(before.value("arno_cache_hits_total{site=\"t\",tier=\"pages-memory\"}")).isEqualTo(1);
         assertThat(before.value("arno_cache_entries{site=\"t\",tier=\"pages-memory\"}")).isEqualTo(1);
         assertThat(before.value("arno_cache_size_bytes{site=\"t\",tier=\"pages-memory\"}")).isGreaterThan(0);
+        // the one memory budget of every site's pages, and the site's cap within it
+        assertThat(before.value("arno_page_cache_budget_bytes")).isGreaterThan(0);
+        assertThat(before.value("arno_page_cache_budget_used_bytes"))
+                .isEqualTo(before.value("arno_cache_size_bytes{site=\"t\",tier=\"pages-memory\"}"));
+        assertThat(before.value("arno_page_cache_budget_entries")).isEqualTo(1);
+        assertThat(before.value("arno_cache_cap_bytes{site=\"t\",tier=\"pages-memory\"}")).isGreaterThan(0)
+                .isLessThanOrEqualTo(before.value("arno_page_cache_budget_bytes"));
         assertThat(before.samples).containsKey("arno_cache_hits_total{site=\"t\",tier=\"pages-disk\"}")
                 .doesNotContainKey("arno_cache_misses_total{site=\"t\",tier=\"pages-disk\"}");
         assertThat(before.value("arno_requests_seconds_count{route=\"cached\",site=\"t\",status=\"2xx\"}")).isEqualTo(2);

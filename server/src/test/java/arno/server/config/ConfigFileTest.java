@@ -105,6 +105,24 @@ class ConfigFileTest {
         assertThatThrownBy(b::build).hasMessageContaining("depth of the store's confirmed deletes must not be negative");
     }
 
+    /** Issue 25: one memory budget for every site's cached pages, a quarter of the heap unless the file says otherwise. */
+    @Test
+    void thePageCachesMemoryBudgetIsRead() throws IOException {
+        assertThat(base.pageCacheMemory()).isEqualTo(arno.pipeline.PipelineConfig.DEFAULT_PAGE_CACHE_MEMORY)
+                .isEqualTo(Math.max(16L << 20, Runtime.getRuntime().maxMemory() / 4));
+        Path file = dir.resolve("budget.xml");
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><pages page-cache-memory='512M'/></arno>");
+        assertThat(ConfigFile.read(file, base).toBuilder().build().pageCacheMemory()).isEqualTo(512L << 20);
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><pages page-cache-memory='0'/></arno>");
+        assertThat(ConfigFile.read(file, base).pageCacheMemory()).isZero();
+        Files.writeString(file, "<arno xmlns='urn:arno:config'><pages page-cache-memory='half'/></arno>");
+        assertThat(refusal(file, base).getMessage()).contains("line 1").contains("'half'");
+        Config.Builder b = base.toBuilder();
+        b.pageCacheMemory = -1;
+        assertThatThrownBy(b::build).hasMessageContaining("page-cache-memory (the memory budget of every site's cached pages)"
+                + " must not be negative, not -1");
+    }
+
     @Test
     void theExampleIsValidAndEverySettingItNamesIsRead() throws IOException {
         Path example = dir.resolve("example.xml");
@@ -124,6 +142,7 @@ class ConfigFileTest {
         assertThat(c.bodyLimit()).isEqualTo(10L << 20);
         assertThat(c.routeTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(c.sourceCache()).isEqualTo(256L << 20);
+        assertThat(c.pageCacheMemory()).isEqualTo(256L << 20);
         assertThat(c.storeMapSize()).isEqualTo(16L << 30);
         assertThat(c.contentFrom()).isEqualTo(Config.ContentFrom.STORE);
         assertThat(c.pageCaches()).isTrue();
