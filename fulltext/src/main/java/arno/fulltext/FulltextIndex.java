@@ -142,6 +142,8 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
     private long lastCommit;
     private long appliedSinceCommit;
     private int builds;
+    /** What the follower waits on between rounds; {@link #close} wakes it. */
+    private final Object wake = new Object();
     /** The searches that may run at once ({@link Options#searches}). */
     private final java.util.concurrent.Semaphore searching;
 
@@ -283,10 +285,12 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
                 more = false;
             }
             if (more) continue;
-            try {
-                Thread.sleep(options.poll().toMillis());
-            } catch (InterruptedException e) {
-                break;
+            synchronized (wake) {
+                try {
+                    if (!closed) wake.wait(options.poll().toMillis());
+                } catch (InterruptedException e) {
+                    break;
+                }
             }
         }
         // Closed mid-build: what the build wrote stays, uncommitted, as a crash would leave it; the next start deletes it.
@@ -817,8 +821,12 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
     @Override
     public void close() {
         store.detach(FulltextIndex.class, this);
-        closed = true;
-        follower.interrupt();
+        // woken, never interrupted: an interrupt inside Lucene's file writes closes their channels
+        // (ClosedByInterruptException), and the last commit below would fail the same way
+        synchronized (wake) {
+            closed = true;
+            wake.notifyAll();
+        }
         try {
             follower.join(30_000);
         } catch (InterruptedException e) {
