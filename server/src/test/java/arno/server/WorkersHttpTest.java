@@ -144,7 +144,9 @@ class WorkersHttpTest {
         return new Config(c.home(), c.data(), c.sites(), c.production(), c.bind(), c.port(), c.hosts(), workers, queue,
                 c.bodyLimit(), c.routeTimeout(), c.sourceCache(), c.pageCaches(), c.storeMapSize(), c.contentFrom(), c.changeRetention(),
                 c.storeReads(), c.xmlLimits(), c.outbound(),
-                c.batchRoots(), c.batchWorkers(), c.batchQueue());
+                c.batchRoots(), c.batchWorkers(), c.batchQueue(), c.trustedProxies(), c.compression(), c.logLevel(), c.logFile(),
+                c.accessLog(), c.metrics(), c.metricsAllow(), c.bodyRate(), c.batchTimeLimit(), c.batchMinShare(), c.storeDeletes(),
+                c.cluster(), c.pageCacheMemory());
     }
 
     /** The sequence number in the first request id that StampStage wrote into a page, e.g. 3 for "java r1a-3". */
