@@ -4,7 +4,8 @@
 # query (one client, then CLIENTS), commit to searchable, and the same queries as the sites' search
 # pages through HTTP (a production ./arno serve on DIR). Every command is printed before it runs.
 #   perf/run-fulltext.sh SIZE [DIR] [CLIENTS] [SECONDS] [FRESH]     (DIR /tmp/arno-fulltext-SIZE, 8, 30, 100)
-# An existing DIR is reused (its build is not run again; rm -rf it to build anew). The store is built
+# An existing DIR is reused (its build is not run again; rm -rf it to build anew; FULLTEXT_REINDEX=1 builds its
+# index again from its store; a DIR without an index gets one). FULLTEXT_STORE_ONLY=1 makes the store and stops. The store is built
 # --slim at every size, so the three sizes have one shape: no figure and table entries, each JATS without
 # article-meta and back matter; the index takes the same text (the same bytes per article as from the demo
 # as is), and at 1,000,000 the demo's full store (77 KB an article) does not fit 80 GB beside the index.
@@ -32,7 +33,12 @@ run() {
 }
 
 if [ -e "$dir" ]; then
-    echo "# $dir exists: reusing it, no build (rm -rf $dir to build again)"
+    if [ "${FULLTEXT_REINDEX:-0}" = 1 ] || [ ! -d "$dir/fulltext" ]; then
+        echo "# $dir exists: its store reused, its index built again"
+        run java $java_opts -cp "$CP" arno.perf.fulltext.FulltextBench index "$dir"
+    else
+        echo "# $dir exists: reusing it, no build (rm -rf $dir to build again; FULLTEXT_REINDEX=1 builds its index again)"
+    fi
 else
     # Measured per article by the smoke runs: store 77 KB (demo as is) or 48 KB (--slim), index 17 KB.
     per=$(( 17 + $( [[ " $build_opts " == *" --slim "* ]] && echo 48 || echo 77 ) ))
@@ -44,6 +50,11 @@ else
     if [ "$need" -gt $(( free_gb * 9 / 10 )) ]; then
         echo "not enough disk for $size articles in $parent (about $need GB, $free_gb GB free)" >&2
         exit 1
+    fi
+    if [ "${FULLTEXT_STORE_ONLY:-0}" = 1 ]; then
+        # The store alone (it may be made beside other work); the rest is a later run, alone on the machine.
+        run java $java_opts -cp "$CP" arno.perf.fulltext.FulltextBench build "$dir" "$size" $build_opts --store-only
+        exit 0
     fi
     run java $java_opts -cp "$CP" arno.perf.fulltext.FulltextBench build "$dir" "$size" $build_opts
 fi

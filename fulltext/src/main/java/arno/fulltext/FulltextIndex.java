@@ -610,27 +610,29 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
         long started = System.nanoTime();
         long shown = started;
         String after = null;
-        while (!stop.getAsBoolean()) {
-            List<String> uris = s.uris("/", after, LIST_PAGE);
-            if (uris.isEmpty()) break;
-            for (String u : uris) {
-                done++;
-                if (!u.endsWith("." + arno.store.atom.Atom.ENTRY_EXTENSION)) continue;
-                String p = EntryDocuments.resourceOf(u);
-                if (p == null) continue;
-                Document d = in.documents().build(s, p);
-                if (d != null) {
-                    w.addDocument(d);
-                    indexed++;
+        try (Adders adders = new Adders(w, Adders.count(), "arno-fulltext-add")) {
+            while (!stop.getAsBoolean()) {
+                List<String> uris = s.uris("/", after, LIST_PAGE);
+                if (uris.isEmpty()) break;
+                for (String u : uris) {
+                    done++;
+                    if (!u.endsWith("." + arno.store.atom.Atom.ENTRY_EXTENSION)) continue;
+                    String p = EntryDocuments.resourceOf(u);
+                    if (p == null) continue;
+                    Document d = in.documents().build(s, p);
+                    if (d != null) {
+                        adders.add(d);
+                        indexed++;
+                    }
                 }
-            }
-            after = uris.get(uris.size() - 1);
-            progress.at(done, total);
-            long now = System.nanoTime();
-            if (now - shown > 5_000_000_000L) {
-                shown = now;
-                LOG.log(System.Logger.Level.INFO, String.format("full-text index %s: %,d of %,d documents examined (%d%%), %,d entries indexed",
-                        where, done, total, total == 0 ? 100 : done * 100 / total, indexed));
+                after = uris.get(uris.size() - 1);
+                progress.at(done, total);
+                long now = System.nanoTime();
+                if (now - shown > 5_000_000_000L) {
+                    shown = now;
+                    LOG.log(System.Logger.Level.INFO, String.format("full-text index %s: %,d of %,d documents examined (%d%%), %,d entries indexed",
+                            where, done, total, total == 0 ? 100 : done * 100 / total, indexed));
+                }
             }
         }
         if (!stop.getAsBoolean()) {

@@ -40,7 +40,10 @@ import org.HdrHistogram.Histogram;
  * <pre>
  * FulltextBench build DIR N [--no-parts|--slim]   a store of N demo articles in DIR/store (the fast load path), the
  *                                          default /_config/fulltext.xml, then the index in DIR/fulltext built
- *                                          by FulltextIndex from the store: rates, sizes, text indexed, heap
+ *                                          by FulltextIndex from the store: rates, sizes, text indexed, heap;
+ *                                          --store-only: the store alone (then "index", alone on the machine)
+ * FulltextBench index DIR                  the index of an earlier build's store built again (DIR/fulltext
+ *                                          deleted, the current default configuration stored): as "build"
  * FulltextBench query DIR [CLIENTS] [SECONDS]   results pages (10 hits, facets, snippets) of five kinds of
  *                                          query, one client then CLIENTS threads: p50, p99, max per kind
  * FulltextBench fresh DIR [COUNT]          one article written and committed, then searched for until found:
@@ -69,7 +72,7 @@ public final class FulltextBench {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 2) {
-            System.err.println("usage: FulltextBench build DIR N [--no-parts|--slim] | query DIR [CLIENTS] [SECONDS] | fresh DIR [COUNT]"
+            System.err.println("usage: FulltextBench build DIR N [--no-parts|--slim] [--store-only] | index DIR | query DIR [CLIENTS] [SECONDS] | fresh DIR [COUNT]"
                     + " | http DIR BASE-URL [CLIENTS] [SECONDS]");
             System.exit(2);
         }
@@ -79,13 +82,14 @@ public final class FulltextBench {
                 Runtime.getRuntime().availableProcessors());
         switch (args[0]) {
             case "build" -> build(dir, Integer.parseInt(args[2]), List.of(args).contains("--no-parts") || List.of(args).contains("--slim"),
-                    List.of(args).contains("--slim"));
+                    List.of(args).contains("--slim"), List.of(args).contains("--store-only"));
+            case "index" -> index(dir);
             case "query" -> Queries.run(dir, args.length > 2 ? Integer.parseInt(args[2]) : 8,
                     args.length > 3 ? Integer.parseInt(args[3]) : 10);
             case "fresh" -> fresh(dir, args.length > 2 ? Integer.parseInt(args[2]) : 50);
             case "http" -> Queries.http(dir, args[2], args.length > 3 ? Integer.parseInt(args[3]) : 8,
                     args.length > 4 ? Integer.parseInt(args[4]) : 10);
-            default -> throw new IllegalArgumentException("no command " + args[0] + " (build, query, fresh, http)");
+            default -> throw new IllegalArgumentException("no command " + args[0] + " (build, index, query, fresh, http)");
         }
     }
 
@@ -108,10 +112,33 @@ public final class FulltextBench {
 
     private static final Doc END = new Doc("", new byte[0]);
 
-    static void build(Path dir, int articles, boolean noParts, boolean slim) throws Exception {
+    static void build(Path dir, int articles, boolean noParts, boolean slim, boolean storeOnly) throws Exception {
         if (Files.exists(dir)) throw new IllegalArgumentException(dir + " exists; give a fresh folder");
         Files.createDirectories(dir);
         long[] loaded = load(dir, articles, noParts, slim);
+        // What "index" needs to report against, when the index is built in a later run (alone on the machine).
+        Files.writeString(dir.resolve("loaded.txt"), articles + " " + loaded[1] + "\n");
+        if (storeOnly) return;
+        index(dir, articles, loaded[1]);
+    }
+
+    /** The index built again from the store of an earlier "build": DIR/fulltext deleted, the current default configuration stored. */
+    static void index(Path dir) throws Exception {
+        String[] loaded = Files.readString(dir.resolve("loaded.txt")).trim().split(" ");
+        Path folder = dir.resolve("fulltext");
+        if (Files.exists(folder)) {
+            try (Stream<Path> files = Files.walk(folder)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(f);
+            }
+        }
+        try (Store store = openStore(dir); WriteTransaction w = store.write()) {
+            w.put(FulltextConfig.URI, FulltextConfig.defaultXml());
+            w.commit();
+        }
+        index(dir, Integer.parseInt(loaded[0]), Long.parseLong(loaded[1]));
+    }
+
+    private static void index(Path dir, int articles, long xmlBytes) throws Exception {
         // The heap the index adds: measured from the store alone, reopened.
         try (Store store = openStore(dir)) {
             long base = heapAfterGc();
@@ -148,7 +175,7 @@ public final class FulltextBench {
             index.close();
             System.out.printf(Locale.ROOT, "store: %s on disk (%,d B per article)%n", mb(store.diskBytes()), store.diskBytes() / articles);
         }
-        sizes(dir, articles, loaded[1]);
+        sizes(dir, articles, xmlBytes);
     }
 
     /** Generates and stores the articles; returns {documents, bytes of XML stored, article JATS bytes}. */
