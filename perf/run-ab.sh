@@ -7,7 +7,9 @@
 # Usage: perf/run-ab.sh "JAVA OPTS A" "JAVA OPTS B" [ROOT_A] [ROOT_B]
 #   ROOT_x: a checkout built with `mvn -B -pl perf -am package -DskipTests` (default: this one),
 #   e.g. a `git worktree` of the commit to compare against.
-# Environment: ROUNDS (6), PHASE (10), WARMUP (30). Run perf/run-pages.sh once first.
+# Environment: ROUNDS (6), PHASE (10), WARMUP (30); PROFILE=1 records both servers with JFR over the
+# measured rounds and writes their CPU and allocation per page side by side (ProfileDiff). Run
+# perf/run-pages.sh once first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${ROUNDS:-6}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
@@ -43,8 +45,14 @@ java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:180
 g=$!
 sleep $((2 * warmup))
 a0=$(ticks "${pids[0]}"); b0=$(ticks "${pids[1]}")
+if [ "${PROFILE:-0}" = 1 ]; then # both servers recorded over the measured rounds only (issue 25: found, not guessed)
+  for i in 0 1; do jcmd "${pids[$i]}" JFR.start name=ab settings=profile filename="$PWD/$out/ab-$i.jfr" > /dev/null; done
+fi
 wait "$g"
 a1=$(ticks "${pids[0]}"); b1=$(ticks "${pids[1]}")
+if [ "${PROFILE:-0}" = 1 ]; then
+  for i in 0 1; do jcmd "${pids[$i]}" JFR.stop name=ab > /dev/null; done
+fi
 
 # One request name's row of the report: count p50 p95 p99 (columns 2, 8, 10, 11).
 row() { sed -n "/ellipsed-name\">$1</,/<\\/tr>/p" "$out"/ab/*/index.html \
@@ -61,5 +69,10 @@ for s in A B; do
        "p99 $(cut -d' ' -f4 "$out/ab-$s.txt" | median) ms, server CPU" \
        "$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" '{ n += $1 } END { printf "%.0f", t / hz * 1e6 / n }' "$out/ab-$s.txt") us/page"
 done
+if [ "${PROFILE:-0}" = 1 ]; then
+  java -cp "$(classpath .)" arno.perf.pages.ProfileDiff "$out/ab-0.jfr" "$(awk '{ n += $1 } END { print n }' "$out/ab-A.txt")" \
+      "$out/ab-1.jfr" "$(awk '{ n += $1 } END { print n }' "$out/ab-B.txt")" > "$out/ab-profile.txt"
+  echo "profiles: $out/ab-0.jfr (A), $out/ab-1.jfr (B); per page side by side: $out/ab-profile.txt"
+fi
 echo "B/A pages/s per round: $(paste -d' ' "$out/ab-A.txt" "$out/ab-B.txt" | awk '{ printf "%.3f ", $5 / $1 }')," \
      "median $(paste -d' ' "$out/ab-A.txt" "$out/ab-B.txt" | awk '{ print $5 / $1 }' | median)"
