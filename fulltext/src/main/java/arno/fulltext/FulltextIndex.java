@@ -59,8 +59,11 @@ import org.apache.lucene.store.FSDirectory;
  */
 public final class FulltextIndex implements Searchable, AutoCloseable {
 
-    /** The index layout and the meaning of its fields; another number rebuilds. */
-    static final String FORMAT = "1";
+    /**
+     * The index layout and the meaning of its fields; another number rebuilds. 2: the English
+     * analyzer's fuller stop list (indexes of 1 hold the words it leaves out).
+     */
+    static final String FORMAT = "2";
     static final String VERSION = "arno.store-version";
     static final String CONFIG = "arno.config";
     static final String FORMAT_KEY = "arno.format";

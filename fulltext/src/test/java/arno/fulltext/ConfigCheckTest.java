@@ -41,7 +41,9 @@ class ConfigCheckTest {
             "<fulltext xmlns=\"urn:arno:fulltext\">\n  <field name=\"t\" select=\"x\"/>\n  <field name=\"t\" select=\"y\"/>\n</fulltext>",
             new String[] {"3", "the field 't' is defined twice"},
             "<fulltext xmlns=\"urn:arno:fulltext\">\n  <field name=\"t\" select=\"p:x\"/>\n</fulltext>",
-            new String[] {"2", "p:x"});
+            new String[] {"2", "p:x"},
+            "<fulltext xmlns=\"urn:arno:fulltext\">\n\n  <field name=\"t\" select=\"x\" numbers=\"some\"/>\n</fulltext>",
+            new String[] {"3", "some"});
 
     @Test
     void aConfigurationTheIndexWouldRefuseIsNeverStored() throws Exception {
