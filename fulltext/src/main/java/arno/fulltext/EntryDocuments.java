@@ -6,10 +6,15 @@ import arno.store.atom.ResourcePath;
 import arno.xml.ErrorMessage;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import net.sf.saxon.om.AxisInfo;
+import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.om.TreeInfo;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.SaxonApiException;
@@ -18,6 +23,8 @@ import net.sf.saxon.s9api.XPathExecutable;
 import net.sf.saxon.s9api.XPathSelector;
 import net.sf.saxon.s9api.XdmItem;
 import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.tree.iter.AxisIterator;
+import net.sf.saxon.type.Type;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
@@ -102,7 +109,7 @@ final class EntryDocuments {
         String entryUri = path + "." + Atom.ENTRY_EXTENSION;
         if (!snapshot.exists(entryUri)) return false;
         XdmNode entry = node(snapshot, entryUri);
-        return entry != null && config.indexes(path, evaluate(kindPath, entry).stream().findFirst().orElse(""));
+        return entry != null && config.indexes(path, evaluate(kindPath, entry, false).stream().findFirst().orElse(""));
     }
 
     /**
@@ -114,7 +121,7 @@ final class EntryDocuments {
         if (!snapshot.exists(entryUri)) return null;
         XdmNode entry = node(snapshot, entryUri);
         if (entry == null) return null;
-        String kind = evaluate(kindPath, entry).stream().findFirst().orElse("");
+        String kind = evaluate(kindPath, entry, false).stream().findFirst().orElse("");
         if (!config.indexes(path, kind)) return null;
         Document doc = new Document();
         doc.add(new StringField(PATH, path, Field.Store.YES));
@@ -128,7 +135,7 @@ final class EntryDocuments {
                 context = snapshot.exists(variant) ? node(snapshot, variant) : null;
             }
             if (context == null) continue;
-            List<String> values = evaluate(selects.get(i), context);
+            List<String> values = evaluate(selects.get(i), context, f.type() == FulltextConfig.Type.TEXT);
             add(doc, f, values);
         }
         try {
@@ -188,15 +195,86 @@ final class EntryDocuments {
         return new XdmNode(t.getRootNode());
     }
 
-    private static List<String> evaluate(XPathExecutable x, XdmNode context) {
+    /**
+     * The values of {@code x} over {@code context}: each item's string value, except that with
+     * {@code blocks} (text fields) an element or document keeps its blocks apart ({@link #text}).
+     */
+    private static List<String> evaluate(XPathExecutable x, XdmNode context, boolean blocks) {
         List<String> out = new ArrayList<>();
         try {
             XPathSelector s = x.load();
             s.setContextItem(context);
-            for (XdmItem item : s.evaluate()) out.add(item.getStringValue());
+            for (XdmItem item : s.evaluate()) {
+                if (blocks && item.getUnderlyingValue() instanceof NodeInfo n
+                        && (n.getNodeKind() == Type.ELEMENT || n.getNodeKind() == Type.DOCUMENT)) {
+                    out.add(text(n));
+                } else {
+                    out.add(item.getStringValue());
+                }
+            }
         } catch (SaxonApiException e) {
             // A dynamic error (a type error on this entry) leaves the field empty for it, as an absent value would.
         }
         return out;
+    }
+
+    /**
+     * Elements that run inside a line of text: their text joins the text around them as it is
+     * ({@code H<sub>2</sub>O} is one word). Every other element is a block whose start and end
+     * separate words: a list of the inline ones rather than of the blocks, because a space too
+     * many at an unknown element splits a word only where markup sits inside one, which is rare,
+     * while a space too few at an unknown block merges the last word of every table cell, title or
+     * paragraph with the next one's. JATS and (X)HTML names (with DocBook's and TEI's few), by local
+     * name in any namespace: JATS has none, XHTML its own, and the names mean the same in both.
+     */
+    static final Set<String> INLINE = Set.of(
+            // JATS
+            "italic", "bold", "sub", "sup", "sc", "monospace", "underline", "overline", "roman", "sans-serif", "strike",
+            "styled-content", "named-content", "xref", "ext-link", "uri", "email", "abbrev", "inline-formula",
+            "inline-graphic", "private-char", "target", "x", "fixed-case",
+            // (X)HTML
+            "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins", "kbd",
+            "mark", "q", "s", "samp", "small", "span", "strong", "time", "tt", "u", "var", "wbr",
+            // DocBook, TEI
+            "emphasis", "phrase", "literal", "hi");
+
+    /**
+     * The text of {@code node}: its descendant text nodes joined, with one space between two that
+     * a block element's start or end lies between (unless either side has whitespace there), so
+     * that {@code <td>Site</td><td>Nitrate</td>} is two words where its string value is one.
+     * Comments and processing instructions are not text, as in the string value. Walked with a
+     * stack of child iterators, not recursion: a deep document cannot overflow the follower's stack.
+     */
+    static String text(NodeInfo node) {
+        StringBuilder b = new StringBuilder();
+        Deque<AxisIterator> open = new ArrayDeque<>();
+        Deque<Boolean> block = new ArrayDeque<>();
+        open.push(node.iterateAxis(AxisInfo.CHILD));
+        block.push(false);
+        boolean apart = false;
+        while (!open.isEmpty()) {
+            NodeInfo n = open.peek().next();
+            if (n == null) {
+                open.pop();
+                if (block.pop()) apart = true;
+                continue;
+            }
+            if (n.getNodeKind() == Type.ELEMENT) {
+                boolean isBlock = !INLINE.contains(n.getLocalPart());
+                if (isBlock) apart = true;
+                open.push(n.iterateAxis(AxisInfo.CHILD));
+                block.push(isBlock);
+            } else if (n.getNodeKind() == Type.TEXT) {
+                String t = n.getStringValue();
+                if (t.isEmpty()) continue;
+                if (apart && !b.isEmpty() && !Character.isWhitespace(b.charAt(b.length() - 1))
+                        && !Character.isWhitespace(t.charAt(0))) {
+                    b.append(' ');
+                }
+                apart = false;
+                b.append(t);
+            }
+        }
+        return b.toString();
     }
 }

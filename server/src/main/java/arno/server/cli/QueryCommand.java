@@ -97,7 +97,7 @@ public final class QueryCommand implements Callable<Integer> {
         java.util.concurrent.atomic.AtomicReference<Store> opened = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicReference<arno.fulltext.CommittedIndex> fulltext = new java.util.concurrent.atomic.AtomicReference<>();
         Path folder = config.data().resolve("fulltext");
-        java.util.function.Consumer<net.sf.saxon.Configuration> functions = c -> arno.fulltext.FtSearchFunction.register(c,
+        java.util.function.Consumer<net.sf.saxon.Configuration> functions = arno.fulltext.FtSearchLibrary.forQueries(
                 () -> fulltext.updateAndGet(i -> i != null ? i : arno.fulltext.CommittedIndex.open(opened.get(), folder)));
         XmlPolicy policy = new XmlPolicy(config.xmlLimits());
         if (file != null) {

@@ -1,6 +1,8 @@
 package arno.server.console;
 
 import arno.batch.BatchService;
+import arno.fulltext.FtSearchLibrary;
+import arno.fulltext.FulltextIndex;
 import arno.http.AuthFilter;
 import arno.http.Endpoint;
 import arno.pipeline.ContextCacheStats;
@@ -59,7 +61,8 @@ import java.util.concurrent.TimeUnit;
  * Referer is there for old browsers). Everything is escaped ({@link Html}); the pages carry no
  * script, and a Content-Security-Policy forbids any, with frames and foreign forms.
  *
- * <p>The query box runs XQuery over one snapshot of the store under the server's one access
+ * <p>The query box runs XQuery over one snapshot of the store (and {@code store:ft-search} over
+ * the store's full-text index, bounded as every search is) under the server's one access
  * policy ({@link Access}): no local file at all (not the accounts, not the run file, not
  * {@code /etc/passwd}), no environment variable, URLs only by the outbound policy that pages and
  * batch jobs follow (no loopback or private address unless the configuration allows them). One
@@ -414,7 +417,8 @@ public final class Console implements AutoCloseable {
             String context = run ? req.getParameter("context") : null;
             h.el("h2", "Query");
             h.open("form", "method", "post", "action", "store/query")
-                    .open("p").el("label", "XQuery 3.1 over one snapshot (doc('store:/…'), collection('store:/…/')); no local"
+                    .open("p").el("label", "XQuery 3.1 over one snapshot (doc('store:/…'), collection('store:/…/'),"
+                            + " store:ft-search('words') over the full-text index); no local"
                             + " files; at most " + limits.time().toSeconds() + " s and " + limits.resultChars() / 1024
                             + " KB of result:", "for", "query").close("p")
                     .open("textarea", "name", "query", "id", "query", "rows", "6").text(query == null ? "count(collection('store:/'))" : query)
@@ -634,7 +638,9 @@ public final class Console implements AutoCloseable {
         public void run() {
             long t0 = System.nanoTime();
             try {
-                StoreQuery q = StoreQuery.compile(query, Path.of("").toAbsolutePath().toUri(), "query", access);
+                // store:ft-search reads the server's full-text index, attached to the store (none: search-unavailable)
+                StoreQuery q = StoreQuery.compile(query, Path.of("").toAbsolutePath().toUri(), "query", access,
+                        FtSearchLibrary.forQueries(() -> store.attached(FulltextIndex.class)));
                 q.run(store, context, out, new StoreQuery.Reporting(null, false, false, false, limits.time(), System::nanoTime,
                         this::brake));
             } catch (RuntimeException e) {

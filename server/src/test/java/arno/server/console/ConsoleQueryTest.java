@@ -2,6 +2,8 @@ package arno.server.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import arno.fulltext.FulltextConfig;
+import arno.fulltext.FulltextIndex;
 import arno.server.ArnoServer;
 import arno.server.config.Config;
 import arno.store.Store;
@@ -33,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * read (the store, and nothing of the machine: no file, not the accounts file, no environment
  * variable, no loopback URL) and what stops it (the time limit inside a loop that reads and
  * writes nothing, the heap brake, abandoning a query stuck in one step), each time with a clear
- * error on the page and the console answering the next request.
+ * error on the page and the console answering the next request; store:ft-search over the
+ * server's full-text index, and its refusals.
  */
 class ConsoleQueryTest {
     private static final String ADMIN = "root:console-password";
@@ -147,6 +150,45 @@ class ConsoleQueryTest {
         // it ends by itself, and then the box runs queries again
         Wait.upTo(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> result(query("1 + 1")), "2"::equals);
         assertThat(store.openSnapshots()).isZero();
+    }
+
+    @Test
+    void theQueryBoxSearchesTheFullTextIndexAndSaysWhenItCannot() throws Exception {
+        start(Console.Limits.DEFAULT);
+        // No index beside the store: the error the pages give.
+        assertThat(error(query("store:ft-search('river')"))).startsWith("search-unavailable:")
+                .contains("no full-text index");
+        try (FulltextIndex index = FulltextIndex.open(store, root.resolve("fulltext"), FulltextIndex.Options.defaults())) {
+            // An index not ready (no configuration yet): unavailable, saying why; the console answers on.
+            Wait.upTo(Duration.ofSeconds(30)).until(() -> index.status().state(), FulltextIndex.State.UNCONFIGURED::equals);
+            assertThat(error(query("store:ft-search('river')"))).startsWith("search-unavailable:")
+                    .contains("no full-text configuration");
+            assertThat(result(query("1 + 1"))).isEqualTo("2");
+            long v;
+            try (WriteTransaction w = store.write()) {
+                w.put(FulltextConfig.URI, FulltextConfig.defaultXml());
+                w.put("/journals/ja/a1.atom", article(1, "The River Runs", "A river and a bridge.").getBytes(StandardCharsets.UTF_8));
+                w.put("/journals/ja/a2.atom", article(2, "Deserts", "Sand.").getBytes(StandardCharsets.UTF_8));
+                v = w.commit();
+            }
+            assertThat(index.awaitVersion(v, Duration.ofSeconds(30))).as("index ready: %s", index.status()).isTrue();
+            // The store:results element as it is, with the one hit and its snippet.
+            Document page = query("store:ft-search('river')");
+            assertThat(error(page)).startsWith("(no error");
+            String results = result(page);
+            assertThat(results).startsWith("<store:results").contains("total=\"1\"").contains("version=\"" + v + "\"")
+                    .contains("path=\"/journals/ja/a1\"").contains("<store:match>River</store:match>");
+            assertThat(result(query("let $r := store:ft-search('river OR sand', map{'sort': 'date'})"
+                    + " return string-join(($r/@total, $r/store:hit/@path), ' ')"))).isEqualTo("2 /journals/ja/a2 /journals/ja/a1");
+            // A query the index refuses: its error, with the position.
+            assertThat(error(query("store:ft-search('*')"))).startsWith("bad-query:").contains("position 1");
+        }
+    }
+
+    private static String article(int n, String title, String summary) {
+        return "<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>urn:test:a" + n + "</id><title>" + title + "</title>"
+                + "<updated>2024-01-0" + n + "T00:00:00Z</updated><published>2024-01-0" + n + "T00:00:00Z</published>"
+                + "<category scheme=\"urn:arno:kind\" term=\"article\"/><summary>" + summary + "</summary></entry>";
     }
 
     // ---- HTTP

@@ -441,8 +441,12 @@ public final class StoreQuery {
         }
     }
 
-    /** For store:lookup, store:range, store:search: the run's view, from its resolver. */
-    static final Function<XPathContext, DocumentStore.View> VIEWS = context -> {
+    /**
+     * For store:lookup, store:range, store:search, and the functions a module adds through
+     * {@link #compile(String, URI, String, Access, java.util.function.Consumer)} (store:ft-search):
+     * the run's view, from its resolver.
+     */
+    public static final Function<XPathContext, DocumentStore.View> VIEWS = context -> {
         ResourceResolver r = context.getController() == null ? null : context.getController().getResourceResolver();
         return r instanceof Watched w ? w.view : Snapshot.FROM_RESOLVER.apply(context);
     };
