@@ -60,6 +60,9 @@ final class EntryDocuments {
         TEXT.freeze();
     }
 
+    /** The longest keyword value indexed, in characters (three UTF-8 bytes each at most: far inside Lucene's limits). */
+    static final int MAX_KEYWORD = 1_000;
+
     private final FulltextConfig config;
     private final Processor processor;
     private final FacetsConfig facets;
@@ -153,6 +156,9 @@ final class EntryDocuments {
             switch (f.type()) {
                 case TEXT -> doc.add(new Field(f.name(), v, TEXT));
                 case KEYWORD -> {
+                    // Lucene refuses the whole document for one term over 32,766 bytes (a facet's over 8,191
+                    // characters), and the index would stop at it: a value that long is no keyword, left out.
+                    if (v.length() > MAX_KEYWORD) continue;
                     doc.add(new StringField(f.name(), v.toLowerCase(Locale.ROOT), Field.Store.NO));
                     doc.add(new StoredField(f.name(), v));
                     if (f.facet()) doc.add(new SortedSetDocValuesFacetField(f.name(), v));
