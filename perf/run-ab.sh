@@ -7,14 +7,14 @@
 # Usage: perf/run-ab.sh "JAVA OPTS A" "JAVA OPTS B" [ROOT_A] [ROOT_B]
 #   ROOT_x: a checkout built with `mvn -B -pl perf -am package -DskipTests` (default: this one),
 #   e.g. a `git worktree` of the commit to compare against.
-# Environment: ROUNDS (6), PHASE (10), WARMUP (30), CONTENT (the content folder), CONTENT_A and
-# CONTENT_B (each side's own, default CONTENT: a build whose generator wrote another layout
-# serves its own; the paths asked are B's). Run perf/run-pages.sh once first.
+# Environment: ROUNDS (6), PHASE (10), WARMUP (30). Run perf/run-pages.sh once first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${ROUNDS:-6}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
 out=perf/target/pages
 content="${CONTENT:-$out/data-1000/content}"
+# CONTENT_A, CONTENT_B: each side's own content (default CONTENT), for a build whose generator wrote
+# another layout (perf/guard.sh); the paths asked are those of B's.
 content_a="${CONTENT_A:-$content}"; content_b="${CONTENT_B:-$content}"
 for c in "$content_a" "$content_b"; do
   [ -d "$c/journals" ] || { echo "no content in $c: run perf/run-pages.sh first (or CONTENT=folder)" >&2; exit 1; }
