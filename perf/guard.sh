@@ -52,33 +52,43 @@ perf/classpath.sh test >/dev/null 2>>"$log" || fail "this tree's test classes di
 javap -cp "$cp_a" arno.perf.pages.PerfServer >/dev/null 2>&1 \
   || fail "$short has no arno.perf.pages.PerfServer: run-ab.sh cannot start its server"
 
-# The content, made once per side, size and workload; each side's own generator writes it.
+# The content, made once per side, size and workload; each side's own generator writes it (into a
+# folder renamed when complete, so that an interrupted run leaves nothing to be reused).
 suffix=$([ "$workload" = large ] && echo "-large" || echo "")
 gen_opts=$([ "$workload" = large ] && echo "--size large" || echo "")
+generate() { # classpath folder options...
+  local cp="$1" dir="$2"; shift 2
+  rm -rf "$dir.part"
+  java -cp "$cp" arno.server.Main generate --articles "$articles" "$@" --out "$dir.part" >/dev/null && mv "$dir.part" "$dir"
+}
 content_b="$here/perf/target/pages/data-$articles$suffix/content"
 if [ ! -d "$content_b/journals" ]; then
   # shellcheck disable=SC2086 # the options are words
-  java -cp "$cp_b" arno.server.Main generate --articles "$articles" $gen_opts --out "$content_b" >/dev/null \
-    || fail "could not generate $content_b"
+  generate "$cp_b" "$content_b" $gen_opts || fail "could not generate $content_b"
 fi
+list() { java -cp "$1" arno.perf.pages.PerfServer --list "$2" 2>/dev/null || true; }
 content_a="$wt/perf/target/pages/data-$articles$suffix/content"
 if [ ! -d "$content_a/journals" ]; then
-  if [ "$workload" = large ] && ! java -cp "$cp_a" arno.server.Main generate --help 2>&1 | grep -q -- "--size"; then
-    # An older generator without --size: this tree's content, if COMMIT's server lists the same pages in it.
-    if [ "$(java -cp "$cp_a" arno.perf.pages.PerfServer --list "$content_b" 2>/dev/null)" = \
-         "$(java -cp "$cp_b" arno.perf.pages.PerfServer --list "$content_b")" ]; then
-      content_a="$content_b"
-    else
-      fail "$short's generator has no --size large and its server reads another content layout: the large workload cannot be run against it (the default workload can)"
-    fi
-  else
+  if [ "$workload" = default ] || java -cp "$cp_a" arno.server.Main generate --help 2>&1 | grep -q -- "--size"; then
     # shellcheck disable=SC2086
-    java -cp "$cp_a" arno.server.Main generate --articles "$articles" $gen_opts --out "$content_a" >/dev/null \
-      || fail "$short could not generate $content_a"
+    generate "$cp_a" "$content_a" $gen_opts || fail "$short could not generate $content_a"
+  elif [ "$(list "$cp_a" "$content_b")" = "$(list "$cp_b" "$content_b")" ]; then
+    content_a="$content_b" # an older generator without --size, but the same layout: this tree's content
+  else
+    # The layout before the store's resource model (aNNNN/article.xml, figures under aNNNN/figures/),
+    # which b67ac48 reads: COMMIT's own default content with this tree's large JATS in place of its
+    # articles (the same front matter for the same seed; only the figures' hrefs differ).
+    generate "$cp_a" "$content_a.large" || fail "$short could not generate $content_a.large"
+    while IFS= read -r f; do
+      d="$content_a.large/journals/${f%.xml}"
+      [ -f "$d/article.xml" ] || fail "$short's content has no $d/article.xml for $f: the large workload cannot be run against it"
+      sed -E 's#xlink:href="a[0-9]+/f#xlink:href="figures/f#g' "$content_b/journals/$f" > "$d/article.xml"
+    done < <(cd "$content_b/journals" && find . -regextype posix-extended -regex '\./[^/]+/v[0-9]+/i[0-9]+/a[0-9]+\.xml' | sed 's#^\./##')
+    mv "$content_a.large" "$content_a"
   fi
 fi
 # Both sides must serve the same pages: COMMIT's list of its content against this tree's.
-[ "$(java -cp "$cp_a" arno.perf.pages.PerfServer --list "$content_a")" = "$(java -cp "$cp_b" arno.perf.pages.PerfServer --list "$content_b")" ] \
+[ -n "$(list "$cp_b" "$content_b")" ] && [ "$(list "$cp_a" "$content_a")" = "$(list "$cp_b" "$content_b")" ] \
   || fail "$short's content ($content_a) does not hold the same full-text pages as this tree's ($content_b)"
 kb() { find "$1/journals" -mindepth 4 -maxdepth 5 -regex '.*/a[0-9]+\(\.xml\|/article\.xml\)' -printf '%s\n' | awk '{ s += $1 } END { printf "%.1f", s / NR / 1024 }'; }
 echo "guard: $articles articles ($workload), JATS $(kb "$content_a") KB per article for $short, $(kb "$content_b") KB here"
