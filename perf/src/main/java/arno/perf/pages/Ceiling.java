@@ -170,12 +170,13 @@ public final class Ceiling implements Callable<Integer> {
             if (served.statusCode() != status) {
                 return new Mismatch(page.path(), "status " + served.statusCode() + " from Arno, " + status + " here");
             }
-            if (Arrays.equals(served.body(), out.toByteArray())) {
+            String theirs = new String(served.body(), StandardCharsets.UTF_8);
+            // Saxon writes the DOCTYPE in capitals and without a line end after it; Arno's HtmlWriter as HTML5 shows it.
+            String ours = out.toString(StandardCharsets.UTF_8).replaceFirst("^<!DOCTYPE HTML>", "<!DOCTYPE html>\n");
+            if (theirs.equals(ours)) {
                 identical++;
                 continue;
             }
-            String ours = out.toString(StandardCharsets.UTF_8);
-            String theirs = new String(served.body(), StandardCharsets.UTF_8);
             Diff diff = DiffBuilder.compare(new W3CDom().fromJsoup(Jsoup.parse(theirs)))
                     .withTest(new W3CDom().fromJsoup(Jsoup.parse(ours))).checkForIdentical().build();
             if (diff.hasDifferences()) {
@@ -183,8 +184,8 @@ public final class Ceiling implements Callable<Integer> {
             }
             if (firstByteDifference == null) firstByteDifference = page.path() + ": " + firstDifference(theirs, ours);
         }
-        System.out.printf("ceiling: %d of %d pages byte-identical to Arno's, the rest equal as parsed HTML%s%n", identical, pages.size(),
-                firstByteDifference == null ? "" : " (the first byte difference, " + firstByteDifference + ")");
+        System.out.printf("ceiling: %d of %d pages byte-identical to Arno's but for the DOCTYPE's case, the rest equal as parsed HTML%s%n",
+                identical, pages.size(), firstByteDifference == null ? "" : " (the first other difference, " + firstByteDifference + ")");
         return null;
     }
 
@@ -203,7 +204,8 @@ public final class Ceiling implements Callable<Integer> {
     /** Builds pages on {@code threads} threads: {@code warmup} seconds, then {@code rounds} of {@code seconds}, each printed. */
     static Result measure(CeilingPages site, List<CeilingPages.Page> pages, int threads, int warmup, int seconds, int rounds,
                           java.io.PrintStream log) throws Exception {
-        AtomicLongArray counts = new AtomicLongArray(threads);
+        // Each thread's count on a cache line of its own (16 longs apart).
+        AtomicLongArray counts = new AtomicLongArray(threads * 16);
         Thread[] workers = new Thread[threads];
         Throwable[] failure = new Throwable[1];
         for (int i = 0; i < threads; i++) {
@@ -217,7 +219,7 @@ public final class Ceiling implements Callable<Integer> {
                         out.reset();
                         site.render(pages.get(at), out);
                         if (++at == pages.size()) at = 0;
-                        counts.incrementAndGet(id);
+                        counts.incrementAndGet(id * 16);
                     }
                 } catch (Throwable t) {
                     synchronized (failure) {
@@ -237,7 +239,7 @@ public final class Ceiling implements Callable<Integer> {
                 long[] n0 = new long[threads];
                 long[] c0 = new long[threads];
                 for (int i = 0; i < threads; i++) {
-                    n0[i] = counts.get(i);
+                    n0[i] = counts.get(i * 16);
                     c0[i] = mx.getThreadCpuTime(workers[i].getId());
                 }
                 long p0 = os.getProcessCpuTime();
@@ -248,7 +250,7 @@ public final class Ceiling implements Callable<Integer> {
                 long total = 0;
                 StringBuilder shares = new StringBuilder();
                 for (int i = 0; i < threads; i++) {
-                    long n = counts.get(i) - n0[i];
+                    long n = counts.get(i * 16) - n0[i];
                     long cpu = mx.getThreadCpuTime(workers[i].getId()) - c0[i];
                     total += n;
                     shares.append(String.format(" %.2f (%.0f us/page)", (double) cpu / wall, n == 0 ? 0.0 : cpu / 1e3 / n));

@@ -74,9 +74,10 @@ import org.xml.sax.helpers.AttributesImpl;
  * <li>{@code store:ft-search} is a stub that fails: the search pages are not built here, but the
  *     package calls it, so it must be known to compile.</li>
  * <li>The body is serialized by Saxon's HTML serializer (method html, html-version 5, UTF-8, not
- *     indented, include-content-type no: the page declares its charset itself), which is what Arno's own HtmlWriter replaced; the bytes may differ (entity
- *     choices), which is why {@link Ceiling} compares pages by meaning. Status and headers
- *     (rsp:response) are read but not written anywhere; no HTTP, no gzip, no page cache.</li>
+ *     indented, include-content-type no: the page declares its charset itself), which Arno's own
+ *     HtmlWriter replaced; Saxon's DOCTYPE is in capitals and without a line end, and any other
+ *     byte may differ too, which is why {@link Ceiling} compares pages by meaning. Status and
+ *     headers (rsp:response) are read but not written anywhere; no HTTP, no gzip, no page cache.</li>
  * </ul>
  */
 final class CeilingPages {
