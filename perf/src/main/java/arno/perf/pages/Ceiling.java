@@ -151,8 +151,14 @@ public final class Ceiling implements Callable<Integer> {
             }
         } finally {
             if (store != null) store.close();
-            try (var s = Files.walk(tmp)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            // Tomcat may still be making its work folder there as it stops: a few passes.
+            for (int pass = 0; pass < 5 && Files.exists(tmp); pass++) {
+                try (var s = Files.walk(tmp)) {
+                    s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                    // a file went while walking: the next pass sees the rest
+                }
+                if (Files.exists(tmp)) Thread.sleep(200);
             }
         }
     }
