@@ -140,7 +140,8 @@ public final class Ceiling implements Callable<Integer> {
             throws Exception {
         arno.store.Store store = null;
         Path data = content.toAbsolutePath().getParent();
-        Path tmp = Files.createTempDirectory("arno-ceiling");
+        // Beside the content (the test's own temporary folder; perf/target/pages/… in a run), not in /tmp.
+        Path tmp = Files.createTempDirectory(content.toAbsolutePath().getParent(), "ceiling-");
         try {
             if (!files) {
                 store = StoredContent.load(content, tmp.resolve("store"));
