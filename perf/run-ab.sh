@@ -15,7 +15,12 @@ cd "$(dirname "$0")/.."
 rounds="${ROUNDS:-6}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
 out=perf/target/pages
 content="${CONTENT:-$out/data-1000/content}"
-[ -d "$content/journals" ] || { echo "no content: run perf/run-pages.sh first (or CONTENT=folder)" >&2; exit 1; }
+# CONTENT_A, CONTENT_B: each side's own content (default CONTENT), for a build whose generator wrote
+# another layout (perf/guard.sh); the paths asked are those of B's.
+content_a="${CONTENT_A:-$content}"; content_b="${CONTENT_B:-$content}"
+for c in "$content_a" "$content_b"; do
+  [ -d "$c/journals" ] || { echo "no content in $c: run perf/run-pages.sh first (or CONTENT=folder)" >&2; exit 1; }
+done
 root_a="$(cd "${3:-.}" && pwd)"; root_b="$(cd "${4:-.}" && pwd)"
 classpath() { # root [test]: its class path, built by its perf/classpath.sh (older checkouts: from the last install)
   if [ -x "$1/perf/classpath.sh" ]; then (cd "$1" && perf/classpath.sh ${2:-}); else
@@ -25,19 +30,19 @@ testcp=$(classpath . test)
 
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
-start() { # root opts port log
+start() { # root opts port log content
   local scp; scp=$(classpath "$1")
   # shellcheck disable=SC2086 # the options are words
-  java -Xmx1g $2 -cp "$scp" arno.perf.pages.PerfServer "$1" "$content" "$3" /dev/null > "$4" 2>&1 &
+  java -Xmx1g $2 -cp "$scp" arno.perf.pages.PerfServer "$1" "$5" "$3" /dev/null > "$4" 2>&1 &
   pids+=($!)
 }
-start "$root_a" "$1" 18081 "$out/ab-a.log"
-start "$root_b" "$2" 18082 "$out/ab-b.log"
+start "$root_a" "$1" 18081 "$out/ab-a.log" "$content_a"
+start "$root_b" "$2" 18082 "$out/ab-b.log" "$content_b"
 for _ in $(seq 1 240); do grep -q READY "$out/ab-a.log" && grep -q READY "$out/ab-b.log" && break; sleep 0.5; done
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" ; }
 
 rm -rf "$out/ab"
-{ echo path; java -cp "$(classpath .)" arno.perf.pages.PerfServer --list "$content"; } > "$out/ab-paths.csv"
+{ echo path; java -cp "$(classpath .)" arno.perf.pages.PerfServer --list "$content_b"; } > "$out/ab-paths.csv"
 java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:18081 -Db=http://127.0.0.1:18082 \
     -Dpaths="$PWD/$out/ab-paths.csv" -Drounds="$rounds" -Dphase="$phase" -Dwarmup="$warmup" -Dusers=32 \
     -cp "$testcp" io.gatling.app.Gatling \

@@ -30,6 +30,15 @@ public interface Demo {
      */
     long generate(Path content, int articles, long seed, IntConsumer progress) throws IOException;
 
+    /**
+     * As {@link #generate(Path, int, long, IntConsumer)}; {@code large} asks for articles of 50-150 KB
+     * with many references, figures and tables (a generator without them refuses).
+     */
+    default long generate(Path content, int articles, long seed, boolean large, IntConsumer progress) throws IOException {
+        if (large) throw new UnsupportedOperationException("this demo generator has no large articles");
+        return generate(content, articles, seed, progress);
+    }
+
     /** The first demo generator on the class path, if any. */
     static Optional<Demo> find() {
         Iterator<Demo> found = ServiceLoader.load(Demo.class, Demo.class.getClassLoader()).iterator();

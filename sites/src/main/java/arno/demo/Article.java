@@ -65,9 +65,12 @@ record Article(
     return String.join(" ", abstractSentences);
   }
 
-  /** Draws an article's metadata; pages run on from {@code fpage}. */
+  /**
+   * Draws an article's metadata; pages run on from {@code fpage}. A {@code large} article has more
+   * figures and tables, drawn after everything else, so that the default articles stay as they were.
+   */
   static Article draw(Journal j, Prose prose, long seed, int volume, int issue, int number,
-      LocalDate issueDate, int fpage) {
+      LocalDate issueDate, int fpage, boolean large) {
     Rnd r = Rnd.of(seed, j.id().hashCode(), number);
     int t = r.below(100);
     String type = t < 70 ? "research-article" : t < 82 ? "review-article" : t < 94 ? "brief-report" : "editorial";
@@ -114,8 +117,16 @@ record Article(
     LocalDate accepted = published.minusDays(r.between(10, 60));
     LocalDate received = accepted.minusDays(r.between(60, 200));
     int pages = type.equals("editorial") ? r.between(2, 4) : r.between(8, 24);
+    long bodySeed = r.nextLong();
+    if (large) {
+      for (int i = r.between(3, 7); i > 0; i--) {
+        figures.add(prose.figureTitle(r));
+      }
+      tables += r.between(2, 4);
+      pages += r.between(6, 12);
+    }
     return new Article(j, volume, issue, number, type, title, List.copyOf(authors), List.copyOf(affs),
         List.copyOf(sentences), List.copyOf(keywords), List.copyOf(figures), tables,
-        received, accepted, published, fpage, fpage + pages - 1, r.nextLong());
+        received, accepted, published, fpage, fpage + pages - 1, bodySeed);
   }
 }

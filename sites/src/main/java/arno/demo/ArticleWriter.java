@@ -19,10 +19,14 @@ import java.util.List;
 final class ArticleWriter {
   static final int MIN_TARGET = 34_000;
   static final int MAX_TARGET = 82_000;
+  /** A large article's target (50-150 KB with margin, as real research articles): more references, figures and tables too. */
+  static final int LARGE_MIN_TARGET = 56_000;
+  static final int LARGE_MAX_TARGET = 140_000;
 
   private final Article a;
   private final Prose prose;
   private final Rnd r;
+  private final boolean large;
   private int refCount;
   /** Each table of the article as written into it: its caption title and its table-wrap element. */
   private final List<Table> tables = new ArrayList<>();
@@ -31,14 +35,21 @@ final class ArticleWriter {
   record Table(String title, String xml) {}
 
   ArticleWriter(Article article, Prose prose) {
+    this(article, prose, false);
+  }
+
+  /** {@code large}: a target of 50-150 KB, 45-160 references, more subsections (the figures and tables are the article's). */
+  ArticleWriter(Article article, Prose prose, boolean large) {
     this.a = article;
     this.prose = prose;
     this.r = new Rnd(article.bodySeed());
+    this.large = large;
   }
 
   String xml() {
-    int target = r.between(MIN_TARGET, MAX_TARGET);
-    refCount = a.type().equals("review-article") ? r.between(40, 70) : r.between(15, 40);
+    int target = large ? r.between(LARGE_MIN_TARGET, LARGE_MAX_TARGET) : r.between(MIN_TARGET, MAX_TARGET);
+    boolean review = a.type().equals("review-article");
+    refCount = large ? (review ? r.between(90, 160) : r.between(45, 110)) : review ? r.between(40, 70) : r.between(15, 40);
     String front = front();
     String back = back();
     StringBuilder b = new StringBuilder(target + 8_000);
@@ -139,7 +150,7 @@ final class ArticleWriter {
       b.append("<sec id=\"").append(sid).append("\" sec-type=\"").append(types[s]).append("\">\n");
       el(b, "title", titles[s]).append('\n');
       if (s == 1 || s == 2) {
-        int subs = r.between(2, 4);
+        int subs = large ? r.between(3, 6) : r.between(2, 4);
         for (int k = 1; k <= subs; k++) {
           int subEnd = b.length() + (sectionEnd - b.length()) / (subs - k + 1);
           b.append("<sec id=\"").append(sid).append('.').append(k).append("\">\n");

@@ -20,6 +20,11 @@ public final class DemoContent implements Demo {
 
     @Override
     public long generate(Path content, int articles, long seed, IntConsumer progress) throws IOException {
-        return Generator.generate(content, articles, seed, progress);
+        return Generator.generate(content, articles, seed, false, progress);
+    }
+
+    @Override
+    public long generate(Path content, int articles, long seed, boolean large, IntConsumer progress) throws IOException {
+        return Generator.generate(content, articles, seed, large, progress);
     }
 }

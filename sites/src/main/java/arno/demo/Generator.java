@@ -24,7 +24,7 @@ import java.util.function.IntConsumer;
  * DIR/journals/ja/v1.atom                    a volume                     kind volume
  * DIR/journals/ja/v1/i1.atom                 an issue                     kind issue
  * DIR/journals/ja/v1/i1/a0001.atom           an article                   kind article
- * DIR/journals/ja/v1/i1/a0001.xml              its JATS variant, 30-100 KB
+ * DIR/journals/ja/v1/i1/a0001.xml              its JATS variant, 30-100 KB (large: 50-150 KB)
  * DIR/journals/ja/v1/i1/a0001/f1.atom        a figure                     kind figure
  * DIR/journals/ja/v1/i1/a0001/f1.svg           its image variant, a small chart
  * DIR/journals/ja/v1/i1/a0001/t1.atom        a table                      kind table
@@ -53,7 +53,16 @@ public final class Generator {
    * run survives next to the new tree).
    */
   public static void generate(Path out, int articles, long seed) throws IOException {
-    generate(out, articles, seed, n -> {});
+    generate(out, articles, seed, false, n -> {});
+  }
+
+  /**
+   * As {@link #generate(Path, int, long)}; {@code large} articles are 50-150 KB with 45-160
+   * references, 4-11 figures and 3-7 tables (real research articles' sizes), the default ones
+   * 30-100 KB. The default articles are the same whether or not this option exists.
+   */
+  public static void generate(Path out, int articles, long seed, boolean large) throws IOException {
+    generate(out, articles, seed, large, n -> {});
   }
 
   /**
@@ -66,7 +75,7 @@ public final class Generator {
   }
 
   /** As {@link #generate(Path, int, long)}; {@code progress} gets the articles written so far. Returns the bytes written. */
-  static long generate(Path out, int articles, long seed, IntConsumer progress) throws IOException {
+  static long generate(Path out, int articles, long seed, boolean large, IntConsumer progress) throws IOException {
     if (articles < 1) {
       throw new IllegalArgumentException("articles must be at least 1, not " + articles);
     }
@@ -76,7 +85,7 @@ public final class Generator {
         throw new IOException(p + " already exists; generate into an empty folder");
       }
     }
-    return generate(articles, seed, (path, text) -> write(out.resolve(path.substring(1)), text), progress);
+    return generate(articles, seed, large, (path, text) -> write(out.resolve(path.substring(1)), text), progress);
   }
 
   /**
@@ -85,6 +94,11 @@ public final class Generator {
    * bytes the sink wrote.
    */
   public static long generate(int articles, long seed, Sink sink, IntConsumer progress) throws IOException {
+    return generate(articles, seed, false, sink, progress);
+  }
+
+  /** As {@link #generate(int, long, Sink, IntConsumer)}, of large articles when {@code large}. */
+  public static long generate(int articles, long seed, boolean large, Sink sink, IntConsumer progress) throws IOException {
     if (articles < 1) {
       throw new IllegalArgumentException("articles must be at least 1, not " + articles);
     }
@@ -95,7 +109,7 @@ public final class Generator {
     for (int ji = 0; ji < journals.length; ji++) {
       int count = articles / 2 + (ji == 0 ? articles % 2 : 0);
       if (count > 0) {
-        LocalDate u = journal(sink, journals[ji], count, seed, done, bytes, progress);
+        LocalDate u = journal(sink, journals[ji], count, seed, large, done, bytes, progress);
         updated = u.isAfter(updated) ? u : updated;
       }
     }
@@ -104,7 +118,7 @@ public final class Generator {
   }
 
   /** Writes one journal's entries to {@code out}; returns the journal's updated date. */
-  private static LocalDate journal(Sink out, Journal j, int count, long seed, AtomicInteger done,
+  private static LocalDate journal(Sink out, Journal j, int count, long seed, boolean large, AtomicInteger done,
       AtomicLong bytes, IntConsumer progress) throws IOException {
     Prose prose = new Prose(j);
     int issues = Math.max(1, Math.min(count, (int) Math.round(1.5 * Math.sqrt(count))));
@@ -124,12 +138,12 @@ public final class Generator {
       int size = (int) ((long) (k + 1) * count / issues - (long) k * count / issues);
       List<Article> metas = new ArrayList<>(size);
       for (int n = 0; n < size; n++) {
-        Article a = Article.draw(j, prose, seed, volume, issueNo, ++number, date, fpage);
+        Article a = Article.draw(j, prose, seed, volume, issueNo, ++number, date, fpage, large);
         fpage = a.lpage() + 1;
         metas.add(a);
       }
       metas.parallelStream().forEach(a -> {
-        long written = writeArticle(out, a, prose);
+        long written = writeArticle(out, a, prose, large);
         bytes.addAndGet(written);
         progress.accept(done.incrementAndGet());
       });
@@ -148,10 +162,10 @@ public final class Generator {
   }
 
   /** An article's entry and JATS, and the entries and variants of its figures and tables. */
-  private static long writeArticle(Sink out, Article a, Prose prose) {
+  private static long writeArticle(Sink out, Article a, Prose prose, boolean large) {
     try {
       String path = AtomWriter.articlePath(a);
-      ArticleWriter w = new ArticleWriter(a, prose);
+      ArticleWriter w = new ArticleWriter(a, prose, large);
       long n = out.put(path + ".xml", w.xml());
       List<ArticleWriter.Table> tables = w.tables();
       n += out.put(path + ".atom", AtomWriter.article(a, tables));

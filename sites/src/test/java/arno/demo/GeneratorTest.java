@@ -141,6 +141,79 @@ class GeneratorTest {
     }
   }
 
+  /**
+   * The default articles are pinned: other benchmarks compare figures across runs on them, so no
+   * option added to the generator may change them. The digest is of the tree that the generator
+   * wrote before --size existed (checked then against a build of that commit, byte for byte).
+   */
+  @Test
+  void theDefaultArticlesAreThoseOfEarlierBuilds() throws Exception {
+    assertThat(digest(content)).isEqualTo(DEFAULT_TREE_DIGEST);
+  }
+
+  private static final String DEFAULT_TREE_DIGEST = "774da5e5392a10deddcab624d9cdf484d9a23bd2c940cc5b8577bb181a9d7fa3";
+
+  /** SHA-256 over every file's relative path and bytes, in path order. */
+  private static String digest(Path root) throws Exception {
+    java.security.MessageDigest d = java.security.MessageDigest.getInstance("SHA-256");
+    for (Path f : files(root)) {
+      d.update(root.relativize(f).toString().replace('\\', '/').getBytes(StandardCharsets.UTF_8));
+      d.update((byte) 0);
+      d.update(Files.readAllBytes(f));
+    }
+    return java.util.HexFormat.of().formatHex(d.digest());
+  }
+
+  /** Large articles (--size large): 50-150 KB, JATS of the same shape, more references, figures and tables, the same for the same seed. */
+  @Test
+  void largeArticlesAreFiftyToOneHundredFiftyKilobytesOfTheSameJats() throws Exception {
+    Path large = tmp.resolve("large");
+    Generator.generate(large, ARTICLES, SEED, true);
+    List<Path> articles = files(large).stream().filter(p -> p.getFileName().toString().matches("a\\d+\\.xml")).toList();
+    assertThat(articles).hasSize(ARTICLES);
+    XPathCompiler x = xpath();
+    SAXParserFactory f = SAXParserFactory.newInstance();
+    f.setNamespaceAware(true);
+    f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+    for (Path p : files(large)) {
+      f.newSAXParser().parse(p.toFile(), new DefaultHandler());
+    }
+    int refs = 0;
+    int floats = 0;
+    for (Path a : articles) {
+      assertThat(Files.size(a)).as("%s", a).isBetween(50L * 1024, 150L * 1000);
+      XdmNode doc = parse(a);
+      assertThat(x.evaluate("string-join((//xref[not(@rid = //*/@id)]/@rid), ' ')", doc).itemAt(0).getStringValue())
+          .as("dangling xref in %s", a).isEmpty();
+      for (String[] part : JATS_PARTS) {
+        assertThat(x.evaluate(part[1], doc).itemAt(0).getStringValue()).as("%s in %s", part[0], large.relativize(a)).isEqualTo("true");
+      }
+      for (XdmItem g : x.evaluate("//graphic/@xlink:href", doc)) {
+        assertThat(a.resolveSibling(g.getStringValue())).isRegularFile();
+      }
+      assertThat(Integer.parseInt(eval("count(//ref)", doc))).as("references in %s", a).isGreaterThanOrEqualTo(45);
+      assertThat(Integer.parseInt(eval("count(//fig)", doc))).as("figures in %s", a).isGreaterThanOrEqualTo(4);
+      assertThat(Integer.parseInt(eval("count(//table-wrap)", doc))).as("tables in %s", a).isGreaterThanOrEqualTo(3);
+      refs += Integer.parseInt(eval("count(//ref)", doc));
+      floats += Integer.parseInt(eval("count(//fig | //table-wrap)", doc));
+    }
+    int defaultRefs = 0;
+    int defaultFloats = 0;
+    for (Path a : articles()) {
+      XdmNode doc = parse(a);
+      defaultRefs += Integer.parseInt(eval("count(//ref)", doc));
+      defaultFloats += Integer.parseInt(eval("count(//fig | //table-wrap)", doc));
+    }
+    assertThat(refs).isGreaterThan(2 * defaultRefs);
+    assertThat(floats).isGreaterThan(2 * defaultFloats);
+    // the same pages as the default articles (the same paths), and the same bytes for the same seed
+    assertThat(articles.stream().map(large::relativize).map(Path::toString))
+        .containsExactlyElementsOf(articles().stream().map(content::relativize).map(Path::toString).toList());
+    Path again = tmp.resolve("large-again");
+    Generator.generate(again, ARTICLES, SEED, true);
+    assertThat(digest(again)).isEqualTo(digest(large));
+  }
+
   @Test
   void everyFileIsWellFormedWithoutADoctype() throws Exception {
     SAXParserFactory f = SAXParserFactory.newInstance();
@@ -321,6 +394,7 @@ class GeneratorTest {
     assertThat(cli(2, "generate", "--articles", "ten", "--out", "x")).contains("--articles").contains("ten");
     assertThat(cli(2, "generate", "--articles", "5")).contains("Missing required option: '--out=DIR'");
     assertThat(cli(2, "generate", "--articles", "5", "--out", "x", "--pages", "5")).contains("Unknown options: '--pages'");
+    assertThat(cli(2, "generate", "--articles", "5", "--out", "x", "--size", "huge")).contains("--size is default or large, not 'huge'");
     assertThat(cli(1, "generate", "--articles", "0", "--out", "x")).contains("between 1 and 1000000, not 0");
   }
 
@@ -341,6 +415,11 @@ class GeneratorTest {
     assertThat(dir.resolve("journals.atom")).isRegularFile();
     // a second run into the same folder is refused in one line and changes nothing
     assertThat(cli(1, "generate", "--articles", "3", "--out", dir.toString())).contains("already holds demo content");
+    // --size large reaches the generator through the plugin
+    Path large = tmp.resolve("cli-large");
+    assertThat(arno.server.Main.run(new String[] {"generate", "--articles", "1", "--size", "large", "--out", large.toString()},
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))).isZero();
+    assertThat(Files.size(large.resolve("journals/ja/v1/i1/a0001.xml"))).isGreaterThan(50L * 1024);
   }
 
   private static String cli(int expected, String... args) {

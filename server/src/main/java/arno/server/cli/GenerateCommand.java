@@ -36,10 +36,17 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", defaultValue = "1", description = "seed of the content (default ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--size", paramLabel = "SIZE", defaultValue = "default",
+            description = "default (articles of 30-100 KB) or large (50-150 KB, with many references, figures and tables)")
+    String size;
+
     @Override
     public Integer call() {
         if (articles < 1 || articles > MAX_ARTICLES) {
             throw ErrorMessage.ARTICLES_RANGE.error(MAX_ARTICLES, articles);
+        }
+        if (!size.equals("default") && !size.equals("large")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--size is default or large, not '" + size + "'");
         }
         Demo demo = Demo.find().orElseThrow(() -> ErrorMessage.NO_DEMO.error(Demo.MISSING));
         if (demo.hasContent(out)) {
@@ -50,7 +57,7 @@ public final class GenerateCommand implements Callable<Integer> {
         long start = System.nanoTime();
         long bytes;
         try {
-            bytes = demo.generate(out, articles, seed, n -> {
+            bytes = demo.generate(out, articles, seed, size.equals("large"), n -> {
                 if (articles >= 200 && (n % step == 0 || n == articles)) {
                     err.println("generate: " + n + "/" + articles + " articles");
                     err.flush();
