@@ -272,16 +272,35 @@ public final class Expansion {
 
         /** Starts a stored element, declaring what its in-scope namespaces need; returns the prefixes declared. */
         private List<String> start(NodeInfo e) throws SAXException {
-            Map<String, String> scope = new HashMap<>(scopes.peek());
-            List<String> declared = new ArrayList<>();
+            // The parent's scope is shared until this element declares something: nearly every
+            // element of an entry has its parent's namespaces, and a copy of the scope per element
+            // was most of what an uncached page spent expanding its entry (issue 25's profile).
+            Map<String, String> parent = scopes.peek();
+            Map<String, String> scope = parent;
+            List<String> declared = List.of();
             String defaultNs = "";
             for (NamespaceBinding b : e.getAllNamespaces()) {
-                if (b.getPrefix().equals("xml")) continue;
-                if (b.getPrefix().isEmpty()) defaultNs = b.getNamespaceUri().toString();
-                else declare(scope, declared, b.getPrefix(), b.getNamespaceUri().toString());
+                String prefix = b.getPrefix();
+                if (prefix.equals("xml")) continue;
+                String uri = b.getNamespaceUri().toString();
+                if (prefix.isEmpty()) {
+                    defaultNs = uri;
+                } else if (!uri.equals(scope.getOrDefault(prefix, ""))) {
+                    if (scope == parent) {
+                        scope = new HashMap<>(parent);
+                        declared = new ArrayList<>();
+                    }
+                    declare(scope, declared, prefix, uri);
+                }
             }
             // The default namespace is declared or undeclared to what the element has in scope.
-            declare(scope, declared, "", defaultNs);
+            if (!defaultNs.equals(scope.getOrDefault("", ""))) {
+                if (scope == parent) {
+                    scope = new HashMap<>(parent);
+                    declared = new ArrayList<>();
+                }
+                declare(scope, declared, "", defaultNs);
+            }
             AttributesImpl atts = new AttributesImpl();
             for (AttributeInfo a : e.attributes()) {
                 atts.addAttribute(a.getNodeName().getURI(), a.getNodeName().getLocalPart(),
