@@ -141,7 +141,7 @@ public enum ErrorCode {
             + " documents with the Arno that wrote them and load them into a new store, or give another --data directory"),
     /** The store's map is full: its map size must be raised. */
     STORE_FULL(507, "store-full", "%s: the store is full (its map size is reached); open it with a larger map size"
-            + " (--map-size, or storeMapSize in the configuration)"),
+            + " (the configuration file's <store map-size=\"…\"/>, or --map-size for the store commands)"),
     /** A stored document or entry is inconsistent; {@code ./arno store check} lists them. */
     STORE_CORRUPT(500, "store-corrupt", "%s is inconsistent: %s; run 'arno store check'"),
     /** A transaction, snapshot or store used after it was closed. */

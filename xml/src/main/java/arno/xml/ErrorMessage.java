@@ -735,7 +735,7 @@ public enum ErrorMessage {
     LMDB_DISK_FULL(IO, "%s: the disk is full (%s); free space, or move the store with --data"),
     LMDB_NOT_PERMITTED(IO, "%s: the store's files cannot be written (%s); check the --data folder and its permissions"),
     LMDB_NO_MEMORY(IO, "%s: there is not enough memory to map the store (%s); give a smaller map size (--map-size, or "
-            + "storeMapSize in the configuration)"),
+            + "the configuration file's <store map-size=\"…\"/>)"),
     LMDB_FAILED(IO, "%s: LMDB failed: %s"),
     SPOOLED_BODY_UNREADABLE(IO, "the spooled request body %s cannot be read: %s"),
     BODY_NOT_READ(IO, "the request body could not be read: %s"),
