@@ -83,8 +83,7 @@ final class StoredNode implements NodeInfo {
     private StoredNode parent;
     /**
      * What a node remembers of the questions asked of it again (see {@link Memo}): null when never
-     * asked, the last question asked once (its NameTest, NodeKindTest or attribute local name, by
-     * identity), then a {@link Memo} once a question is asked again, or the node that is the only
+     * asked, {@link #ASKED} after one question, then a {@link Memo}, or the node that is the only
      * answer of its only question (see {@link #memoized}); for an attribute or a text node, its
      * atomized value; for a lazy node, its {@link AttributeColumns.Slice} until it is decoded.
      * This reference fills the padding of the object (64 bytes with or without it).
@@ -637,6 +636,8 @@ final class StoredNode implements NodeInfo {
         return new Axes.Siblings(tree, first(), test);
     }
 
+    /** The marker of a node asked one question (see {@link #memo}). */
+    private static final Object ASKED = new Object();
     /** A remembered empty answer: no such child or attribute. */
     private static final Object NONE = new Object();
     /** A remembered answer too long to keep: ask the records. */
@@ -651,9 +652,8 @@ final class StoredNode implements NodeInfo {
      * from the records costs a header decoded per sibling and an attribute entry read, where
      * TinyTree reads its arrays: remembered, a pair costs an identity compare and an iterator.
      *
-     * <p>A question asked once only marks the node (the question itself in {@link #memo}: a field
-     * write, no allocation), so a one-pass walk or transform makes no memo, however many different
-     * questions it asks of a node; the same question asked again makes one. {@link #SLOTS} answers, the
+     * <p>A node's first question only marks it ({@link #ASKED}: a field write, no allocation), so
+     * a one-pass walk or transform makes no memo; the second makes one. {@link #SLOTS} answers, the
      * oldest replaced; answers with more than {@link #MAX_NODES} nodes are not kept. The tree is
      * immutable, so an answer never goes stale.
      *
@@ -729,25 +729,20 @@ final class StoredNode implements NodeInfo {
     }
 
     /**
-     * This node's memo, or null when {@code question} was not the question asked of it last (it is
-     * then marked as that). A node's one remembered child or attribute (see {@link #memoized})
-     * gives way to a memo.
+     * This node's memo, or null when this is the first question asked of it (which marks it). A
+     * node's one remembered child or attribute (see {@link #memoized}) gives way to a memo.
      */
-    private Memo memo(Object question) {
+    private Memo memo() {
         Object m = memo;
         if (m instanceof Memo x) {
             return x;
         }
-        if (m instanceof StoredNode || m == question) {
-            memo = Memo.EMPTY;
-            return Memo.EMPTY;
+        if (m == null) {
+            memo = ASKED;
+            return null;
         }
-        // Never asked, or asked another question: this one is marked. A page's transform asks each
-        // node several questions once each (title, then p, then *), and a memo built at the second
-        // walked its siblings ahead and kept answers nobody asked for again: 6% of an uncached
-        // page's CPU (issue 25's profile); a join asks the same question again, and gets its memo.
-        memo = question;
-        return null;
+        memo = Memo.EMPTY;
+        return Memo.EMPTY;
     }
 
     /**
@@ -765,7 +760,7 @@ final class StoredNode implements NodeInfo {
         if (held instanceof StoredNode one && test instanceof NameTest n && one.answers(axis, n)) {
             return SingleNodeIterator.makeIterator(one);
         }
-        Memo m = memo(test);
+        Memo m = memo();
         if (m == null) {
             return null;
         }
@@ -861,7 +856,7 @@ final class StoredNode implements NodeInfo {
         }
         // asked again (a join's inner item): the memo answers by the identity of the two names,
         // before any fingerprint is looked up
-        Memo m = memo(local);
+        Memo m = memo();
         if (m != null) {
             Object answer = m.get(-1, uri, local);
             if (answer != null) {
