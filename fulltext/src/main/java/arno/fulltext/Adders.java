@@ -37,7 +37,7 @@ final class Adders implements AutoCloseable {
         }
     }
 
-    /** One adder per core (a build runs while the server serves: its pages get the cores it leaves between documents). */
+    /** One adder per core: a build is CPU-bound, and pages share the cores with it while it runs. */
     static int count() {
         return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
