@@ -366,7 +366,13 @@ public final class BatchService implements AutoCloseable {
             if (shared != null) {
                 // Acknowledged once committed in the shared record; a node with room claims it (this one first, woken).
                 if (isFull()) throw queueFull();
-                shared.record().create(id, job.priority, job.properties(), batchFile, null);
+                // A claim copies the job into jobsDir/ID (SharedRuns.take) and may come the moment the record
+                // has it, from this node's own thread: this copy leaves that name first, or deleting it below
+                // deleted the folder of the run that had just started in it.
+                Path staging = dir.resolveSibling(".submitted-" + id);
+                Files.move(dir, staging, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                dir = staging;
+                shared.record().create(id, job.priority, job.properties(), staging.resolve(Job.BATCH), null);
                 shared.wake();
                 return job;
             }
