@@ -19,9 +19,6 @@ import javax.xml.transform.stream.StreamSource;
 import net.sf.saxon.event.PipelineConfiguration;
 import net.sf.saxon.event.ProxyReceiver;
 import net.sf.saxon.event.Receiver;
-import net.sf.saxon.expr.XPathContext;
-import net.sf.saxon.lib.ExtensionFunctionCall;
-import net.sf.saxon.lib.ExtensionFunctionDefinition;
 import net.sf.saxon.lib.ResourceResolver;
 import net.sf.saxon.om.AttributeMap;
 import net.sf.saxon.om.Item;
@@ -29,8 +26,6 @@ import net.sf.saxon.om.NamespaceBinding;
 import net.sf.saxon.om.NamespaceMap;
 import net.sf.saxon.om.NamespaceUri;
 import net.sf.saxon.om.NodeName;
-import net.sf.saxon.om.Sequence;
-import net.sf.saxon.om.StructuredQName;
 import net.sf.saxon.om.TreeInfo;
 import net.sf.saxon.s9api.AbstractDestination;
 import net.sf.saxon.s9api.DocumentBuilder;
@@ -50,7 +45,6 @@ import net.sf.saxon.serialize.SerializationProperties;
 import net.sf.saxon.str.UnicodeString;
 import net.sf.saxon.trans.XPathException;
 import net.sf.saxon.type.SchemaType;
-import net.sf.saxon.value.SequenceType;
 import org.xml.sax.helpers.AttributesImpl;
 
 /**
@@ -107,7 +101,9 @@ final class CeilingPages {
      */
     CeilingPages(Path root, Path content, Map<String, Path> replace) throws IOException, SaxonApiException {
         this.content = content;
-        processor.registerExtensionFunction(new FtSearchStub());
+        // store:ft-search as the server registers it, without an index (a call fails): the
+        // full-text pages never call it, but the package must compile
+        arno.fulltext.FtSearchFunction.register(processor.getUnderlyingConfiguration(), () -> null);
         List<XsltPackage> packages = packages(List.of(root.resolve("templates/xsl"), root.resolve("stylesheets/packages")));
         try (Stream<Path> s = Files.list(root.resolve("sites"))) {
             for (Path dir : s.sorted().toList()) {
@@ -442,46 +438,5 @@ final class CeilingPages {
 
         @Override
         public void close() {}
-    }
-
-    /**
-     * store:ft-search, known to the compiler as the server registers it (one or two arguments),
-     * failing if called: the full-text pages never call it.
-     */
-    private static final class FtSearchStub extends ExtensionFunctionDefinition {
-        @Override
-        public StructuredQName getFunctionQName() {
-            return new StructuredQName("store", "urn:arno:store", "ft-search");
-        }
-
-        @Override
-        public int getMinimumNumberOfArguments() {
-            return 1;
-        }
-
-        @Override
-        public int getMaximumNumberOfArguments() {
-            return 2;
-        }
-
-        @Override
-        public SequenceType[] getArgumentTypes() {
-            return new SequenceType[] {SequenceType.SINGLE_STRING, SequenceType.ANY_SEQUENCE};
-        }
-
-        @Override
-        public SequenceType getResultType(SequenceType[] suppliedArgumentTypes) {
-            return SequenceType.SINGLE_NODE;
-        }
-
-        @Override
-        public ExtensionFunctionCall makeCallExpression() {
-            return new ExtensionFunctionCall() {
-                @Override
-                public Sequence call(XPathContext context, Sequence[] arguments) throws XPathException {
-                    throw new XPathException("store:ft-search is not available in the ceiling harness", "search-unavailable");
-                }
-            };
-        }
     }
 }
