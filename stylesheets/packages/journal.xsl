@@ -461,7 +461,8 @@
           beginning of a word followed by <kbd>*</kbd>.</p>
       </xsl:when>
       <xsl:otherwise>
-        <p class="search-count">{string($results/@total)} articles match <q>{?q}</q></p>
+        <p class="search-count">{if ($results/@approximate = 'true') then 'About ' || j:about($results/@total)
+          else string($results/@total)} articles match <q>{?q}</q></p>
         <div class="search-results">
           <ol class="results" start="{xs:integer($results/@start) + 1}">
             <xsl:for-each select="$results/store:hit">
@@ -489,7 +490,7 @@
               <ul>
                 <xsl:for-each select="store:value">
                   <li><a href="{j:search-href($page, map:put($page?filters, $field, string(.)), 1)}">{string(.)}</a>
-                    <span class="count"> ({string(@count)})</span></li>
+                    <span class="count"> ({if (../@approximate = 'true') then 'about ' || j:about(@count) else string(@count)})</span></li>
                 </xsl:for-each>
               </ul>
             </xsl:for-each>
@@ -506,6 +507,14 @@
       </xsl:otherwise>
     </xsl:choose>
   </xsl:template>
+
+  <!-- An estimated count as readers take it: three significant digits, thousands grouped (499,875: 500,000). -->
+  <xsl:function name="j:about" as="xs:string">
+    <xsl:param name="count" as="xs:string"/>
+    <xsl:variable name="n" select="xs:integer($count)"/>
+    <xsl:variable name="digits" select="string-length(string($n))"/>
+    <xsl:sequence select="format-integer(if ($digits gt 3) then xs:integer(round($n, 3 - $digits)) else $n, '#,##0')"/>
+  </xsl:function>
 
   <!-- The search page's URL for the same query with these filters, at page $n. -->
   <xsl:function name="j:search-href" as="xs:string" visibility="public">

@@ -30,7 +30,6 @@ public final class CommittedIndex implements Searchable, AutoCloseable {
     private final Directory directory;
     private final DirectoryReader reader;
     private final FulltextIndex.Indexed in;
-    private final FulltextIndex.FacetSearcher searcher;
     private final long version;
     private final Supplier<ArnoException> refusal;
 
@@ -39,7 +38,6 @@ public final class CommittedIndex implements Searchable, AutoCloseable {
         this.directory = directory;
         this.reader = reader;
         this.in = in;
-        this.searcher = reader == null ? null : new FulltextIndex.FacetSearcher(reader);
         this.version = version;
         this.refusal = refusal;
     }
@@ -107,7 +105,7 @@ public final class CommittedIndex implements Searchable, AutoCloseable {
     @Override
     public Results search(SearchRequest request) {
         if (refusal != null) throw refusal.get();
-        return new Search(in, searcher, FulltextIndex.Options.defaults().timeout(), version).run(request);
+        return new Search(in, reader, FulltextIndex.Options.defaults().timeout(), MatchCounts.SAMPLE, version).run(request);
     }
 
     @Override

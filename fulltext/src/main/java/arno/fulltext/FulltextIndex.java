@@ -27,7 +27,6 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -80,8 +79,11 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
      * @param searches    how many searches run at once (default: one per core); more wait
      * @param searchWait  how long a search waits for one of them to end before it is refused
      *                    ({@code search-busy}, 503 with Retry-After)
+     * @param sample      about how many of a query's matches are looked at to count them and their
+     *                    facet values once there are many more ({@link MatchCounts}); fewer are counted exactly
      */
-    public record Options(Duration poll, Duration commitEvery, Duration timeout, int searches, Duration searchWait) {
+    public record Options(Duration poll, Duration commitEvery, Duration timeout, int searches, Duration searchWait,
+                          int sample) {
         /**
          * Searches are CPU-bound (the index is in the OS's page cache): more at once than cores only
          * makes each slower. A burst of expensive queries then takes that many threads (the store
@@ -94,6 +96,11 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
 
         public Options {
             if (searches < 1) throw new IllegalArgumentException("searches must be at least 1, not " + searches);
+            if (sample < 1) throw new IllegalArgumentException("sample must be at least 1, not " + sample);
+        }
+
+        public Options(Duration poll, Duration commitEvery, Duration timeout, int searches, Duration searchWait) {
+            this(poll, commitEvery, timeout, searches, searchWait, MatchCounts.SAMPLE);
         }
 
         public Options(Duration poll, Duration commitEvery, Duration timeout) {
@@ -246,7 +253,7 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
             throw ErrorMessage.SEARCH_INDEX_FAILED.error(e, folder, e.getMessage());
         }
         try {
-            return new Search(in, (FacetSearcher) searcher, options.timeout(), s.version).run(request);
+            return new Search(in, searcher.getIndexReader(), options.timeout(), options.sample(), s.version).run(request);
         } finally {
             try {
                 m.release(searcher);
@@ -362,12 +369,7 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
             configHash = null;
             configXml = null;
         }
-        searchers = new SearcherManager(writer, new SearcherFactory() {
-            @Override
-            public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader, org.apache.lucene.index.IndexReader previous) {
-                return new FacetSearcher(reader);
-            }
-        });
+        searchers = new SearcherManager(writer, null);
         lastCommit = System.nanoTime();
         resumedConfig = configHash;
         resumedXml = version >= 0 ? configXml : null;
@@ -726,12 +728,7 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
         Files.move(next(), folder, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         directory = new OwnerOnlyDirectory(FSDirectory.open(folder));
         writer = new IndexWriter(directory, writerConfig());
-        searchers = new SearcherManager(writer, new SearcherFactory() {
-            @Override
-            public IndexSearcher newSearcher(org.apache.lucene.index.IndexReader reader, org.apache.lucene.index.IndexReader previous) {
-                return new FacetSearcher(reader);
-            }
-        });
+        searchers = new SearcherManager(writer, null);
         current = b.indexed;
         indexing = b.indexed.analyzer();
         publish();
@@ -836,38 +833,6 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
             follower.join(30_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** A searcher with its reader's facet state, built once per reader (it is costly, and readers are shared). */
-    static final class FacetSearcher extends IndexSearcher {
-        private volatile org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState facets;
-        private volatile boolean noFacets;
-
-        FacetSearcher(org.apache.lucene.index.IndexReader reader) {
-            super(reader);
-        }
-
-        /** The facet state, or null when no entry has a facet value. */
-        org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState facets(org.apache.lucene.facet.FacetsConfig config) {
-            if (noFacets) return null;
-            var f = facets;
-            if (f == null) {
-                synchronized (this) {
-                    f = facets;
-                    if (f == null && !noFacets) {
-                        try {
-                            f = new org.apache.lucene.facet.sortedset.DefaultSortedSetDocValuesReaderState(getIndexReader(), config);
-                            facets = f;
-                        } catch (IllegalArgumentException none) {
-                            noFacets = true;
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    }
-                }
-            }
-            return f;
         }
     }
 }

@@ -26,6 +26,7 @@ public final class ResultsXml {
         w.writeNamespace(P, NS);
         w.writeAttribute("query", r.query());
         w.writeAttribute("total", Long.toString(r.total()));
+        if (!r.exact()) w.writeAttribute("approximate", "true");
         if (r.start() >= 0) w.writeAttribute("start", Integer.toString(r.start()));
         w.writeAttribute("size", Integer.toString(r.size()));
         w.writeAttribute("version", Long.toString(r.version()));
@@ -61,6 +62,7 @@ public final class ResultsXml {
         for (Results.Facet f : r.facets()) {
             w.writeStartElement(P, "facet", NS);
             w.writeAttribute("field", f.field());
+            if (!f.exact()) w.writeAttribute("approximate", "true");
             for (Results.Count c : f.values()) {
                 w.writeStartElement(P, "value", NS);
                 w.writeAttribute("count", Long.toString(c.count()));

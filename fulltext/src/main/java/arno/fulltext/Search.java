@@ -8,18 +8,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.IntPoint;
-import org.apache.lucene.facet.FacetResult;
-import org.apache.lucene.facet.FacetsCollector;
-import org.apache.lucene.facet.FacetsCollectorManager;
-import org.apache.lucene.facet.FacetsConfig;
-import org.apache.lucene.facet.LabelAndValue;
-import org.apache.lucene.facet.sortedset.SortedSetDocValuesFacetCounts;
-import org.apache.lucene.facet.sortedset.SortedSetDocValuesReaderState;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexableField;
 import org.apache.lucene.index.QueryTimeoutImpl;
 import org.apache.lucene.index.Term;
@@ -33,6 +29,8 @@ import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.uhighlight.Passage;
 import org.apache.lucene.search.uhighlight.PassageFormatter;
 import org.apache.lucene.search.uhighlight.UnifiedHighlighter;
@@ -44,16 +42,20 @@ final class Search {
     /** Stored text fields at most this long come with each hit (titles, authors); longer ones as snippets. */
     private static final int SHORT_FIELD = 500;
     private static final int FACET_VALUES = 20;
+    /** Hits counted one by one before the top hits may skip (Lucene's default); the total then comes from {@link MatchCounts}. */
+    static final int EXACT_HITS = 1000;
 
     private final FulltextIndex.Indexed in;
-    private final FulltextIndex.FacetSearcher shared;
+    private final IndexReader reader;
     private final Duration timeout;
+    private final int sample;
     private final long version;
 
-    Search(FulltextIndex.Indexed in, FulltextIndex.FacetSearcher shared, Duration timeout, long version) {
+    Search(FulltextIndex.Indexed in, IndexReader reader, Duration timeout, int sample, long version) {
         this.in = in;
-        this.shared = shared;
+        this.reader = reader;
         this.timeout = timeout;
+        this.sample = sample;
         this.version = version;
     }
 
@@ -65,31 +67,44 @@ final class Search {
         Query query = b.build();
         Sort sort = sort(r.sort(), config);
         // The tie-break on the document is the last id: the entry the token names (the same path) is never after itself.
-        FieldDoc after = r.after() == null ? null : after(r.after(), r.sort(), Math.max(0, shared.getIndexReader().maxDoc() - 1));
+        FieldDoc after = r.after() == null ? null : after(r.after(), r.sort(), Math.max(0, reader.maxDoc() - 1));
         // A searcher per search: the time limit is the searcher's, and readers are shared.
-        IndexSearcher searcher = new IndexSearcher(shared.getIndexReader());
-        searcher.setTimeout(new QueryTimeoutImpl(timeout.toMillis()));
+        IndexSearcher searcher = new IndexSearcher(reader);
+        QueryTimeoutImpl limit = new QueryTimeoutImpl(timeout.toMillis());
+        searcher.setTimeout(limit);
         int n = after == null ? r.start() + r.size() : r.size();
-        FacetsCollectorManager.FacetsResult found;
+        // Past EXACT_HITS the top hits skip what cannot reach the page (block-max WAND); the counts come apart.
+        TopDocs top;
         try {
-            found = after == null ? FacetsCollectorManager.search(searcher, query, n, sort, true, new FacetsCollectorManager())
-                    : FacetsCollectorManager.searchAfter(searcher, after, query, n, sort, true, new FacetsCollectorManager());
+            top = searcher.search(query, new TopFieldCollectorManager(sort, n, after, EXACT_HITS));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         if (searcher.timedOut()) throw ErrorMessage.SEARCH_STOPPED.error(timeout.toMillis());
-        TopDocs top = found.topDocs();
-        long total = 0;
-        for (FacetsCollector.MatchingDocs m : found.facetsCollector().getMatchingDocs()) total += m.totalHits;
+        boolean topExact = top.totalHits.relation == TotalHits.Relation.EQUAL_TO;
+        Set<String> dims = new LinkedHashSet<>();
+        if (r.facets()) for (FulltextConfig.Field f : config.fields()) if (f.facet()) dims.add(f.name());
+        long total = top.totalHits.value;
+        boolean exact = topExact;
+        List<Results.Facet> facets = List.of();
+        if (!topExact || !dims.isEmpty()) {
+            MatchCounts.Counted c = new MatchCounts(sample).count(searcher, query, dims, limit, timeout.toMillis());
+            if (!topExact) {
+                total = c.total();
+                exact = c.exact();
+            }
+            List<Results.Facet> fs = new ArrayList<>();
+            for (String d : dims) fs.add(new Results.Facet(d, MatchCounts.top(c.facets().get(d), FACET_VALUES), c.exact()));
+            facets = fs;
+        }
         int from = after == null ? Math.min(r.start(), top.scoreDocs.length) : 0;
         ScoreDoc[] page = java.util.Arrays.copyOfRange(top.scoreDocs, from, top.scoreDocs.length);
         List<Results.Hit> hits = hits(searcher, page, main, r.snippets());
-        List<Results.Facet> facets = r.facets() ? facets(found.facetsCollector()) : List.of();
         String next = null;
-        if (page.length == r.size() && (after != null || r.start() + page.length < total)) {
+        if (page.length == r.size() && (after != null || !exact || r.start() + page.length < total)) {
             next = token(r.sort(), (FieldDoc) page[page.length - 1]);
         }
-        return new Results(r.query(), total, after == null ? r.start() : -1, r.size(), hits, facets, next, version);
+        return new Results(r.query(), total, exact, after == null ? r.start() : -1, r.size(), hits, facets, next, version);
     }
 
     private static void filters(Map<String, List<String>> filters, FulltextConfig config, BooleanQuery.Builder b) {
@@ -219,31 +234,6 @@ final class Search {
                 }
                 float score = page[i] instanceof FieldDoc fd && fd.fields[0] instanceof Float f ? f : page[i].score;
                 out.add(new Results.Hit(d.get(EntryDocuments.PATH), Float.isNaN(score) ? 0 : score, fields, snips));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out;
-    }
-
-    private List<Results.Facet> facets(FacetsCollector fc) {
-        FacetsConfig facetsConfig = EntryDocuments.facetsConfig(in.config());
-        SortedSetDocValuesReaderState state = shared.facets(facetsConfig);
-        List<Results.Facet> out = new ArrayList<>();
-        if (state == null) return out;
-        try {
-            SortedSetDocValuesFacetCounts counts = new SortedSetDocValuesFacetCounts(state, fc);
-            for (FulltextConfig.Field f : in.config().fields()) {
-                if (!f.facet()) continue;
-                FacetResult r;
-                try {
-                    r = counts.getTopChildren(FACET_VALUES, f.name());
-                } catch (IllegalArgumentException notIndexed) {
-                    r = null;
-                }
-                List<Results.Count> values = new ArrayList<>();
-                if (r != null) for (LabelAndValue lv : r.labelValues) values.add(new Results.Count(lv.label, lv.value.longValue()));
-                out.add(new Results.Facet(f.name(), values));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -131,6 +131,33 @@ class FulltextIndexTest {
     }
 
     @Test
+    void manyMatchesAreCountedFromASampleAndTheHitsStayTheSame() throws Exception {
+        // The same store with a sample of 10 matches: "oscar" matches far more, so its counts are estimates.
+        FulltextIndex.Options o = FulltextIndex.Options.defaults();
+        try (FulltextIndex sampled = FulltextIndex.open(store, dir.resolve("fulltext-sampled"),
+                new FulltextIndex.Options(o.poll(), o.commitEvery(), o.timeout(), 2, o.searchWait(), 10))) {
+            assertThat(sampled.awaitVersion(index.status().version(), Duration.ofSeconds(30))).isTrue();
+            Results exact = index.search(SearchRequest.of("oscar"));
+            Results estimate = sampled.search(SearchRequest.of("oscar"));
+            assertThat(exact.exact()).isTrue();
+            assertThat(exact.facets()).allMatch(Results.Facet::exact);
+            // Fewer than Search.EXACT_HITS match, so the top hits counted them: the total stays exact.
+            assertThat(estimate.exact()).isTrue();
+            assertThat(estimate.total()).isEqualTo(exact.total()).isGreaterThan(20);
+            assertThat(estimate.facets()).noneMatch(Results.Facet::exact);
+            assertThat(estimate.hits()).extracting(Results.Hit::path).isEqualTo(exact.hits().stream().map(Results.Hit::path).toList());
+            Results about = new Results(estimate.query(), estimate.total(), false, estimate.start(), estimate.size(), estimate.hits(),
+                    estimate.facets(), estimate.next(), estimate.version());
+            java.io.StringWriter xml = new java.io.StringWriter();
+            javax.xml.stream.XMLStreamWriter w = javax.xml.stream.XMLOutputFactory.newInstance().createXMLStreamWriter(xml);
+            ResultsXml.write(about, w);
+            w.close();
+            assertThat(xml.toString()).containsPattern("<store:results [^>]*approximate=\"true\"")
+                    .containsPattern("<store:facet field=\"year\" approximate=\"true\"");
+        }
+    }
+
+    @Test
     void titleMatchesRankAboveBodyMatches() {
         // Articles with the word only in the title against those with it only in the body.
         Results r = index.search(new SearchRequest("whiskey", 0, 100, null, "relevance", Map.of(), false, 0));
