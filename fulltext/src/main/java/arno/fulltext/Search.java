@@ -30,6 +30,7 @@ import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopFieldCollectorManager;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.uhighlight.Passage;
 import org.apache.lucene.search.uhighlight.PassageFormatter;
@@ -66,17 +67,17 @@ final class Search {
         filters(r.filters(), config, b);
         Query query = b.build();
         Sort sort = sort(r.sort(), config);
-        // The tie-break on the document is the last id: the entry the token names (the same path) is never after itself.
-        FieldDoc after = r.after() == null ? null : after(r.after(), r.sort(), Math.max(0, reader.maxDoc() - 1));
         // A searcher per search: the time limit is the searcher's, and readers are shared.
         IndexSearcher searcher = new IndexSearcher(reader);
+        ScoreDoc after = r.after() == null ? null : after(r.after(), r.sort(), searcher);
         QueryTimeoutImpl limit = new QueryTimeoutImpl(timeout.toMillis());
         searcher.setTimeout(limit);
         int n = after == null ? r.start() + r.size() : r.size();
         // Past EXACT_HITS the top hits skip what cannot reach the page (block-max WAND); the counts come apart.
         TopDocs top;
         try {
-            top = searcher.search(query, new TopFieldCollectorManager(sort, n, after, EXACT_HITS));
+            top = sort == null ? searcher.search(query, new TopScoreDocCollectorManager(n, after, EXACT_HITS))
+                    : searcher.search(query, new TopFieldCollectorManager(sort, n, (FieldDoc) after, EXACT_HITS));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -102,7 +103,7 @@ final class Search {
         List<Results.Hit> hits = hits(searcher, page, main, r.snippets());
         String next = null;
         if (page.length == r.size() && (after != null || !exact || r.start() + page.length < total)) {
-            next = token(r.sort(), (FieldDoc) page[page.length - 1]);
+            next = token(r.sort(), page[page.length - 1], hits.get(hits.size() - 1).path());
         }
         return new Results(r.query(), total, exact, after == null ? r.start() : -1, r.size(), hits, facets, next, version);
     }
@@ -148,41 +149,58 @@ final class Search {
         }
     }
 
-    /** Relevance (BM25), or the first date field newest first; the path breaks ties, so pages never overlap. */
+    /**
+     * Null for relevance (BM25: scores alone, so the top hits can skip what cannot reach the page;
+     * ties, rare with BM25, go by document id), or the first date field newest first, the path
+     * breaking ties so that pages never overlap.
+     */
     private static Sort sort(String by, FulltextConfig config) {
-        SortField path = new SortField(EntryDocuments.PATH, SortField.Type.STRING);
-        if (by.equals("relevance")) return new Sort(SortField.FIELD_SCORE, path);
+        if (by.equals("relevance")) return null;
         for (FulltextConfig.Field f : config.fields()) {
             if (f.type() == FulltextConfig.Type.DATE) {
                 SortField date = new SortField(f.name(), SortField.Type.LONG, true);
                 date.setMissingValue(Long.MIN_VALUE);
-                return new Sort(date, path);
+                return new Sort(date, new SortField(EntryDocuments.PATH, SortField.Type.STRING));
             }
         }
         throw ErrorMessage.SEARCH_OPTION.error("sort", "there is no date field to sort by (the fields are "
                 + config.fieldNames() + ")");
     }
 
-    /** The next page's token: the sort, the last hit's sort value and its path. */
-    private static String token(String sort, FieldDoc last) {
-        Object v = last.fields[0];
-        String value = v instanceof Float f ? Integer.toString(Float.floatToIntBits(f)) : String.valueOf(v);
-        String path = ((BytesRef) last.fields[1]).utf8ToString();
+    /** The next page's token: the sort, the last hit's sort value (its score, or date) and its path. */
+    private static String token(String sort, ScoreDoc last, String path) {
+        String value = last instanceof FieldDoc fd ? String.valueOf(fd.fields[0]) : Integer.toString(Float.floatToIntBits(last.score));
         String raw = sort.charAt(0) + ":" + value + ":" + path;
         return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static FieldDoc after(String token, String sortName, int lastDoc) {
+    /**
+     * Where the page a token names starts. By relevance: after the named entry's score and its
+     * document id in this reader (an entry deleted since: after its score, ties kept). By date:
+     * after its date and path, the tie-break on the document the last id (the entry the token
+     * names is never after itself).
+     */
+    private static ScoreDoc after(String token, String sortName, IndexSearcher searcher) {
+        String[] p;
         try {
             String raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-            String[] p = raw.split(":", 3);
+            p = raw.split(":", 3);
             if (p.length != 3 || p[0].charAt(0) != sortName.charAt(0)) throw new IllegalArgumentException("another sort");
-            Object value = sortName.equals("relevance") ? (Object) Float.intBitsToFloat(Integer.parseInt(p[1]))
-                    : (Object) Long.parseLong(p[1]);
-            return new FieldDoc(lastDoc, Float.NaN, new Object[] {value, new BytesRef(p[2])});
+            if (!sortName.equals("relevance")) {
+                return new FieldDoc(Math.max(0, searcher.getIndexReader().maxDoc() - 1), Float.NaN,
+                        new Object[] {Long.parseLong(p[1]), new BytesRef(p[2])});
+            }
+            Float.intBitsToFloat(Integer.parseInt(p[1]));
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw ErrorMessage.SEARCH_OPTION.error("after", "it is not a token a page of this search gave (sorted by "
                     + sortName + ")");
+        }
+        float score = Float.intBitsToFloat(Integer.parseInt(p[1]));
+        try {
+            TopDocs named = searcher.search(new TermQuery(new Term(EntryDocuments.PATH, p[2])), 1);
+            return new ScoreDoc(named.scoreDocs.length == 0 ? -1 : named.scoreDocs[0].doc, score);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -193,8 +211,16 @@ final class Search {
         Map<String, Object[]> highlights = Map.of();
         int[] docs = new int[page.length];
         for (int i = 0; i < page.length; i++) docs[i] = page[i].doc;
+        // Each hit's stored fields read once (a document's stored text is decompressed whole), for its fields and snippets.
+        Map<Integer, Document> loaded = new java.util.HashMap<>();
+        try {
+            var stored = searcher.storedFields();
+            for (int doc : docs) loaded.put(doc, stored.document(doc));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         if (snippets > 0 && page.length > 0 && !textFields.isEmpty()) {
-            Highlighter h = new Highlighter(UnifiedHighlighter.builder(searcher, in.analyzer())
+            Highlighter h = new Highlighter(loaded, UnifiedHighlighter.builder(searcher, in.analyzer())
                     .withFormatter(new Parts())
                     .withMaxLength(2_000_000)
                     .withMaxNoHighlightPassages(0)
@@ -209,10 +235,9 @@ final class Search {
             }
         }
         List<Results.Hit> out = new ArrayList<>();
-        try {
-            var stored = searcher.storedFields();
+        {
             for (int i = 0; i < page.length; i++) {
-                Document d = stored.document(page[i].doc);
+                Document d = loaded.get(page[i].doc);
                 Map<String, List<String>> fields = new LinkedHashMap<>();
                 for (FulltextConfig.Field f : config.fields()) {
                     List<String> values = new ArrayList<>();
@@ -235,16 +260,39 @@ final class Search {
                 float score = page[i] instanceof FieldDoc fd && fd.fields[0] instanceof Float f ? f : page[i].score;
                 out.add(new Results.Hit(d.get(EntryDocuments.PATH), Float.isNaN(score) ? 0 : score, fields, snips));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return out;
     }
 
-    /** The highlighter, with its per-object answer open (Lucene keeps it protected). */
+    /** The highlighter, with its per-object answer open (Lucene keeps it protected), on the hits' documents as read. */
     private static final class Highlighter extends UnifiedHighlighter {
-        Highlighter(Builder b) {
+        private final Map<Integer, Document> loaded;
+
+        Highlighter(Map<Integer, Document> loaded, Builder b) {
             super(b);
+            this.loaded = loaded;
+        }
+
+        /** As Lucene's: each field's values joined by its separator and cut at the maximum length, all docs at once. */
+        @Override
+        protected List<CharSequence[]> loadFieldValues(String[] fields, org.apache.lucene.search.DocIdSetIterator docIter,
+                                                       int cacheCharsThreshold) throws IOException {
+            List<CharSequence[]> out = new ArrayList<>();
+            for (int doc = docIter.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = docIter.nextDoc()) {
+                Document d = loaded.get(doc);
+                CharSequence[] values = new CharSequence[fields.length];
+                for (int f = 0; f < fields.length; f++) {
+                    StringBuilder b = null;
+                    for (String v : d.getValues(fields[f])) {
+                        if (b == null) b = new StringBuilder(v.length());
+                        else if (b.length() < getMaxLength()) b.append(MULTIVAL_SEP_CHAR);
+                        b.append(v, 0, Math.min(v.length(), Math.max(0, getMaxLength() - b.length())));
+                    }
+                    values[f] = b;
+                }
+                out.add(values);
+            }
+            return out;
         }
 
         Map<String, Object[]> objects(String[] fields, Query query, int[] docs, int[] max) throws IOException {
