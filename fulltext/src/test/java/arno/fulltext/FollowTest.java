@@ -48,6 +48,33 @@ class FollowTest {
     }
 
     @Test
+    void pagingByRelevanceGoesOnWhenTheEntryATokenNamesIsDeleted() throws Exception {
+        List<Articles.Article> as = Articles.generate(40, 5);
+        try (Store store = Articles.open(dir.resolve("store"));
+             FulltextIndex index = FulltextIndex.open(store, dir.resolve("ft"), FulltextIndex.Options.defaults())) {
+            long v = Articles.store(store, as, true);
+            assertThat(index.awaitVersion(v, WAIT)).isTrue();
+            Results all = index.search(new SearchRequest("alpha", 0, 100, null, "relevance", Map.of(), false, 0));
+            assertThat(all.hits()).hasSizeGreaterThan(14);
+            Results first = index.search(new SearchRequest("alpha", 0, 7, null, "relevance", Map.of(), false, 0));
+            String last = first.hits().get(6).path();
+            try (WriteTransaction w = store.write()) {
+                w.delete(last + ".atom");
+                v = w.commit();
+            }
+            assertThat(index.awaitVersion(v, WAIT)).isTrue();
+            // The next page starts after the deleted entry's score: the ranking's 8th to 14th, as before the delete.
+            Results second = index.search(new SearchRequest("alpha", 0, 7, first.next(), "relevance", Map.of(), false, 0));
+            assertThat(second.hits()).extracting(Results.Hit::path)
+                    .isEqualTo(all.hits().subList(7, 14).stream().map(Results.Hit::path).toList());
+            // And a token of a live entry: the page after it, in the same reader.
+            Results third = index.search(new SearchRequest("alpha", 0, 7, second.next(), "relevance", Map.of(), false, 0));
+            assertThat(third.hits()).extracting(Results.Hit::path)
+                    .isEqualTo(all.hits().subList(14, Math.min(21, all.hits().size())).stream().map(Results.Hit::path).toList());
+        }
+    }
+
+    @Test
     void writesDeletesAndVariantsAreFollowedInCommitOrderAndSearchableWithinASecond() throws Exception {
         List<Articles.Article> as = Articles.generate(10, 3);
         try (Store store = Articles.open(dir.resolve("store"));
