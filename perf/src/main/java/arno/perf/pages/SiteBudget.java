@@ -41,7 +41,9 @@ import org.apache.commons.io.FileUtils;
  * Options: {@code -Dbudget.clients=8} (threads of Zipf traffic), {@code -Dbudget.crawlers=1},
  * {@code -Dbudget.sitesZipf=1.0} and {@code -Dbudget.pagesZipf=1.0} (the exponents),
  * {@code -Dbudget.disk=0} (each site's disk tier; 0: memory only, so the hit ratios are memory's),
- * {@code -Dbudget.interval=10} (seconds between lines), {@code -Darno.store=true} (content in a store).
+ * {@code -Dbudget.interval=10} (seconds between lines), {@code -Dbudget.live=0} (every N seconds, also the live
+ * heap after full collections, the figure that says whether the heap is flat: they pause the server, so 0 by
+ * default), {@code -Darno.store=true} (content in a store).
  * Run with {@code -XX:+ExitOnOutOfMemoryError}: an {@code OutOfMemoryError} anywhere then ends the
  * run at once with exit status 3 and the JVM's message, never a half-working server.
  */
@@ -61,6 +63,7 @@ public final class SiteBudget {
         double sitesZipf = Double.parseDouble(System.getProperty("budget.sitesZipf", "1.0"));
         double pagesZipf = Double.parseDouble(System.getProperty("budget.pagesZipf", "1.0"));
         int interval = Integer.getInteger("budget.interval", 10);
+        int liveEvery = Integer.getInteger("budget.live", 0);
 
         Path work = Files.createTempDirectory("arno-sitebudget");
         ArnoServer server = null;
@@ -149,6 +152,9 @@ public final class SiteBudget {
                         lookups == 0 ? 0 : (double) (now[0] - last[0]) / lookups,
                         lookups == 0 ? 0 : (double) (now[0] - last[0] + now[1] - last[1]) / lookups);
                 last = now;
+                if (liveEvery > 0 && s % liveEvery == 0) {
+                    System.out.printf(Locale.ROOT, "%5ds  live heap after full GCs %.1f MB%n", s, SiteMemory.heap() / 1048576.0);
+                }
             }
             stop.set(true);
             for (Thread t : threads) t.join(30_000);
