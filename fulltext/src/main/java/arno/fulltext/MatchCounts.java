@@ -45,8 +45,12 @@ import org.apache.lucene.util.BytesRef;
  */
 final class MatchCounts {
 
-    /** About how many matches are looked at once sampling starts: about 1% error for a value with a tenth of them. */
-    static final int SAMPLE = 10_000;
+    /**
+     * About how many matches are looked at once sampling starts: a facet value with a tenth of the
+     * hits comes within about 4% (one standard error), the total closer. Each one a phrase's
+     * positions are checked in; 10,000 cost a phrase's page at a million articles 1 ms more.
+     */
+    static final int SAMPLE = 5_000;
     /** Ids per window: k is chosen again at each window's start, from what the earlier windows found. */
     static final int WINDOW = 4096;
     private static final long SEED = 0x9E3779B97F4A7C15L;

@@ -223,6 +223,7 @@ final class Search {
             Highlighter h = new Highlighter(loaded, UnifiedHighlighter.builder(searcher, in.analyzer())
                     .withFormatter(new Parts())
                     .withMaxLength(2_000_000)
+                    .withBreakIterator(SentenceBreaks::new)
                     .withMaxNoHighlightPassages(0)
                     .withHandleMultiTermQuery(true)
                     .withHighlightPhrasesStrictly(true));
