@@ -61,10 +61,6 @@ final class MatchCounts {
     private final int sample;
     private final int window;
 
-    MatchCounts() {
-        this(SAMPLE);
-    }
-
     /** Windows of half the sample, at most {@value #WINDOW} ids: a small sample (tests) is reached on a small index. */
     MatchCounts(int sample) {
         this(sample, Math.max(16, Math.min(WINDOW, sample / 2)));

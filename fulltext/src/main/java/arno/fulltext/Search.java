@@ -181,23 +181,24 @@ final class Search {
      * names is never after itself).
      */
     private static ScoreDoc after(String token, String sortName, IndexSearcher searcher) {
-        String[] p;
+        String path;
+        float score;
         try {
             String raw = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-            p = raw.split(":", 3);
+            String[] p = raw.split(":", 3);
             if (p.length != 3 || p[0].charAt(0) != sortName.charAt(0)) throw new IllegalArgumentException("another sort");
             if (!sortName.equals("relevance")) {
                 return new FieldDoc(Math.max(0, searcher.getIndexReader().maxDoc() - 1), Float.NaN,
                         new Object[] {Long.parseLong(p[1]), new BytesRef(p[2])});
             }
-            Float.intBitsToFloat(Integer.parseInt(p[1]));
+            score = Float.intBitsToFloat(Integer.parseInt(p[1]));
+            path = p[2];
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw ErrorMessage.SEARCH_OPTION.error("after", "it is not a token a page of this search gave (sorted by "
                     + sortName + ")");
         }
-        float score = Float.intBitsToFloat(Integer.parseInt(p[1]));
         try {
-            TopDocs named = searcher.search(new TermQuery(new Term(EntryDocuments.PATH, p[2])), 1);
+            TopDocs named = searcher.search(new TermQuery(new Term(EntryDocuments.PATH, path)), 1);
             return new ScoreDoc(named.scoreDocs.length == 0 ? -1 : named.scoreDocs[0].doc, score);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

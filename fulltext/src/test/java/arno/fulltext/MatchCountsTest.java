@@ -240,7 +240,7 @@ class MatchCountsTest {
 
     @Test
     void aSearchOutOfTimeStopsWithItsLimit() {
-        assertThatThrownBy(() -> new MatchCounts().count(searcher, word("river"), Set.of("year"), () -> true, 250))
+        assertThatThrownBy(() -> new MatchCounts(MatchCounts.SAMPLE).count(searcher, word("river"), Set.of("year"), () -> true, 250))
                 .isInstanceOf(ArnoException.class)
                 .hasMessageContaining("250");
     }
