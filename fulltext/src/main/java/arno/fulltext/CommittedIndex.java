@@ -105,7 +105,7 @@ public final class CommittedIndex implements Searchable, AutoCloseable {
     @Override
     public Results search(SearchRequest request) {
         if (refusal != null) throw refusal.get();
-        return new Search(in, reader, FulltextIndex.Options.defaults().timeout(), MatchCounts.SAMPLE, version).run(request);
+        return new Search(in, reader, FulltextIndex.Options.defaults().timeout(), MatchCounts.SAMPLE, version, null).run(request);
     }
 
     @Override

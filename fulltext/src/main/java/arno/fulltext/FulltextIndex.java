@@ -156,6 +156,8 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
     private final Object wake = new Object();
     /** The searches that may run at once ({@link Options#searches}). */
     private final java.util.concurrent.Semaphore searching;
+    /** Lends idle cores to a search that runs alone ({@link SearchHelpers}); null on one core. */
+    private final SearchHelpers helpers = SearchHelpers.forThisMachine();
 
     /** A configuration in force and what reads it; {@code xml} its text, kept in the commit data. */
     record Indexed(FulltextConfig config, org.apache.lucene.analysis.Analyzer analyzer, EntryDocuments documents, String xml) {}
@@ -253,7 +255,9 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
             throw ErrorMessage.SEARCH_INDEX_FAILED.error(e, folder, e.getMessage());
         }
         try {
-            return new Search(in, searcher.getIndexReader(), options.timeout(), options.sample(), s.version).run(request);
+            // Only a search that runs alone takes the idle cores: beside others, each has its own.
+            SearchHelpers lent = helpers != null && searching.availablePermits() == options.searches() - 1 ? helpers : null;
+            return new Search(in, searcher.getIndexReader(), options.timeout(), options.sample(), s.version, lent).run(request);
         } finally {
             try {
                 m.release(searcher);
@@ -834,5 +838,6 @@ public final class FulltextIndex implements Searchable, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (helpers != null) helpers.shutdown();
     }
 }

@@ -51,13 +51,16 @@ final class Search {
     private final Duration timeout;
     private final int sample;
     private final long version;
+    /** Null, or the idle cores this search may take for its top hits. */
+    private final SearchHelpers helpers;
 
-    Search(FulltextIndex.Indexed in, IndexReader reader, Duration timeout, int sample, long version) {
+    Search(FulltextIndex.Indexed in, IndexReader reader, Duration timeout, int sample, long version, SearchHelpers helpers) {
         this.in = in;
         this.reader = reader;
         this.timeout = timeout;
         this.sample = sample;
         this.version = version;
+        this.helpers = helpers;
     }
 
     Results run(SearchRequest r) {
@@ -68,7 +71,7 @@ final class Search {
         Query query = b.build();
         Sort sort = sort(r.sort(), config);
         // A searcher per search: the time limit is the searcher's, and readers are shared.
-        IndexSearcher searcher = new IndexSearcher(reader);
+        IndexSearcher searcher = helpers == null ? new IndexSearcher(reader) : helpers.searcher(reader);
         ScoreDoc after = r.after() == null ? null : after(r.after(), r.sort(), searcher);
         QueryTimeoutImpl limit = new QueryTimeoutImpl(timeout.toMillis());
         searcher.setTimeout(limit);
