@@ -204,7 +204,11 @@ public final class Expansion {
         private void link(NodeInfo link, boolean ancestors, boolean variants, Set<String> seen) throws SAXException {
             String rel = link.getAttributeValue("", "rel");
             String href = link.getAttributeValue("", "href");
-            ResourcePath.Document target = href == null ? null : ResourcePath.document(href);
+            // Only a link this expansion may inline has its href parsed: an entry alone (a page's
+            // usual fetch) is copied without a path made per link.
+            boolean candidate = href != null && (ancestors && Atom.REL_UP.equals(rel)
+                    || variants && !o.variantRoles.isEmpty() && Atom.REL_ALTERNATE.equals(rel));
+            ResourcePath.Document target = candidate ? ResourcePath.document(href) : null;
             boolean expand = false;
             boolean up = false;
             if (target != null && Atom.REL_UP.equals(rel) && ancestors && target.isEntry()
