@@ -9,7 +9,8 @@
 #   e.g. a `git worktree` of the commit to compare against.
 # Environment: ROUNDS (6), PHASE (10), WARMUP (30); PROFILE=1 records both servers with JFR over the
 # measured rounds and writes their CPU and allocation per page side by side (ProfileDiff). Run
-# perf/run-pages.sh once first.
+# perf/run-pages.sh once first. Without PROFILE it also prints what Gatling takes of the cores
+# (µs of its CPU per page, its share) and how busy the machine was over the measured turns.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${ROUNDS:-6}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
@@ -49,7 +50,14 @@ java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:180
     --simulation arno.perf.pages.AlternatingSimulation --results-folder "$out/ab" > "$out/ab-gatling.log" 2>&1 &
 g=$!
 sleep $((2 * warmup))
-a0=$(ticks "${pids[0]}"); b0=$(ticks "${pids[1]}")
+# busy ticks of the whole machine (every core): user, nice, system, irq, softirq, steal
+busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat ; }
+a0=$(ticks "${pids[0]}"); b0=$(ticks "${pids[1]}"); g0=$(ticks "$g"); m0=$(busy)
+if [ "${PROFILE:-0}" != 1 ]; then
+  # The load generator's share, over the measured turns only (it then writes its report).
+  sleep $((2 * rounds * phase))
+  g1=$(ticks "$g" 2>/dev/null || echo "$g0"); m1=$(busy)
+fi
 if [ "${PROFILE:-0}" = 1 ]; then # both servers recorded over the measured rounds only (issue 25: found, not guessed)
   for i in 0 1; do jcmd "${pids[$i]}" JFR.start name=ab settings=profile filename="$PWD/$out/ab-$i.jfr" > /dev/null; done
 fi
@@ -74,6 +82,15 @@ for s in A B; do
        "p99 $(cut -d' ' -f4 "$out/ab-$s.txt" | median) ms, server CPU" \
        "$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" '{ n += $1 } END { printf "%.0f", t / hz * 1e6 / n }' "$out/ab-$s.txt") us/page"
 done
+if [ "${PROFILE:-0}" != 1 ]; then
+  # What Gatling itself takes of the cores (issue 25: a page's CPU against the ceiling's is the
+  # server's; the cores it runs on are shared with the load generator).
+  hz=$(getconf CLK_TCK); cores=$(nproc)
+  pages=$(cat "$out/ab-A.txt" "$out/ab-B.txt" | awk '{ n += $1 } END { print n }')
+  echo "load: Gatling $(awk -v t=$((g1 - g0)) -v hz="$hz" -v n="$pages" 'BEGIN { printf "%.0f", t / hz * 1e6 / n }') us/page," \
+       "$(awk -v t=$((g1 - g0)) -v hz="$hz" -v w=$((2 * rounds * phase)) -v c="$cores" 'BEGIN { printf "%.0f", 100 * t / hz / (w * c) }')% of the $cores cores;" \
+       "the machine busy $(awk -v t=$((m1 - m0)) -v hz="$hz" -v w=$((2 * rounds * phase)) -v c="$cores" 'BEGIN { printf "%.0f", 100 * t / hz / (w * c) }')% over the measured turns"
+fi
 if [ "${PROFILE:-0}" = 1 ]; then
   java -cp "$(classpath .)" arno.perf.pages.ProfileDiff "$out/ab-0.jfr" "$(awk '{ n += $1 } END { print n }' "$out/ab-A.txt")" \
       "$out/ab-1.jfr" "$(awk '{ n += $1 } END { print n }' "$out/ab-B.txt")" > "$out/ab-profile.txt"
