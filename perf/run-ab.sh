@@ -52,7 +52,10 @@ g=$!
 sleep $((2 * warmup))
 # busy ticks of the whole machine (every core): user, nice, system, irq, softirq, steal
 busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat ; }
+# context switches of every thread of a process (a hand-off or a timed wait per page shows here)
+switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { n += $2 } END { print n + 0 }' ; }
 a0=$(ticks "${pids[0]}"); b0=$(ticks "${pids[1]}"); g0=$(ticks "$g"); m0=$(busy)
+as0=$(switches "${pids[0]}"); bs0=$(switches "${pids[1]}")
 if [ "${PROFILE:-0}" != 1 ]; then
   # The load generator's share, over the measured turns only (it then writes its report).
   sleep $((2 * rounds * phase))
@@ -63,6 +66,7 @@ if [ "${PROFILE:-0}" = 1 ]; then # both servers recorded over the measured round
 fi
 wait "$g"
 a1=$(ticks "${pids[0]}"); b1=$(ticks "${pids[1]}")
+as1=$(switches "${pids[0]}"); bs1=$(switches "${pids[1]}")
 if [ "${PROFILE:-0}" = 1 ]; then
   for i in 0 1; do jcmd "${pids[$i]}" JFR.stop name=ab > /dev/null; done
 fi
@@ -76,11 +80,13 @@ echo "== $(date -u +%FT%TZ), $rounds rounds of $phase s per server after $warmup
 for s in A B; do
   for r in $(seq 1 "$rounds"); do row "$s$r"; done > "$out/ab-$s.txt"
   t=$([ "$s" = A ] && echo $((a1 - a0)) || echo $((b1 - b0)))
+  sw=$([ "$s" = A ] && echo $((as1 - as0)) || echo $((bs1 - bs0)))
   echo "$s: pages/s per turn $(awk -v p="$phase" '{ printf "%.0f ", $1 / p }' "$out/ab-$s.txt")"
   echo "   median $(awk -v p="$phase" '{ print $1 / p }' "$out/ab-$s.txt" | median) pages/s," \
        "p50 $(cut -d' ' -f2 "$out/ab-$s.txt" | median) ms, p95 $(cut -d' ' -f3 "$out/ab-$s.txt" | median) ms," \
        "p99 $(cut -d' ' -f4 "$out/ab-$s.txt" | median) ms, server CPU" \
-       "$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" '{ n += $1 } END { printf "%.0f", t / hz * 1e6 / n }' "$out/ab-$s.txt") us/page"
+       "$(awk -v t="$t" -v hz="$(getconf CLK_TCK)" '{ n += $1 } END { printf "%.0f", t / hz * 1e6 / n }' "$out/ab-$s.txt") us/page," \
+       "$(awk -v c="$sw" '{ n += $1 } END { printf "%.1f", c / n }' "$out/ab-$s.txt") context switches/page"
 done
 if [ "${PROFILE:-0}" != 1 ]; then
   # What Gatling itself takes of the cores (issue 25: a page's CPU against the ceiling's is the
