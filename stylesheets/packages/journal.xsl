@@ -53,8 +53,8 @@
   arno.filters.ContentFetch appends it, expanded as the site parameter
   content-expand[.ROUTE] says, as req:request/msg:attribute[@name='content'];
   j:content() returns it. An issue comes with its articles
-  (with-descendants=1), an article or figure with its ancestors
-  (with-ancestors=yes). The rest (the JATS variant, an SVG) is read with
+  (with-descendants=1), a figure with its ancestors (with-ancestors=yes:
+  its article), an article alone. The rest (the JATS variant, an SVG) is read with
   doc() on content: + the href the entry holds (j:variant), which the server
   resolves to the store or to the content folder alike. Route variables are
   also checked against the generator's naming (v1, i1, a0001, f1) before any
