@@ -54,7 +54,9 @@
   content-expand[.ROUTE] says, as req:request/msg:attribute[@name='content'];
   j:content() returns it. An issue comes with its articles
   (with-descendants=1), a figure with its ancestors (with-ancestors=yes:
-  its article), an article alone. The rest (the JATS variant, an SVG) is read with
+  its article). A route without ContentFetch (an article's pages) gets
+  the entry the peek found read in place: doc() on content: + its path +
+  .atom, the stored tree itself, no copy. The rest (the JATS variant, an SVG) is read with
   doc() on content: + the href the entry holds (j:variant), which the server
   resolves to the store or to the content folder alike. Route variables are
   also checked against the generator's naming (v1, i1, a0001, f1) before any
@@ -120,12 +122,13 @@
 
   <!--
     The entry the route's filters fetched (ContentPeek, then ContentFetch),
-    expanded as the route asked; empty when the resource does not exist or
-    the route fetched nothing.
+    expanded as the route asked; on a route with ContentPeek alone, the
+    entry it found, read in place; empty when the resource does not exist.
   -->
   <xsl:function name="j:content" as="element(atom:entry)?" visibility="public">
     <xsl:param name="request" as="element(req:request)"/>
-    <xsl:sequence select="$request/msg:attribute[@name eq 'content']/atom:entry"/>
+    <xsl:sequence select="($request/msg:attribute[@name eq 'content']/atom:entry,
+        $request/msg:attribute[@name eq 'content-peek'][@kind = ('store', 'file')] ! j:doc('content:' || @path || '.atom')/atom:entry)[1]"/>
   </xsl:function>
 
   <!-- An entry's kind: its category in the scheme urn:arno:kind (journal, volume, issue, article, figure, ...). -->

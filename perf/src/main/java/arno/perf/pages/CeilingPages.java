@@ -89,7 +89,7 @@ final class CeilingPages {
 
     /** One site's fulltext route: its prefix, parameters, compiled stylesheet and mode. */
     record SiteRoute(String name, String prefix, Map<String, String> params, String pattern, String route,
-                     XsltExecutable executable, QName mode, String expand) {}
+                     XsltExecutable executable, QName mode, String expand, boolean fetch) {}
 
     /** One page: its URL path on the site and the request document its stylesheet is applied to. */
     record Page(String path, SiteRoute site, XdmNode request) {}
@@ -171,10 +171,12 @@ final class CeilingPages {
         XsltExecutable executable = compiler(packages).compile(new StreamSource(xslt.toFile()));
         String mode = template.getAttributeValue(new QName("mode"));
         String expand = params.getOrDefault("content-expand.fulltext", params.get("content-expand"));
+        // Whether the route appends the entry (ContentFetch) or its templates read it in place.
+        boolean fetch = xp.evaluateSingle("exists(s:filter[@java = 'arno.filters.ContentFetch'])", route).getStringValue().equals("true");
         XdmNode r = (XdmNode) route;
         sites.put(prefix.getStringValue().strip(), new SiteRoute(name, prefix.getStringValue().strip(), params,
                 r.getAttributeValue(new QName("pattern")), r.getAttributeValue(new QName("name")), executable,
-                mode == null ? null : new QName(mode), expand));
+                mode == null ? null : new QName(mode), expand, fetch));
     }
 
     /**
@@ -191,11 +193,15 @@ final class CeilingPages {
         // ContentPeek: content-base followed by the route variables' values in pattern order.
         String resource = site.params().getOrDefault("content-base", "") + "/" + String.join("/", variables.values());
         XdmNode request = request(site, path, sitePath, variables, resource);
-        // The variants doc() may ask for: the JATS of the entry (and any XML variant beside it).
+        // The documents doc() may ask for: the entry itself (read in place when the route does not
+        // fetch it), the JATS of the entry (and any XML variant beside it).
+        Path entryFile = content.resolve(resource.substring(1) + ".atom");
+        if (!Files.isRegularFile(entryFile)) return new Page(path, site, request);
+        XdmNode entry = processor.newDocumentBuilder().build(entryFile.toFile());
+        documents.putIfAbsent(resource + ".atom", entry.getUnderlyingNode().getTreeInfo());
         XPathCompiler xp = processor.newXPathCompiler();
-        xp.declareNamespace("msg", MSG);
         xp.declareNamespace("atom", "http://www.w3.org/2005/Atom");
-        for (XdmItem href : xp.evaluate("//msg:attribute[@name = 'content']//atom:link[@rel = 'alternate']/@href", request)) {
+        for (XdmItem href : xp.evaluate("/atom:entry/atom:link[@rel = 'alternate']/@href", entry)) {
             String h = href.getStringValue();
             Path file = content.resolve(h.substring(1));
             if (h.endsWith(".xml") && !documents.containsKey(h) && Files.isRegularFile(file)) {
@@ -256,7 +262,7 @@ final class CeilingPages {
         if (site.expand() != null && !site.expand().isEmpty()) peek.addAll(List.of("expand", site.expand()));
         start(out, MSG, "msg:attribute", peek.toArray(String[]::new));
         end(out, MSG, "msg:attribute");
-        if (exists) {
+        if (exists && site.fetch()) {
             start(out, MSG, "msg:attribute", "name", "content", "path", resource);
             try (ContentView view = new ContentView(content, processor)) {
                 Expansion.write(view, processor.getUnderlyingConfiguration(), ResourcePath.of(resource), options(site.expand()), out);
