@@ -10,7 +10,8 @@
 # Environment: ROUNDS (6), PHASE (10), WARMUP (30); PROFILE=1 records both servers with JFR over the
 # measured rounds and writes their CPU and allocation per page side by side (ProfileDiff). Run
 # perf/run-pages.sh once first. Without PROFILE it also prints what Gatling takes of the cores
-# (µs of its CPU per page, its share) and how busy the machine was over the measured turns.
+# (µs of its CPU per page, its share), how busy the machine was over the measured turns, and each
+# server's context switches per page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${ROUNDS:-6}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
