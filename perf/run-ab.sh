@@ -24,6 +24,11 @@ for c in "$content_a" "$content_b"; do
   [ -d "$c/journals" ] || { echo "no content in $c: run perf/run-pages.sh first (or CONTENT=folder)" >&2; exit 1; }
 done
 root_a="$(cd "${3:-.}" && pwd)"; root_b="$(cd "${4:-.}" && pwd)"
+# SITES_A, SITES_B: the checkout whose sites and stylesheets a side serves (default its ROOT): one
+# build's engine with another's stylesheets sets the two apart. PATHS_FROM: the content whose
+# full-text pages are asked (default CONTENT_B), when B's content is in an older layout.
+sites_a="$(cd "${SITES_A:-$root_a}" && pwd)"; sites_b="$(cd "${SITES_B:-$root_b}" && pwd)"
+paths_from="${PATHS_FROM:-$content_b}"
 classpath() { # root [test]: its class path, built by its perf/classpath.sh (older checkouts: from the last install)
   if [ -x "$1/perf/classpath.sh" ]; then (cd "$1" && perf/classpath.sh ${2:-}); else
     echo "$1/perf/target/classes:$(cat "$1/perf/target/classpath.txt")"; fi
@@ -32,19 +37,19 @@ testcp=$(classpath . test)
 
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
-start() { # root opts port log content
+start() { # root opts port log content sites
   local scp; scp=$(classpath "$1")
   # shellcheck disable=SC2086 # the options are words
-  java -Xmx1g $2 -cp "$scp" arno.perf.pages.PerfServer "$1" "$5" "$3" /dev/null > "$4" 2>&1 &
+  java -Xmx1g $2 -cp "$scp" arno.perf.pages.PerfServer "$6" "$5" "$3" /dev/null > "$4" 2>&1 &
   pids+=($!)
 }
-start "$root_a" "$1" 18081 "$out/ab-a.log" "$content_a"
-start "$root_b" "$2" 18082 "$out/ab-b.log" "$content_b"
+start "$root_a" "$1" 18081 "$out/ab-a.log" "$content_a" "$sites_a"
+start "$root_b" "$2" 18082 "$out/ab-b.log" "$content_b" "$sites_b"
 for _ in $(seq 1 240); do grep -q READY "$out/ab-a.log" && grep -q READY "$out/ab-b.log" && break; sleep 0.5; done
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" ; }
 
 rm -rf "$out/ab"
-{ echo path; java -cp "$(classpath .)" arno.perf.pages.PerfServer --list "$content_b"; } > "$out/ab-paths.csv"
+{ echo path; java -cp "$(classpath .)" arno.perf.pages.PerfServer --list "$paths_from"; } > "$out/ab-paths.csv"
 java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:18081 -Db=http://127.0.0.1:18082 \
     -Dpaths="$PWD/$out/ab-paths.csv" -Drounds="$rounds" -Dphase="$phase" -Dwarmup="$warmup" -Dusers=32 \
     -cp "$testcp" io.gatling.app.Gatling \
@@ -77,7 +82,7 @@ row() { sed -n "/ellipsed-name\">$1</,/<\\/tr>/p" "$out"/ab/*/index.html \
           | sed -n 's/.*col-\([0-9]*\)">\([^<]*\)<.*/\1 \2/p' \
           | awk '$1 == 2 { n = $2 } $1 == 8 { a = $2 } $1 == 10 { b = $2 } $1 == 11 { c = $2 } END { print n, a, b, c }' ; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }' ; }
-echo "== $(date -u +%FT%TZ), $rounds rounds of $phase s per server after $warmup s each; A: $root_a $1; B: $root_b $2"
+echo "== $(date -u +%FT%TZ), $rounds rounds of $phase s per server after $warmup s each; A: $root_a $1 (sites: $sites_a); B: $root_b $2 (sites: $sites_b)"
 for s in A B; do
   for r in $(seq 1 "$rounds"); do row "$s$r"; done > "$out/ab-$s.txt"
   t=$([ "$s" = A ] && echo $((a1 - a0)) || echo $((b1 - b0)))

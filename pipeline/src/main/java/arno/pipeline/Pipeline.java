@@ -42,8 +42,14 @@ final class Pipeline {
 
     void run(Configuration config, RequestScope scope, Source source, Destination sink) {
         try {
+            // The Java stages at the head (a site's filters, ContentPeek) take the source's SAX
+            // events as they come: each would otherwise cost a round trip through Saxon's events
+            // (SAX to Receiver and back, names and attributes rebuilt twice) for every event of
+            // req:request (perf/RESULTS.md, issue 25).
+            int head = 0;
+            while (head < stages.size() && stages.get(head) instanceof Stage.Java) head++;
             Destination next = new Stage.Guard(sink, scope, -1, "response");
-            for (int i = stages.size() - 1; i >= 0; i--) {
+            for (int i = stages.size() - 1; i >= head; i--) {
                 Stage stage = stages.get(i);
                 next = new Stage.Guard(stage.open(scope, next), scope, i, stage.description);
             }
@@ -52,9 +58,11 @@ final class Pipeline {
             ReceivingContentHandler in = new ReceivingContentHandler();
             in.setPipelineConfiguration(pipe);
             in.setReceiver(first);
+            org.xml.sax.ContentHandler into = in;
+            for (int i = head - 1; i >= 0; i--) into = ((Stage.Java) stages.get(i)).open(scope, into, i);
             // Closing the first receiver (at endDocument) closes each stage's destination in
             // turn; Saxon's close notifiers then run the next stage. Nothing more to close here.
-            source.write(in);
+            source.write(into);
         } catch (SaxonApiException | SAXException | RuntimeException e) {
             // Saxon wraps what our callbacks throw (the deadline, compile failures) in its own
             // exceptions, sometimes in a bare RuntimeException: translate() looks underneath.

@@ -133,13 +133,46 @@ abstract class Stage {
         }
     }
 
-    /** Java: a {@link SaxStage} between two SAX adapters. */
+    /**
+     * Java: a {@link SaxStage}. At the head of a pipeline it takes the request's SAX events directly
+     * ({@link #open(RequestScope, ContentHandler, int)}); after an XSLT or XQuery stage it sits
+     * between two SAX adapters.
+     */
     static final class Java extends Stage {
         private final SaxStage filter;
 
         Java(String description, SaxStage filter) {
             super(description);
             this.filter = filter;
+        }
+
+        /**
+         * The stage at position {@code index} of the head, on SAX events: what the {@link Guard} in
+         * front of any stage does (the deadline every few hundred events, the stage marked as started
+         * when its input is complete) in a filter in front of the stage's own handler.
+         */
+        ContentHandler open(RequestScope scope, ContentHandler next, int index) {
+            ContentHandler in = filter.open(scope, next);
+            org.xml.sax.helpers.XMLFilterImpl guard = new org.xml.sax.helpers.XMLFilterImpl() {
+                private int events;
+
+                @Override
+                public void startElement(String uri, String local, String qName, org.xml.sax.Attributes atts)
+                        throws org.xml.sax.SAXException {
+                    if (++events % Guard.CHECK_EVERY == 0) scope.checkDeadline();
+                    super.startElement(uri, local, qName, atts);
+                }
+
+                @Override
+                public void endDocument() throws org.xml.sax.SAXException {
+                    scope.checkDeadline();
+                    scope.stage = index;
+                    scope.stageName = description;
+                    super.endDocument();
+                }
+            };
+            guard.setContentHandler(in);
+            return guard;
         }
 
         @Override
@@ -266,7 +299,7 @@ abstract class Stage {
      * which is when an XSLT or XQuery stage begins to run.
      */
     static final class Guard extends AbstractDestination {
-        private static final int CHECK_EVERY = 256;
+        static final int CHECK_EVERY = 256;
         private final Destination inner;
         private final RequestScope scope;
         private final int index;

@@ -82,6 +82,8 @@ final class CeilingPages {
     private static final String XSL = "http://www.w3.org/1999/XSL/Transform";
 
     final Processor processor = new Processor(false);
+    /** When set before the stylesheets compile (they then carry trace calls), every render reports to it. */
+    static net.sf.saxon.lib.TraceListener trace;
     private final Path content;
     private final Map<String, SiteRoute> sites = new LinkedHashMap<>();
     /** The pre-parsed documents doc() may ask for, by store path ("/journals/ja/v1/i1/a0001.xml"). */
@@ -101,6 +103,7 @@ final class CeilingPages {
      */
     CeilingPages(Path root, Path content, Map<String, Path> replace) throws IOException, SaxonApiException {
         this.content = content;
+        if (trace != null) processor.getUnderlyingConfiguration().setConfigurationProperty(net.sf.saxon.lib.Feature.COMPILE_WITH_TRACING, true);
         // store:ft-search as the server registers it, without an index (a call fails): the
         // full-text pages never call it, but the package must compile
         arno.fulltext.FtSearchFunction.register(processor.getUnderlyingConfiguration(), () -> null);
@@ -312,6 +315,7 @@ final class CeilingPages {
         Xslt30Transformer t = page.site().executable().load30();
         if (page.site().mode() != null) t.setInitialMode(page.site().mode());
         t.setResourceResolver(resolver);
+        if (trace != null) t.setTraceListener(trace);
         Serializer s = processor.newSerializer(out);
         s.setOutputProperty(Serializer.Property.METHOD, "html");
         s.setOutputProperty(Serializer.Property.HTML_VERSION, "5");

@@ -100,19 +100,27 @@ public final class PerfServer {
     /** An article's JATS variant in the store's layout: journals/J/vV/iI/aNNNN.xml. */
     private static final java.util.regex.Pattern ARTICLE = java.util.regex.Pattern.compile("a[0-9]+\\.xml");
 
-    /** /journal-a/v1/i2/a0003/full for every article of journal ja, and journal-b's for jb. */
+    /**
+     * /journal-a/v1/i2/a0003/full for every article of journal ja, and journal-b's for jb; in the
+     * layout before the store's resource model (journals/J/vV/iI/aNNNN/article.xml, as b67ac48's
+     * generator wrote it) too, so that one build's server can serve another's content.
+     */
     public static List<String> fullTextPaths(Path content) throws IOException {
         List<String> paths = new ArrayList<>();
         try (Stream<Path> s = Files.walk(content.resolve("journals"))) {
-            for (Path article : (Iterable<Path>) s.filter(p -> ARTICLE.matcher(p.getFileName().toString()).matches())
-                    .sorted()::iterator) {
+            for (Path article : (Iterable<Path>) s.sorted()::iterator) {
                 Path rel = content.resolve("journals").relativize(article);
-                if (rel.getNameCount() != 4) continue; // a table's or figure's XML lies deeper
-                String journal = rel.getName(0).toString();
-                String site = journal.equals("ja") ? "/journal-a" : "/journal-b";
-                String name = rel.getFileName().toString();
-                paths.add(site + "/" + rel.getName(1) + "/" + rel.getName(2) + "/" + name.substring(0, name.length() - 4)
-                        + "/full");
+                String name = article.getFileName().toString();
+                String id;
+                if (rel.getNameCount() == 4 && ARTICLE.matcher(name).matches()) {
+                    id = name.substring(0, name.length() - 4);
+                } else if (rel.getNameCount() == 5 && name.equals("article.xml")) {
+                    id = rel.getName(3).toString();
+                } else {
+                    continue; // an entry, a folder, or a table's or figure's XML, which lies deeper
+                }
+                String site = rel.getName(0).toString().equals("ja") ? "/journal-a" : "/journal-b";
+                paths.add(site + "/" + rel.getName(1) + "/" + rel.getName(2) + "/" + id + "/full");
             }
         }
         return paths;
