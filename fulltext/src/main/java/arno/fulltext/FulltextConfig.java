@@ -114,6 +114,11 @@ public record FulltextConfig(List<Entries> entries, List<Field> fields, String h
         }
     }
 
+    /** The analyzers the index uses, per field (tools that analyse text as the index does: perf's IndexFloor). */
+    public org.apache.lucene.analysis.Analyzer analyzer() {
+        return Analyzers.of(this);
+    }
+
     /**
      * Reads a configuration from XML bytes: parsed by {@code policy}, validated against the schema.
      * BAD_CONFIGURATION (with line and column where the schema says so) when it cannot be used.
