@@ -89,46 +89,27 @@ public final class IndexFloor {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "floor-");
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime(), t0 = System.nanoTime();
-        AtomicInteger next = new AtomicInteger();
         if (config.equals("analyze")) {
-            Thread[] th = new Thread[2];
-            for (int i = 0; i < 2; i++) {
-                th[i] = new Thread(() -> {
-                    try {
-                        int n;
-                        while ((n = next.getAndIncrement()) < total) {
-                            try (TokenStream ts = an.tokenStream("body", texts.get(n % texts.size()))) {
-                                ts.reset();
-                                while (ts.incrementToken()) { }
-                                ts.end();
-                            }
-                        }
-                    } catch (Exception e) { throw new RuntimeException(e); }
-                });
-                th[i].start();
-            }
-            for (Thread t : th) t.join();
+            onCores(total, n -> {
+                try (TokenStream ts = an.tokenStream("body", texts.get(n % texts.size()))) {
+                    ts.reset();
+                    while (ts.incrementToken()) {
+                        // the tokens are read and dropped: the analysis alone
+                    }
+                    ts.end();
+                }
+            });
         } else {
             IndexWriterConfig wc = new IndexWriterConfig(an);
             wc.setCodec(new Lucene912Codec(Lucene912Codec.Mode.BEST_COMPRESSION));
             wc.setRAMBufferSizeMB(32);
             try (FSDirectory d = FSDirectory.open(dir); IndexWriter w = new IndexWriter(d, wc)) {
-                Thread[] th = new Thread[2];
-                for (int i = 0; i < 2; i++) {
-                    th[i] = new Thread(() -> {
-                        try {
-                            int n;
-                            while ((n = next.getAndIncrement()) < total) {
-                                Document doc = new Document();
-                                doc.add(new StringField("_path", "/a/" + n, Field.Store.YES));
-                                doc.add(new Field("body", texts.get(n % texts.size()), ft));
-                                w.addDocument(doc);
-                            }
-                        } catch (Exception e) { throw new RuntimeException(e); }
-                    });
-                    th[i].start();
-                }
-                for (Thread t : th) t.join();
+                onCores(total, n -> {
+                    Document doc = new Document();
+                    doc.add(new StringField("_path", "/a/" + n, Field.Store.YES));
+                    doc.add(new Field("body", texts.get(n % texts.size()), ft));
+                    w.addDocument(doc);
+                });
                 w.commit();
             }
         }
@@ -138,5 +119,27 @@ public final class IndexFloor {
         try (Stream<Path> f = Files.walk(dir)) { f.sorted(Comparator.reverseOrder()).forEach(x -> x.toFile().delete()); }
         System.out.printf("%-10s %6d docs in %5.1f s: %6.0f docs/s, %.2f ms CPU a doc, %.2f cores; index %.1f KB a doc%n",
                 config, total, s, total / s, cpu * 1000 / total, cpu / s, size / 1024.0 / total);
+    }
+
+    /** One article's work. */
+    interface Work {
+        void run(int article) throws Exception;
+    }
+
+    /** Articles 0 to {@code total - 1}, each once, shared out to two threads (one per core). */
+    static void onCores(int total, Work work) throws InterruptedException {
+        AtomicInteger next = new AtomicInteger();
+        Thread[] threads = new Thread[2];
+        for (int i = 0; i < threads.length; i++) {
+            threads[i] = new Thread(() -> {
+                try {
+                    for (int n; (n = next.getAndIncrement()) < total; ) work.run(n);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            threads[i].start();
+        }
+        for (Thread t : threads) t.join();
     }
 }
