@@ -149,26 +149,88 @@ abstract class Stage {
         /**
          * The stage at position {@code index} of the head, on SAX events: what the {@link Guard} in
          * front of any stage does (the deadline every few hundred events, the stage marked as started
-         * when its input is complete) in a filter in front of the stage's own handler.
+         * when its input is complete) in a filter in front of the stage's own handler. A filter runs
+         * while its input streams, not after it: whatever fails below this point before any later
+         * stage has started is this stage's failure, and the error names it.
          */
         ContentHandler open(RequestScope scope, ContentHandler next, int index) {
             ContentHandler in = filter.open(scope, next);
             org.xml.sax.helpers.XMLFilterImpl guard = new org.xml.sax.helpers.XMLFilterImpl() {
                 private int events;
 
+                private org.xml.sax.SAXException failed(org.xml.sax.SAXException e) {
+                    mark();
+                    return e;
+                }
+
+                private RuntimeException failed(RuntimeException e) {
+                    mark();
+                    return e;
+                }
+
+                private void mark() {
+                    if (scope.stage < index) {
+                        scope.stage = index;
+                        scope.stageName = description;
+                    }
+                }
+
                 @Override
                 public void startElement(String uri, String local, String qName, org.xml.sax.Attributes atts)
                         throws org.xml.sax.SAXException {
                     if (++events % Guard.CHECK_EVERY == 0) scope.checkDeadline();
-                    super.startElement(uri, local, qName, atts);
+                    try {
+                        super.startElement(uri, local, qName, atts);
+                    } catch (org.xml.sax.SAXException e) {
+                        throw failed(e);
+                    } catch (RuntimeException e) {
+                        throw failed(e);
+                    }
+                }
+
+                @Override
+                public void endElement(String uri, String local, String qName) throws org.xml.sax.SAXException {
+                    try {
+                        super.endElement(uri, local, qName);
+                    } catch (org.xml.sax.SAXException e) {
+                        throw failed(e);
+                    } catch (RuntimeException e) {
+                        throw failed(e);
+                    }
+                }
+
+                @Override
+                public void characters(char[] ch, int start, int length) throws org.xml.sax.SAXException {
+                    try {
+                        super.characters(ch, start, length);
+                    } catch (org.xml.sax.SAXException e) {
+                        throw failed(e);
+                    } catch (RuntimeException e) {
+                        throw failed(e);
+                    }
+                }
+
+                @Override
+                public void startDocument() throws org.xml.sax.SAXException {
+                    try {
+                        super.startDocument();
+                    } catch (org.xml.sax.SAXException e) {
+                        throw failed(e);
+                    } catch (RuntimeException e) {
+                        throw failed(e);
+                    }
                 }
 
                 @Override
                 public void endDocument() throws org.xml.sax.SAXException {
                     scope.checkDeadline();
-                    scope.stage = index;
-                    scope.stageName = description;
-                    super.endDocument();
+                    try {
+                        super.endDocument();
+                    } catch (org.xml.sax.SAXException e) {
+                        throw failed(e);
+                    } catch (RuntimeException e) {
+                        throw failed(e);
+                    }
                 }
             };
             guard.setContentHandler(in);
