@@ -51,7 +51,7 @@ final class Pipeline {
             Destination next = new Stage.Guard(sink, scope, -1, "response");
             for (int i = stages.size() - 1; i >= head; i--) {
                 Stage stage = stages.get(i);
-                next = new Stage.Guard(stage.open(scope, next), scope, i, stage.description);
+                next = new Stage.Guard(stage.open(scope, next, i), scope, i, stage.description);
             }
             PipelineConfiguration pipe = config.makePipelineConfiguration();
             Receiver first = next.getReceiver(pipe, new SerializationProperties());

@@ -49,7 +49,8 @@ abstract class Stage {
         this.description = description;
     }
 
-    abstract Destination open(RequestScope scope, Destination next) throws SaxonApiException;
+    /** Opens the stage at position {@code index} of its pipeline for one request. */
+    abstract Destination open(RequestScope scope, Destination next, int index) throws SaxonApiException;
 
     @Override
     public String toString() {
@@ -75,7 +76,7 @@ abstract class Stage {
         }
 
         @Override
-        Destination open(RequestScope scope, Destination next) throws SaxonApiException {
+        Destination open(RequestScope scope, Destination next, int index) throws SaxonApiException {
             Xslt30Transformer t = executable.load30();
             if (mode != null) t.setInitialMode(mode);
             t.setMessageHandler(scope.messages());
@@ -110,7 +111,7 @@ abstract class Stage {
         }
 
         @Override
-        Destination open(RequestScope scope, Destination next) {
+        Destination open(RequestScope scope, Destination next, int index) {
             XQueryEvaluator q = executable.load();
             // The request's resolvers for this run; collection() goes to the configuration's finder,
             // which finds the run by this resolver (Resources.scope).
@@ -134,9 +135,9 @@ abstract class Stage {
     }
 
     /**
-     * Java: a {@link SaxStage}. At the head of a pipeline it takes the request's SAX events directly
-     * ({@link #open(RequestScope, ContentHandler, int)}); after an XSLT or XQuery stage it sits
-     * between two SAX adapters.
+     * Java: a {@link SaxStage} behind a guard ({@link #open(RequestScope, ContentHandler, int)}). At
+     * the head of a pipeline it takes the request's SAX events directly; after an XSLT or XQuery
+     * stage it sits between two SAX adapters.
      */
     static final class Java extends Stage {
         private final SaxStage filter;
@@ -147,13 +148,13 @@ abstract class Stage {
         }
 
         /**
-         * The stage at position {@code index} of the head, on SAX events: what the {@link Guard} in
+         * The stage at position {@code index}, on SAX events: what the {@link Guard} in
          * front of any stage does (the deadline every few hundred events, the stage marked as started
          * when its input is complete) in a filter in front of the stage's own handler. A filter runs
          * while its input streams, not after it: whatever fails below this point before any later
          * stage has started is this stage's failure, and the error names it.
          */
-        ContentHandler open(RequestScope scope, ContentHandler next, int index) {
+        org.xml.sax.helpers.XMLFilterImpl open(RequestScope scope, ContentHandler next, int index) {
             ContentHandler in = filter.open(scope, next);
             org.xml.sax.helpers.XMLFilterImpl guard = new org.xml.sax.helpers.XMLFilterImpl() {
                 private int events;
@@ -238,14 +239,14 @@ abstract class Stage {
         }
 
         @Override
-        Destination open(RequestScope scope, Destination next) {
+        Destination open(RequestScope scope, Destination next, int index) {
             return new AbstractDestination() {
                 @Override
                 public Receiver getReceiver(PipelineConfiguration pipe, SerializationProperties params) throws SaxonApiException {
                     ReceivingContentHandler out = new ReceivingContentHandler();
                     out.setPipelineConfiguration(pipe);
                     out.setReceiver(next.getReceiver(pipe, params));
-                    ContentHandler in = filter.open(scope, out);
+                    org.xml.sax.helpers.XMLFilterImpl in = open(scope, out, index);
                     ContentHandlerProxy proxy = new ContentHandlerProxy(in) {
                         // Saxon's SAX bridge passes text without a location, and its locator then fails
                         // on an element the stage writes next (an element appended after a cookie's text).
@@ -256,7 +257,8 @@ abstract class Stage {
                         }
                     };
                     proxy.setPipelineConfiguration(pipe);
-                    if (in instanceof LexicalHandler lexical) proxy.setLexicalHandler(lexical);
+                    // Comments and CDATA marks go to the stage itself when it takes them (the guard takes none).
+                    if (in.getContentHandler() instanceof LexicalHandler lexical) proxy.setLexicalHandler(lexical);
                     return proxy;
                 }
 
@@ -339,7 +341,7 @@ abstract class Stage {
         }
 
         @Override
-        Destination open(RequestScope scope, Destination next) {
+        Destination open(RequestScope scope, Destination next, int index) {
             throw new CompileFailure(error);
         }
     }
