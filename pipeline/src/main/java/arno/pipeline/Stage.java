@@ -159,16 +159,6 @@ abstract class Stage {
             org.xml.sax.helpers.XMLFilterImpl guard = new org.xml.sax.helpers.XMLFilterImpl() {
                 private int events;
 
-                private org.xml.sax.SAXException failed(org.xml.sax.SAXException e) {
-                    mark();
-                    return e;
-                }
-
-                private RuntimeException failed(RuntimeException e) {
-                    mark();
-                    return e;
-                }
-
                 private void mark() {
                     if (scope.stage < index) {
                         scope.stage = index;
@@ -182,10 +172,9 @@ abstract class Stage {
                     if (++events % Guard.CHECK_EVERY == 0) scope.checkDeadline();
                     try {
                         super.startElement(uri, local, qName, atts);
-                    } catch (org.xml.sax.SAXException e) {
-                        throw failed(e);
-                    } catch (RuntimeException e) {
-                        throw failed(e);
+                    } catch (org.xml.sax.SAXException | RuntimeException e) {
+                        mark();
+                        throw e;
                     }
                 }
 
@@ -193,10 +182,9 @@ abstract class Stage {
                 public void endElement(String uri, String local, String qName) throws org.xml.sax.SAXException {
                     try {
                         super.endElement(uri, local, qName);
-                    } catch (org.xml.sax.SAXException e) {
-                        throw failed(e);
-                    } catch (RuntimeException e) {
-                        throw failed(e);
+                    } catch (org.xml.sax.SAXException | RuntimeException e) {
+                        mark();
+                        throw e;
                     }
                 }
 
@@ -204,10 +192,9 @@ abstract class Stage {
                 public void characters(char[] ch, int start, int length) throws org.xml.sax.SAXException {
                     try {
                         super.characters(ch, start, length);
-                    } catch (org.xml.sax.SAXException e) {
-                        throw failed(e);
-                    } catch (RuntimeException e) {
-                        throw failed(e);
+                    } catch (org.xml.sax.SAXException | RuntimeException e) {
+                        mark();
+                        throw e;
                     }
                 }
 
@@ -215,10 +202,9 @@ abstract class Stage {
                 public void startDocument() throws org.xml.sax.SAXException {
                     try {
                         super.startDocument();
-                    } catch (org.xml.sax.SAXException e) {
-                        throw failed(e);
-                    } catch (RuntimeException e) {
-                        throw failed(e);
+                    } catch (org.xml.sax.SAXException | RuntimeException e) {
+                        mark();
+                        throw e;
                     }
                 }
 
@@ -227,10 +213,9 @@ abstract class Stage {
                     scope.checkDeadline();
                     try {
                         super.endDocument();
-                    } catch (org.xml.sax.SAXException e) {
-                        throw failed(e);
-                    } catch (RuntimeException e) {
-                        throw failed(e);
+                    } catch (org.xml.sax.SAXException | RuntimeException e) {
+                        mark();
+                        throw e;
                     }
                 }
             };
