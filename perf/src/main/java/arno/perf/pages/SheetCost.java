@@ -1,0 +1,47 @@
+package arno.perf.pages;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One checkout's stylesheets on the ceiling's pages ({@link CeilingPages}: plain Saxon, TinyTrees, no
+ * HTTP), on one thread: WARMUP rounds of every page unmeasured, then ROUNDS measured; prints the
+ * median of the rounds' CPU a page (this thread's, in µs) alone on its line. With a fifth argument,
+ * every page is first written to that file, so that two stylesheets' pages can be compared byte for
+ * byte. {@code perf/sheet-ab.sh} runs two checkouts' stylesheets in JVMs of their own, alternated:
+ * two stylesheets in one JVM bias each other (Saxon's calls get more shapes to dispatch on).
+ *
+ * <pre>
+ * java -cp "$(perf/classpath.sh)" arno.perf.pages.SheetCost ROOT CONTENT WARMUP ROUNDS [PAGES-FILE]
+ * </pre>
+ */
+public final class SheetCost {
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args[0]), content = Path.of(args[1]);
+        int warm = Integer.parseInt(args[2]), rounds = Integer.parseInt(args[3]);
+        CeilingPages site = new CeilingPages(root, content, null);
+        List<CeilingPages.Page> pages = new ArrayList<>();
+        for (String p : PerfServer.fullTextPaths(content)) pages.add(site.page(p));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        if (args.length > 4) {
+            try (var f = new java.io.FileOutputStream(args[4])) {
+                for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); out.writeTo(f); }
+            }
+        }
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        for (int w = 0; w < warm; w++) for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); }
+        double[] cpu = new double[rounds];
+        for (int r = 0; r < rounds; r++) {
+            long c0 = mx.getCurrentThreadCpuTime();
+            for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); }
+            cpu[r] = (mx.getCurrentThreadCpuTime() - c0) / 1e3 / pages.size();
+        }
+        double[] s = cpu.clone(); Arrays.sort(s);
+        System.out.printf("%.1f%n", s[rounds / 2]);
+    }
+}
