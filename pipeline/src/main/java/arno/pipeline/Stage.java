@@ -148,11 +148,11 @@ abstract class Stage {
         }
 
         /**
-         * The stage at position {@code index}, on SAX events: what the {@link Guard} in
-         * front of any stage does (the deadline every few hundred events, the stage marked as started
-         * when its input is complete) in a filter in front of the stage's own handler. A filter runs
-         * while its input streams, not after it: whatever fails below this point before any later
-         * stage has started is this stage's failure, and the error names it.
+         * The stage at position {@code index}, on SAX events, behind a guard: the deadline checked
+         * every few hundred events (at the head no {@link Guard} does it), and the stage named in
+         * the error when it fails. A filter runs while its input streams, not after it, so it cannot
+         * be marked as started when its input is complete as other stages are: instead, whatever
+         * fails below this guard before any later stage has started is this stage's failure.
          */
         org.xml.sax.helpers.XMLFilterImpl open(RequestScope scope, ContentHandler next, int index) {
             ContentHandler in = filter.open(scope, next);
