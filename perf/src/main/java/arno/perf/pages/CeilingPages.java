@@ -88,6 +88,9 @@ final class CeilingPages {
     private final Map<String, SiteRoute> sites = new LinkedHashMap<>();
     /** The pre-parsed documents doc() may ask for, by store path ("/journals/ja/v1/i1/a0001.xml"). */
     private final Map<String, TreeInfo> documents = new HashMap<>();
+    /** When set, doc() reads the stored trees of this store (a view a page) instead of {@link #documents}. */
+    private arno.xml.DocumentStore store;
+    private arno.xml.DocumentStore.View view;
 
     /** One site's fulltext route: its prefix, parameters, compiled stylesheet and mode. */
     record SiteRoute(String name, String prefix, Map<String, String> params, String pattern, String route,
@@ -308,6 +311,15 @@ final class CeilingPages {
     }
 
     /**
+     * From now on doc() opens the documents stored in {@code store} (the same paths, loaded from the
+     * same content), one read view a page, as Arno's page path reads them: the stored tree's price
+     * without HTTP or the pipeline.
+     */
+    void readFrom(arno.xml.DocumentStore store) {
+        this.store = store;
+    }
+
+    /**
      * Builds one page into {@code out} (the HTML body's bytes) with a new transformer, as Arno's
      * XSLT stage does; returns the status rsp:response gave.
      */
@@ -326,15 +338,26 @@ final class CeilingPages {
         s.setOutputProperty(Serializer.Property.INCLUDE_CONTENT_TYPE, "no");
         BodyOnly body = new BodyOnly(s);
         t.setGlobalContextItem(page.request(), true);
-        t.applyTemplates(page.request(), body);
-        return body.status;
+        if (store == null) {
+            t.applyTemplates(page.request(), body);
+            return body.status;
+        }
+        try (arno.xml.DocumentStore.View v = store.read()) {
+            view = v;
+            t.applyTemplates(page.request(), body);
+            return body.status;
+        } finally {
+            view = null;
+        }
     }
 
     /** doc('content:/P') is the pre-parsed document at P; anything else Saxon's default (which the pages never ask). */
     private final ResourceResolver resolver = request -> {
         String uri = request.uri;
         if (uri == null || !uri.startsWith("content:")) return null;
-        TreeInfo tree = documents.get(uri.substring("content:".length()));
+        String path = uri.substring("content:".length());
+        if (view != null) return view.exists(path) ? view.document(path, processor.getUnderlyingConfiguration()).getRootNode() : null;
+        TreeInfo tree = documents.get(path);
         return tree == null ? null : tree.getRootNode();
     };
 

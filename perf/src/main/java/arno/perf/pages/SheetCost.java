@@ -13,7 +13,9 @@ import java.util.List;
  * HTTP), on one thread: WARMUP rounds of every page unmeasured, then ROUNDS measured; prints the
  * median of the rounds' CPU a page (this thread's, in µs) alone on its line. With a fifth argument,
  * every page is first written to that file, so that two stylesheets' pages can be compared byte for
- * byte. {@code perf/sheet-ab.sh} runs two checkouts' stylesheets in JVMs of their own, alternated:
+ * byte. With {@code -Darno.store=true} the documents are read from a store loaded with the content
+ * (in a temporary folder), as stored trees, one read view a page: the store's price alone.
+ * {@code perf/sheet-ab.sh} runs two checkouts' stylesheets in JVMs of their own, alternated:
  * two stylesheets in one JVM bias each other (Saxon's calls get more shapes to dispatch on).
  *
  * <pre>
@@ -25,6 +27,13 @@ public final class SheetCost {
         Path root = Path.of(args[0]), content = Path.of(args[1]);
         int warm = Integer.parseInt(args[2]), rounds = Integer.parseInt(args[3]);
         CeilingPages site = new CeilingPages(root, content, null);
+        arno.store.Store store = null;
+        Path dir = null;
+        if (StoredContent.wanted()) {
+            dir = java.nio.file.Files.createTempDirectory("sheet-cost");
+            store = StoredContent.load(content, dir);
+            site.readFrom(store);
+        }
         List<CeilingPages.Page> pages = new ArrayList<>();
         for (String p : PerfServer.fullTextPaths(content)) pages.add(site.page(p));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -43,5 +52,9 @@ public final class SheetCost {
         }
         double[] s = cpu.clone(); Arrays.sort(s);
         System.out.printf("%.1f%n", s[rounds / 2]);
+        if (store != null) {
+            store.close();
+            arno.testkit.Local.deleteTree(dir);
+        }
     }
 }
