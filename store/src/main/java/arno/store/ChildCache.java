@@ -18,6 +18,9 @@ import net.sf.saxon.tree.iter.AxisIterator;
 final class ChildCache {
 
     private static final int SLOTS = 1024;
+    /** Slots for a small document: a page's article, read once, marks few elements (see {@link #ChildCache(long)}). */
+    private static final int MIN_SLOTS = 64;
+    private final int slots;
     /**
      * Elements with more children than this are walked, not cached: at 13 bytes a child, an
      * entry stays under 220 KB (a join's inner sequence, {@code /site/closed_auctions/closed_auction},
@@ -26,8 +29,8 @@ final class ChildCache {
     static final int MAX_CHILDREN = 16384;
     private static final long[] NO_POSITIONS = {};
 
-    /** The children of the element at {@code pos} (none: too many to cache). */
-    record Entry(long pos, long[] positions, byte[] kinds, int[] codes) {
+    /** The children of the element at {@code pos}: the first {@code count} of each array (none: too many to cache). */
+    record Entry(long pos, long[] positions, byte[] kinds, int[] codes, int count) {
     }
 
     /**
@@ -46,12 +49,12 @@ final class ChildCache {
         long[] s = seen;
         Entry[] b = built;
         if (s == null || b == null) {
-            s = new long[SLOTS];
-            b = new Entry[SLOTS];
+            s = new long[slots];
+            b = new Entry[slots];
             seen = s;
             built = b;
         }
-        int slot = (int) (((pos ^ (pos >>> 13)) * 0x9E3779B1L) >>> 22) & (SLOTS - 1);
+        int slot = (int) (((pos ^ (pos >>> 13)) * 0x9E3779B1L) >>> 22) & (slots - 1);
         Entry e = b[slot];
         if (e == null || e.pos != pos) {
             long mark = s[slot];
@@ -73,8 +76,20 @@ final class ChildCache {
         return new Cached(t, e, test);
     }
 
+    /**
+     * A cache for a document of {@code length} bytes: a slot per 256 bytes, between
+     * {@link #MIN_SLOTS} and {@link #SLOTS}. A tree is opened per request, so its cache is made per
+     * request too, and at 1,024 slots that was 12 KB zeroed for each document a page reads, which
+     * a one-pass page (that revisits almost nothing) never uses; a large document a query joins
+     * over still gets them all.
+     */
+    ChildCache(long length) {
+        int want = (int) Math.min(SLOTS, Math.max(MIN_SLOTS, length >>> 8));
+        this.slots = Integer.highestOneBit(want - 1) << 1;
+    }
+
     /** Reads the children's kinds and names, as a selective sibling walk does (tag, name, size), no more. */
-    private static Entry build(StoredTree t, long pos, long first) {
+    static Entry build(StoredTree t, long pos, long first) {
         Cursor c = new Cursor(t);
         long[] positions = new long[8];
         byte[] kinds = new byte[8];
@@ -87,7 +102,7 @@ final class ChildCache {
                 break;
             }
             if (n == MAX_CHILDREN) {
-                return new Entry(pos, NO_POSITIONS, null, null);
+                return new Entry(pos, NO_POSITIONS, null, null, 0);
             }
             if (n == positions.length) {
                 positions = java.util.Arrays.copyOf(positions, n * 2);
@@ -102,8 +117,8 @@ final class ChildCache {
             n++;
             p = c.skip(p, tg, k);
         }
-        return new Entry(pos, java.util.Arrays.copyOf(positions, n), java.util.Arrays.copyOf(kinds, n),
-                java.util.Arrays.copyOf(codes, n));
+        // not trimmed: an entry lives for a page or a query, and most hold a few children
+        return new Entry(pos, positions, kinds, codes, n);
     }
 
     /** The children from an entry: names tested in the arrays, only matches decoded. */
@@ -121,7 +136,8 @@ final class ChildCache {
         @Override
         public NodeInfo next() {
             long[] positions = e.positions;
-            while (i < positions.length) {
+            int count = e.count;
+            while (i < count) {
                 int k = i++;
                 if (test.quick(e.kinds[k], e.codes[k])) {
                     long p = positions[k];

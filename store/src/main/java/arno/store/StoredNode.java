@@ -654,8 +654,11 @@ final class StoredNode implements NodeInfo {
      *
      * <p>A node's first question only marks it ({@link #ASKED}: a field write, no allocation), so
      * a one-pass walk or transform makes no memo; the second makes one. {@link #SLOTS} answers, the
-     * oldest replaced; answers with more than {@link #MAX_NODES} nodes are not kept. The tree is
-     * immutable, so an answer never goes stale.
+     * oldest replaced; answers with more than {@link #MAX_NODES} nodes are not kept. From the
+     * third question on, the memo also holds the node's children as arrays of kinds and names
+     * ({@link #children}), so that different questions (a page's citation: its authors, year,
+     * title, source, volume, pages, DOI) test names in an array rather than walking the records
+     * again each. The tree is immutable, so an answer never goes stale.
      *
      * <p>Flat and immutable: the slots are fields of the memo itself, and a new answer makes a new
      * memo (answers are added a few times per node, looked up once per pair). A join at 50 MB
@@ -674,13 +677,18 @@ final class StoredNode implements NodeInfo {
         /** The slot the next answer replaces. */
         private final int next;
         private final Object k0, l0, a0, k1, l1, a1, k2, l2, a2, k3, l3, a3;
+        /** The node's children as arrays of position, kind and name, once asked a third child question; or null. */
+        final ChildCache.Entry children;
 
-        static final Memo EMPTY = new Memo(0, 0, null, null, null, null, null, null, null, null, null, null, null, null);
+        static final Memo EMPTY = new Memo(0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        /** Empty, of a node whose one held answer (see {@link #memoized}) gave way to another question: asked twice before. */
+        static final Memo EMPTY_AGAIN = new Memo(0, 0, null, null, null, null, null, null, null, null, null, null, null, null, null);
 
         private Memo(int axes, int next, Object k0, Object l0, Object a0, Object k1, Object l1, Object a1,
-                Object k2, Object l2, Object a2, Object k3, Object l3, Object a3) {
+                Object k2, Object l2, Object a2, Object k3, Object l3, Object a3, ChildCache.Entry children) {
             this.axes = axes;
             this.next = next;
+            this.children = children;
             this.k0 = k0;
             this.l0 = l0;
             this.a0 = a0;
@@ -716,6 +724,11 @@ final class StoredNode implements NodeInfo {
 
         /** This memo with the answer in the next slot (the oldest answer out once all are used). */
         Memo with(int axis, Object key, Object local, Object answer) {
+            return with(axis, key, local, answer, children);
+        }
+
+        /** As {@link #with(int, Object, Object, Object)}, holding {@code kids} as the node's children. */
+        Memo with(int axis, Object key, Object local, Object answer, ChildCache.Entry kids) {
             int i = next;
             int shift = 8 * i;
             int ax = (axes & ~(0xFF << shift)) | ((axis + 2) << shift);
@@ -724,7 +737,7 @@ final class StoredNode implements NodeInfo {
                     i == 0 ? key : k0, i == 0 ? local : l0, i == 0 ? answer : a0,
                     i == 1 ? key : k1, i == 1 ? local : l1, i == 1 ? answer : a1,
                     i == 2 ? key : k2, i == 2 ? local : l2, i == 2 ? answer : a2,
-                    i == 3 ? key : k3, i == 3 ? local : l3, i == 3 ? answer : a3);
+                    i == 3 ? key : k3, i == 3 ? local : l3, i == 3 ? answer : a3, kids);
         }
     }
 
@@ -741,8 +754,9 @@ final class StoredNode implements NodeInfo {
             memo = ASKED;
             return null;
         }
-        memo = Memo.EMPTY;
-        return Memo.EMPTY;
+        Memo fresh = m instanceof StoredNode ? Memo.EMPTY_AGAIN : Memo.EMPTY;
+        memo = fresh;
+        return fresh;
     }
 
     /**
@@ -766,15 +780,28 @@ final class StoredNode implements NodeInfo {
         }
         Object answer = m.get(axis, test, null);
         if (answer == null) {
-            // from the records, not the ChildCache: the memo keeps the answer, so caching every
-            // child's name too (for a join's 5,000 inner nodes, once each) would only evict entries
-            AxisIterator it = axis == AxisInfo.CHILD ? new Axes.Siblings(tree, first(), Axes.Test.of(test, tree))
-                    : new Axes.Attributes(this, start(), first(), Axes.Test.of(test, tree));
+            // Not from the ChildCache: the memo keeps the answer, so caching every child's name
+            // there too (for a join's 5,000 inner nodes, once each) would only evict entries. But
+            // a node asked a third different child question (a page's reference: its authors,
+            // year, title, source, volume, pages and DOI, each a step of its own) keeps its
+            // children's names in its memo, as TinyTree's arrays hold them, and tests them there:
+            // a page's citation was walked a dozen times, header by header.
+            ChildCache.Entry kids = m.children;
+            AxisIterator it;
+            if (axis == AxisInfo.CHILD) {
+                if (kids == null && m != Memo.EMPTY) {
+                    kids = ChildCache.build(tree, pos, first());
+                }
+                it = kids != null && kids.count() > 0 ? new ChildCache.Cached(tree, kids, Axes.Test.of(test, tree))
+                        : new Axes.Siblings(tree, first(), Axes.Test.of(test, tree));
+            } else {
+                it = new Axes.Attributes(this, start(), first(), Axes.Test.of(test, tree));
+            }
             StoredNode[] found = new StoredNode[MAX_ANSWER];
             int n = 0;
             for (NodeInfo x; (x = it.next()) != null; ) {
                 if (n == found.length) {
-                    memo = m.with(axis, test, null, TOO_MANY);
+                    memo = m.with(axis, test, null, TOO_MANY, kids);
                     return null;
                 }
                 found[n++] = (StoredNode) x;
@@ -784,7 +811,7 @@ final class StoredNode implements NodeInfo {
                     && one.answers(axis, t)) {
                 MEMO.setRelease(this, one);
             } else {
-                memo = m.with(axis, test, null, answer);
+                memo = m.with(axis, test, null, answer, kids);
             }
         }
         if (answer == NONE) {

@@ -89,7 +89,7 @@ final class StoredTree extends GenericTreeInfo {
     }
 
     /** Children of recently revisited elements, for named child steps. */
-    final ChildCache childCache = new ChildCache();
+    final ChildCache childCache;
 
     /** Name tests compiled for this tree's iterators, by identity (immutable; racy reads see each whole). */
     final Axes.Test[] nameTests = new Axes.Test[8];
@@ -114,6 +114,7 @@ final class StoredTree extends GenericTreeInfo {
         this.names = table.names;
         this.locals = table.locals;
         this.chunks = new UnsafeBuffer[header.chunks()];
+        this.childCache = new ChildCache(header.length());
         this.first = snapshot.chunk(docId, 0);
         this.chunks[0] = first;
         this.documentNumber = config.getDocumentNumberAllocator().allocateDocumentNumber();

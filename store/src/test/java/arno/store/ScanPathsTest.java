@@ -364,6 +364,71 @@ class ScanPathsTest {
     }
 
     /**
+     * A node asked many different child questions (a page's citation: authors, year, title,
+     * source, pages, DOI, each a step of its own) answers from its children's names kept in its
+     * memo from the third question on: every kind of child (elements under two prefixes of one
+     * URI and in none, text, comments, named processing instructions), a name with more children
+     * than a memo keeps, a name no child has, and an element with more children than the table
+     * holds (then the records are walked), each question asked in turn and again, like TinyTree.
+     */
+    @Test
+    void aNodeAskedManyQuestionsAnswersFromItsChildrenLikeTinyTree() throws Exception {
+        StringBuilder b = new StringBuilder("<r xmlns:p='urn:p' xmlns:q='urn:p'>");
+        for (int i = 0; i < 40; i++) {
+            b.append("<cite n='").append(i).append("'>");
+            b.append("<name>a").append(i).append("</name>t").append(i).append("<!--c").append(i).append("-->");
+            for (int k = 0; k < i % 12; k++) {
+                b.append("<name>n").append(k).append("</name>");
+            }
+            b.append(i % 2 == 0 ? "<p:year>19" : "<q:year>20").append(i).append(i % 2 == 0 ? "</p:year>" : "</q:year>");
+            b.append("<?doi 10.1/").append(i).append("?><source>s").append(i).append("</source>");
+            if (i % 3 == 0) {
+                b.append("<?other x?><year>plain").append(i).append("</year>");
+            }
+            b.append("tail</cite>");
+        }
+        b.append("<wide>");
+        for (int i = 0; i < ChildCache.MAX_CHILDREN + 5; i++) {
+            b.append(i % 1000 == 0 ? "<source>w" + i + "</source>" : "<x/>");
+        }
+        String xml = b.append("</wide></r>").toString();
+        TestStores.putAll(store, "/c.xml", xml);
+        XdmNode tiny = tiny(xml);
+        net.sf.saxon.om.NamePool pool = processor.getUnderlyingConfiguration().getNamePool();
+        List<net.sf.saxon.pattern.NodeTest> questions = new ArrayList<>(List.of(
+                new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "name"), pool),
+                new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.of("urn:p"), "year"), pool),
+                new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "year"), pool),
+                new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "source"), pool),
+                new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "absent"), pool),
+                new NameTest(Type.PROCESSING_INSTRUCTION, pool.allocateFingerprint(NamespaceUri.NULL, "doi"), pool),
+                NodeKindTest.TEXT, NodeKindTest.ELEMENT, NodeKindTest.COMMENT,
+                NodeKindTest.makeNodeKindTest(Type.PROCESSING_INSTRUCTION)));
+        try (Snapshot s = store.read()) {
+            XdmNode stored = stored(s, "/c.xml");
+            List<NodeInfo> ts = elements(tiny.getUnderlyingNode());
+            List<NodeInfo> ss = elements(stored.getUnderlyingNode());
+            assertThat(ss).hasSize(ts.size());
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < ts.size(); i++) {
+                    // each element in its own order, so the table is built after different questions
+                    for (int k = 0; k < questions.size(); k++) {
+                        net.sf.saxon.pattern.NodeTest q = questions.get((i + k) % questions.size());
+                        assertThat(strings(ss.get(i), AxisInfo.CHILD, q)).as("child::%s of %s", q, ts.get(i))
+                                .isEqualTo(strings(ts.get(i), AxisInfo.CHILD, q));
+                    }
+                }
+            }
+            for (String e : List.of(
+                    "for $c in /r/cite return string-join(($c/name, $c/*:year, $c/source, $c/processing-instruction(doi), "
+                            + "$c/text(), $c/comment(), $c/year, $c/absent, $c/@n), '|')",
+                    "count(/r/wide/x), string-join(/r/wide/source, ','), count(/r/wide/node())")) {
+                assertThat(eval(e, stored)).as(e).isEqualTo(eval(e, tiny));
+            }
+        }
+    }
+
+    /**
      * A node whose memo holds one answer holds that node itself, matched by the question's kind
      * and name: a child element and an attribute of the same name, two NameTest objects for one
      * name, a name under two prefixes, another question in between (the held node gives way to a

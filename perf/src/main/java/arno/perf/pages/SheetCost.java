@@ -44,6 +44,30 @@ public final class SheetCost {
         }
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         for (int w = 0; w < warm; w++) for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); }
+        String flip = System.getProperty("sheet.flip"); // scratch: CLASS#FIELD, a static boolean flipped every round
+        if (flip != null) {
+            java.lang.reflect.Field f = Class.forName(flip.substring(0, flip.indexOf('#'))).getField(flip.substring(flip.indexOf('#') + 1));
+            f.setAccessible(true);
+            double[][] by = new double[2][rounds];
+            long[] alloc = new long[2];
+            com.sun.management.ThreadMXBean amx = (com.sun.management.ThreadMXBean) mx;
+            long self = Thread.currentThread().getId();
+            for (int r = 0; r < 2 * rounds; r++) {
+                boolean on = (r & 1) == ((r / 2) & 1) ? false : true;
+                f.setBoolean(null, on);
+                long c0 = mx.getCurrentThreadCpuTime(), a0 = amx.getThreadAllocatedBytes(self);
+                for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); }
+                by[on ? 1 : 0][r / 2] = (mx.getCurrentThreadCpuTime() - c0) / 1e3 / pages.size();
+                alloc[on ? 1 : 0] += amx.getThreadAllocatedBytes(self) - a0;
+            }
+            double[] q = new double[rounds];
+            for (int r = 0; r < rounds; r++) q[r] = by[1][r] / by[0][r];
+            Arrays.sort(q); Arrays.sort(by[0]); Arrays.sort(by[1]);
+            System.out.printf("off %.1f us, on %.1f us a page; on/off per pair median %.3f (%.3f-%.3f); allocated off %.1f KB, on %.1f KB a page%n",
+                    by[0][rounds / 2], by[1][rounds / 2], q[rounds / 2], q[0], q[rounds - 1],
+                    alloc[0] / 1024.0 / rounds / pages.size(), alloc[1] / 1024.0 / rounds / pages.size());
+            return;
+        }
         double[] cpu = new double[rounds];
         for (int r = 0; r < rounds; r++) {
             long c0 = mx.getCurrentThreadCpuTime();
