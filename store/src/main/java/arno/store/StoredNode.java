@@ -797,16 +797,27 @@ final class StoredNode implements NodeInfo {
             } else {
                 it = new Axes.Attributes(this, start(), first(), Axes.Test.of(test, tree));
             }
-            StoredNode[] found = new StoredNode[MAX_ANSWER];
+            // most answers are one node or none: an array only from the second
+            StoredNode single = null;
+            StoredNode[] found = null;
             int n = 0;
             for (NodeInfo x; (x = it.next()) != null; ) {
-                if (n == found.length) {
-                    memo = m.with(axis, test, null, TOO_MANY, kids);
-                    return null;
+                if (n == 0) {
+                    single = (StoredNode) x;
+                } else {
+                    if (n == MAX_ANSWER) {
+                        memo = m.with(axis, test, null, TOO_MANY, kids);
+                        return null;
+                    }
+                    if (found == null) {
+                        found = new StoredNode[MAX_ANSWER];
+                        found[0] = single;
+                    }
+                    found[n] = (StoredNode) x;
                 }
-                found[n++] = (StoredNode) x;
+                n++;
             }
-            answer = n == 0 ? NONE : n == 1 ? found[0] : Arrays.copyOf(found, n);
+            answer = n == 0 ? NONE : n == 1 ? single : Arrays.copyOf(found, n);
             if (m == Memo.EMPTY && answer instanceof StoredNode one && test instanceof NameTest t
                     && one.answers(axis, t)) {
                 MEMO.setRelease(this, one);

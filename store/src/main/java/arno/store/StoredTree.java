@@ -91,8 +91,12 @@ final class StoredTree extends GenericTreeInfo {
     /** Children of recently revisited elements, for named child steps. */
     final ChildCache childCache;
 
-    /** Name tests compiled for this tree's iterators, by identity (immutable; racy reads see each whole). */
-    final Axes.Test[] nameTests = new Axes.Test[8];
+    /**
+     * Name tests compiled for this tree's iterators, by identity (immutable; racy reads see each
+     * whole). A page's stylesheet asks a few hundred different steps of one tree: with 8 slots
+     * most of them made a new test each time.
+     */
+    final Axes.Test[] nameTests = new Axes.Test[64];
 
     /**
      * Fingerprint → the document's name codes with that fingerprint (one per prefix used), as

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Issue 25, item 3, in one run: Arno serving the full-text pages from the store over HTTP under
+# wrk (32 connections, as the issue measured), then the ceiling (arno.perf.pages.Ceiling: plain
+# Saxon, the same stylesheets, the same articles as TinyTrees, a thread per core, no HTTP), and
+# their ratio. wrk runs on one thread and its own CPU is read from /proc over the measured rounds,
+# so what it takes of the cores is printed beside the ratio. Arno's pages are checked equal to
+# the ceiling's by Ceiling itself (against a server of its own, as always).
+#
+# Usage: perf/run-ceiling.sh [JAVA OPTS]   (default: -Darno.store=true)
+# Environment: ROUNDS (5), PHASE (10 s), WARMUP (30 s), CONTENT (perf/target/pages/data-1000/content).
+# Needs wrk (Debian: apt-get install wrk). Run perf/run-pages.sh once first, and run this alone.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds="${ROUNDS:-5}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
+opts="${1:--Darno.store=true}"
+out=perf/target/pages
+content="${CONTENT:-$out/data-1000/content}"
+[ -d "$content/journals" ] || { echo "no content in $content: run perf/run-pages.sh first (or CONTENT=folder)" >&2; exit 1; }
+command -v wrk >/dev/null || { echo "wrk is not installed (Debian: apt-get install wrk)" >&2; exit 1; }
+cp=$(perf/classpath.sh)
+port=18083
+ss -ltn | grep -q ":$port " && { echo "port $port is taken: another run's server?" >&2; exit 1; }
+
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null || true' EXIT
+# shellcheck disable=SC2086 # the options are words
+java -Xmx1g $opts -cp "$cp" arno.perf.pages.PerfServer . "$content" $port /dev/null > "$out/ceiling-server.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 240); do grep -q READY "$out/ceiling-server.log" && break; sleep 0.5; done
+grep -q READY "$out/ceiling-server.log" || { echo "the server did not start: $out/ceiling-server.log" >&2; exit 1; }
+
+java -cp "$cp" arno.perf.pages.PerfServer --list "$content" > "$out/ceiling-paths.txt"
+cat > "$out/ceiling.lua" <<'LUA'
+-- every full-text page in turn, from a different place in the list on each connection's thread
+local paths = {}
+for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
+local i = 0
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+LUA
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK); cores=$(nproc)
+run() { # seconds: one wrk run; prints "pages/s non2xx wrk-cpu-ticks server-cpu-ticks p99"
+  local w s0 t
+  PATHS="$PWD/$out/ceiling-paths.txt" wrk -t1 -c32 -d"$1"s --latency -s "$out/ceiling.lua" "http://127.0.0.1:$port" > "$out/ceiling-wrk.txt" 2>&1 &
+  w=$!
+  s0=$(ticks "$pid"); sleep 0.2
+  local w0; w0=$(ticks "$w" 2>/dev/null || echo 0)
+  local w1=$w0
+  while kill -0 "$w" 2>/dev/null; do w1=$(ticks "$w" 2>/dev/null || echo "$w1"); sleep 0.5; done
+  t=$(( $(ticks "$pid") - s0 ))
+  awk -v wt=$((w1 - w0)) -v st="$t" '
+    /Requests\/sec/ { r = $2 } /Non-2xx/ { bad = $NF } / 99% / { p = $2 }
+    END { printf "%s %d %d %d %s\n", r, bad, wt, st, p }' "$out/ceiling-wrk.txt"
+}
+echo "== $(date -u +%FT%TZ), Arno ($opts) under wrk -t1 -c32: $warmup s warm-up, $rounds rounds of $phase s"
+run "$warmup" > /dev/null
+: > "$out/ceiling-arno.txt"
+for r in $(seq 1 "$rounds"); do
+  line=$(run "$phase"); echo "$line" >> "$out/ceiling-arno.txt"
+  set -- $line
+  [ "$2" = 0 ] || echo "round $r: $2 responses not 2xx" >&2
+  awk -v r="$r" -v p="$1" -v wt="$3" -v st="$4" -v ph="$phase" -v hz="$hz" -v c="$cores" -v l="$5" 'BEGIN {
+    printf "round %d: %.0f pages/s, p99 %s, server CPU %.0f us/page, wrk %.0f us/page (%.0f%% of the %d cores)\n",
+      r, p, l, st / hz * 1e6 / (p * ph), wt / hz * 1e6 / (p * ph), 100 * wt / hz / (ph * c), c }'
+done
+kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+arno=$(cut -d' ' -f1 "$out/ceiling-arno.txt" | median)
+share=$(awk -v hz="$hz" -v ph="$phase" -v c="$cores" '{ print 100 * $3 / hz / (ph * c) }' "$out/ceiling-arno.txt" | median)
+echo "arno: median $arno pages/s; wrk takes $(printf %.1f "$share")% of the cores"
+java -Xmx1g -cp "$cp" arno.perf.pages.Ceiling --content "$content" --rounds "$rounds" --seconds "$phase" --warmup "$warmup" \
+    --arno "$arno" | tee "$out/ceiling-saxon.txt" | grep -v "^round"
