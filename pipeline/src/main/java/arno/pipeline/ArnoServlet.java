@@ -202,6 +202,7 @@ public final class ArnoServlet extends HttpServlet {
     private void run(AsyncContext async, Sites given, PageCaches.Lookup miss, byte[] body, long start) {
         HttpServletRequest request = (HttpServletRequest) async.getRequest();
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
+        String uri = request.getRequestURI(); // read now: a recycled request has none
         Exchange exchange = null;
         try {
             response.setBufferSize(BUFFER);
@@ -220,32 +221,61 @@ public final class ArnoServlet extends HttpServlet {
             exchange.respond(new Target(view, capture, sites));
             sites.engine.caches.store(miss, sites, view, exchange, reads, capture, response);
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.DEBUG, "writing " + request.getRequestURI() + " failed: " + e);
+            LOG.log(System.Logger.Level.DEBUG, "writing " + uri + " failed: " + e);
         } catch (arno.xml.ArnoException e) {
             // Development: an edit broke a site.xml or a package. Say so until it is fixed.
             LOG.log(System.Logger.Level.ERROR, e.describe());
-            if (!response.isCommitted()) {
+            if (!recycled(response) && !response.isCommitted()) {
                 response.resetBuffer();
                 plain(response, 500, "Site configuration error", e.describe());
             }
         } catch (RuntimeException | Error e) {
-            if (ErrorResponses.clientAbort(e) != null) {
-                LOG.log(System.Logger.Level.INFO, "client went away from " + request.getRequestURI() + ": "
-                        + ErrorResponses.clientAbort(e));
+            if (ErrorResponses.clientAbort(e) != null || recycled(response)) {
+                LOG.log(System.Logger.Level.INFO, "client went away from " + uri + ": "
+                        + (ErrorResponses.clientAbort(e) != null ? ErrorResponses.clientAbort(e) : "the exchange was closed"));
                 return;
             }
-            LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + request.getRequestURI(), e);
+            LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + uri, e);
             if (!response.isCommitted()) {
                 response.resetBuffer();
                 plain(response, 500, "Internal error", "Unexpected failure; the server log has the details.");
             }
         } finally {
             // The one place a built page (or its failure) is finished: what the metrics count.
+            // Nothing here may throw: the worker's thread would die of it (and a new one be made).
             Site site = exchange == null ? null : exchange.site();
             String route = exchange == null ? null : exchange.routeName();
+            int status = recycled(response) ? CLIENT_GONE : response.getStatus();
             observer.done(site == null ? RequestObserver.NONE : site.name(), route == null ? RequestObserver.NONE : route,
-                    response.getStatus(), System.nanoTime() - start);
-            async.complete();
+                    status, System.nanoTime() - start);
+            if (status != CLIENT_GONE) {
+                try {
+                    async.complete();
+                } catch (IllegalStateException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "the container completed " + uri + " first: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * The status a request is counted with when its client went away while its page was being
+     * written and the container, seeing the broken connection on its own thread, had already
+     * finished the exchange (nginx's "client closed request"): nothing was answered.
+     */
+    public static final int CLIENT_GONE = 499;
+
+    /**
+     * Whether the container has finished this response and handed its object to another request:
+     * a client that goes away while a worker writes its page makes the container close the
+     * exchange on a thread of its own, and every later call on the response then throws.
+     */
+    private static boolean recycled(HttpServletResponse response) {
+        try {
+            response.isCommitted();
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
         }
     }
 

@@ -382,6 +382,46 @@ class OperatingHttpTest {
         }
     }
 
+    /**
+     * Many clients going away at once, each while its page is being written or still waits for a
+     * worker (what a load generator does when it stops): the container then closes exchanges on
+     * its own threads while workers still hold them. No worker may die of it (each death printed
+     * a stack trace and made a new thread), and the server keeps answering.
+     */
+    @Test
+    void clientsGoingAwayTogetherLeaveEveryWorkerAlive() throws Exception {
+        start(config());
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+        try {
+            for (int round = 0; round < 5; round++) {
+                List<Socket> sockets = new ArrayList<>();
+                for (int i = 0; i < 16; i++) {
+                    Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
+                    s.getOutputStream().write("GET /ops/page?n=5000 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    sockets.add(s);
+                }
+                assertThat(sockets.get(0).getInputStream().read()).isEqualTo('H'); // the first page has begun
+                for (Socket s : sockets) {
+                    s.setSoLinger(true, 0);
+                    s.close();
+                }
+            }
+            // every page ends, one way or another, and the server still answers on the same workers
+            assertThat(get("/ops/page?n=2").statusCode()).isEqualTo(200);
+            Wait.upTo(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> get("/ops/page?n=2").statusCode(), code -> code == 200);
+            assertThat(uncaught).isEmpty();
+            int workers = arno.pipeline.ArnoServlet.DEFAULT_WORKERS;
+            assertThat(Thread.getAllStackTraces().keySet()).map(Thread::getName).filteredOn(n -> n.startsWith("arno-worker-"))
+                    .allMatch(n -> Integer.parseInt(n.substring("arno-worker-".length())) <= workers, "a first worker");
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
     /** Every record Arno and Tomcat log while open (with its level, which LogCapture does not keep). */
     private static final class Records extends Handler implements AutoCloseable {
         private static final Logger ROOT = Logger.getLogger("");
