@@ -14,7 +14,10 @@ import java.util.List;
  * median of the rounds' CPU a page (this thread's, in µs) alone on its line. With a fifth argument,
  * every page is first written to that file, so that two stylesheets' pages can be compared byte for
  * byte. With {@code -Darno.store=true} the documents are read from a store loaded with the content
- * (in a temporary folder), as stored trees, one read view a page: the store's price alone.
+ * (in a temporary folder), as stored trees, one read view a page: the store's price alone. With
+ * {@code -Dsheet.flip=CLASS#FIELD} it alternates rounds in this one JVM with that static boolean
+ * field off and on (a switch put into the code under test for the experiment) and prints both
+ * medians, the per-pair ratio and what each side allocated a page.
  * {@code perf/sheet-ab.sh} runs two checkouts' stylesheets in JVMs of their own, alternated:
  * two stylesheets in one JVM bias each other (Saxon's calls get more shapes to dispatch on).
  *
@@ -44,7 +47,7 @@ public final class SheetCost {
         }
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         for (int w = 0; w < warm; w++) for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); }
-        String flip = System.getProperty("sheet.flip"); // scratch: CLASS#FIELD, a static boolean flipped every round
+        String flip = System.getProperty("sheet.flip");
         if (flip != null) {
             java.lang.reflect.Field f = Class.forName(flip.substring(0, flip.indexOf('#'))).getField(flip.substring(flip.indexOf('#') + 1));
             f.setAccessible(true);
@@ -53,7 +56,7 @@ public final class SheetCost {
             com.sun.management.ThreadMXBean amx = (com.sun.management.ThreadMXBean) mx;
             long self = Thread.currentThread().getId();
             for (int r = 0; r < 2 * rounds; r++) {
-                boolean on = (r & 1) == ((r / 2) & 1) ? false : true;
+                boolean on = (r & 1) != ((r / 2) & 1); // off on on off, off on on off: neither side always first
                 f.setBoolean(null, on);
                 long c0 = mx.getCurrentThreadCpuTime(), a0 = amx.getThreadAllocatedBytes(self);
                 for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); }
