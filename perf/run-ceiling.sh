@@ -7,7 +7,8 @@
 # the ceiling's by Ceiling itself (against a server of its own, as always).
 #
 # Usage: perf/run-ceiling.sh [JAVA OPTS]   (default: -Darno.store=true)
-# Environment: ROUNDS (5), PHASE (10 s), WARMUP (30 s), CONTENT (perf/target/pages/data-1000/content).
+# Environment: ROUNDS (5), PHASE (10 s), WARMUP (30 s), CONTENT (perf/target/pages/data-1000/content),
+#   CEILING_OPTS: the ceiling's own JVM options (give it the collector Arno was given, for a fair ratio).
 # Needs wrk (Debian: apt-get install wrk). Run perf/run-pages.sh once first, and run this alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,5 +72,6 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] :
 arno=$(cut -d' ' -f1 "$out/ceiling-arno.txt" | median)
 share=$(awk -v hz="$hz" -v ph="$phase" -v c="$cores" '{ print 100 * $3 / hz / (ph * c) }' "$out/ceiling-arno.txt" | median)
 echo "arno: median $arno pages/s; wrk takes $(printf %.1f "$share")% of the cores"
-java -Xmx1g -cp "$cp" arno.perf.pages.Ceiling --content "$content" --rounds "$rounds" --seconds "$phase" --warmup "$warmup" \
+# shellcheck disable=SC2086 # the options are words
+java -Xmx1g ${CEILING_OPTS:-} -cp "$cp" arno.perf.pages.Ceiling --content "$content" --rounds "$rounds" --seconds "$phase" --warmup "$warmup" \
     --arno "$arno" | tee "$out/ceiling-saxon.txt" | grep -v "^round"
