@@ -230,9 +230,10 @@ public final class ArnoServlet extends HttpServlet {
                 plain(response, 500, "Site configuration error", e.describe());
             }
         } catch (RuntimeException | Error e) {
-            if (ErrorResponses.clientAbort(e) != null || recycled(response)) {
+            String abort = ErrorResponses.clientAbort(e);
+            if (abort != null || recycled(response)) {
                 LOG.log(System.Logger.Level.INFO, "client went away from " + uri + ": "
-                        + (ErrorResponses.clientAbort(e) != null ? ErrorResponses.clientAbort(e) : "the exchange was closed"));
+                        + (abort != null ? abort : "the exchange was closed"));
                 return;
             }
             LOG.log(System.Logger.Level.ERROR, "unexpected failure on " + uri, e);
