@@ -320,12 +320,15 @@ final class Axes {
     static final class Siblings extends Cursor implements AxisIterator {
         private final Test test;
         private final boolean selective;
+        /** The siblings' parent when the caller has it (null: decoded if asked, see {@link StoredNode#getParent}). */
+        private final StoredNode parent;
         private long next;
 
-        Siblings(StoredTree tree, long from, Test test) {
+        Siblings(StoredTree tree, long from, Test test, StoredNode parent) {
             super(tree);
             this.test = test;
             this.selective = test.selective();
+            this.parent = parent;
             this.next = from;
         }
 
@@ -348,6 +351,7 @@ final class Axes {
                     at(p);
                 }
                 StoredNode n = new StoredNode(t, this, p, tg);
+                n.knownParent(parent);
                 next = n.end();
                 if (test.full(n)) {
                     return n;
@@ -414,6 +418,7 @@ final class Axes {
                 at = next;
                 if (test.quick(Type.ATTRIBUTE, code)) {
                     StoredNode n = new StoredNode(tree, this, element.pos);
+                    n.knownParent(element);
                     if (test.full(n)) {
                         return n;
                     }

@@ -45,7 +45,9 @@ final class ChildCache {
      * {@code first}, under a selective test: from the cache when the element was seen before, else
      * null (and the element is remembered), then the caller walks the records.
      */
-    AxisIterator children(StoredTree t, long pos, long first, Axes.Test test) {
+    AxisIterator children(StoredNode parent, long first, Axes.Test test) {
+        StoredTree t = parent.tree;
+        long pos = parent.pos;
         long[] s = seen;
         Entry[] b = built;
         if (s == null || b == null) {
@@ -73,7 +75,7 @@ final class ChildCache {
         if (e.positions == NO_POSITIONS) {
             return null;
         }
-        return new Cached(t, e, test);
+        return new Cached(t, e, test, parent);
     }
 
     /**
@@ -125,12 +127,14 @@ final class ChildCache {
     static final class Cached extends Cursor implements AxisIterator {
         private final Entry e;
         private final Axes.Test test;
+        private final StoredNode parent;
         private int i;
 
-        Cached(StoredTree t, Entry e, Axes.Test test) {
+        Cached(StoredTree t, Entry e, Axes.Test test, StoredNode parent) {
             super(t);
             this.e = e;
             this.test = test;
+            this.parent = parent;
         }
 
         @Override
@@ -142,6 +146,7 @@ final class ChildCache {
                 if (test.quick(e.kinds[k], e.codes[k])) {
                     long p = positions[k];
                     StoredNode n = new StoredNode(t, this, p, at(p));
+                    n.knownParent(parent);
                     if (test.full(n)) {
                         return n;
                     }

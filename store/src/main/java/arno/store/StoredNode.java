@@ -487,6 +487,17 @@ final class StoredNode implements NodeInfo {
         };
     }
 
+    /**
+     * Sets the parent of a node an axis made from it (children from their element, attributes
+     * from theirs, following siblings from a node's known parent): a template pattern with a
+     * parent step ({@code caption/p}, {@code body/sec/title}), tested on every {@code p} and
+     * {@code title} a page applies templates to, then reads the parent in hand instead of
+     * decoding its record into a node of its own again. Null leaves it to be decoded if asked.
+     */
+    void knownParent(StoredNode p) {
+        parent = p;
+    }
+
     @Override
     public StoredNode getParent() {
         StoredNode p = parent;
@@ -579,7 +590,7 @@ final class StoredNode implements NodeInfo {
                 if (kind == Type.ATTRIBUTE || kind == Type.DOCUMENT) {
                     return EmptyIterator.ofNodes();
                 }
-                return new Axes.Siblings(tree, end(), Axes.Test.of(predicate, tree));
+                return new Axes.Siblings(tree, end(), Axes.Test.of(predicate, tree), parent);
             }
             case AxisInfo.PRECEDING_SIBLING -> {
                 if (kind == Type.ATTRIBUTE || kind == Type.DOCUMENT) {
@@ -628,12 +639,12 @@ final class StoredNode implements NodeInfo {
     private AxisIterator childIterator(NodePredicate predicate) {
         Axes.Test test = Axes.Test.of(predicate, tree);
         if (test.selective()) {
-            AxisIterator cached = tree.childCache.children(tree, pos, first(), test);
+            AxisIterator cached = tree.childCache.children(this, first(), test);
             if (cached != null) {
                 return cached;
             }
         }
-        return new Axes.Siblings(tree, first(), test);
+        return new Axes.Siblings(tree, first(), test, this);
     }
 
     /** The marker of a node asked one question (see {@link #memo}). */
@@ -792,8 +803,8 @@ final class StoredNode implements NodeInfo {
                 if (kids == null && m != Memo.EMPTY) {
                     kids = ChildCache.build(tree, pos, first());
                 }
-                it = kids != null && kids.count() > 0 ? new ChildCache.Cached(tree, kids, Axes.Test.of(test, tree))
-                        : new Axes.Siblings(tree, first(), Axes.Test.of(test, tree));
+                it = kids != null && kids.count() > 0 ? new ChildCache.Cached(tree, kids, Axes.Test.of(test, tree), this)
+                        : new Axes.Siblings(tree, first(), Axes.Test.of(test, tree), this);
             } else {
                 it = new Axes.Attributes(this, start(), first(), Axes.Test.of(test, tree));
             }

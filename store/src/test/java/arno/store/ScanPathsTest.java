@@ -429,6 +429,40 @@ class ScanPathsTest {
     }
 
     /**
+     * Children, attributes and following siblings carry the node they were reached from as their
+     * parent (a template pattern with a parent step reads it instead of decoding the record
+     * again), by every way an axis makes them: the plain walk, a named step answered by the
+     * node's memo and by the tree's child cache, and a sibling of a node whose parent is known or
+     * not. Each parent, and its ancestors by path(), as TinyTree's.
+     */
+    @Test
+    void aNodeReachedByAnAxisHasTheParentTinyTreeGives() throws Exception {
+        StringBuilder b = new StringBuilder("<r a='1'>");
+        for (int i = 0; i < 30; i++) {
+            b.append("<x n='").append(i).append("' m='m'>t<b>b").append(i).append("</b><!--c--><c k='").append(i)
+                    .append("'><b/>").append(i % 3 == 0 ? "<d><b x='y'/></d>" : "").append("</c><?p q?><d/>tail</x>");
+        }
+        String xml = b.append("<x><b/><c/></x></r>").toString();
+        TestStores.putAll(store, "/p.xml", xml);
+        XdmNode tiny = tiny(xml);
+        try (Snapshot s = store.read()) {
+            XdmNode stored = stored(s, "/p.xml");
+            for (String e : List.of(
+                    "for $n in //node(), $c in $n/node() return path($c/..)",
+                    "for $n in //node(), $c in $n/following-sibling::node() return path($c/..)",
+                    "for $n in //node(), $c in $n/node(), $f in $c/following-sibling::node() return path($f/..)",
+                    "for $n in //*, $a in $n/@* return path($a/..)",
+                    // the same nodes asked different named steps: the memo, then its table of children
+                    "for $n in //*, $c in ($n/b, $n/c, $n/d, $n/b, $n/c, $n/d, $n/@k) return path($c/..) || '/' || name($c)",
+                    // new node objects for the same elements, asked again: the tree's child cache
+                    "for $i in 1 to 4, $c in //x/c/b return path($c/../..)",
+                    "for $c in //c return path($c/b/following-sibling::*/..)")) {
+                assertThat(eval(e, stored)).as(e).isNotEmpty().isEqualTo(eval(e, tiny));
+            }
+        }
+    }
+
+    /**
      * A node whose memo holds one answer holds that node itself, matched by the question's kind
      * and name: a child element and an attribute of the same name, two NameTest objects for one
      * name, a name under two prefixes, another question in between (the held node gives way to a
