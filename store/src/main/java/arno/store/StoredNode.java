@@ -83,7 +83,7 @@ final class StoredNode implements NodeInfo {
     private StoredNode parent;
     /**
      * What a node remembers of the questions asked of it again (see {@link Memo}): null when never
-     * asked, {@link #ASKED} after one question, then a {@link Memo}, or the node that is the only
+     * asked, its first question (see {@link #memo(Object)}), then a {@link Memo}, or the node that is the only
      * answer of its only question (see {@link #memoized}); for an attribute or a text node, its
      * atomized value; for a lazy node, its {@link AttributeColumns.Slice} until it is decoded.
      * This reference fills the padding of the object (64 bytes with or without it).
@@ -647,8 +647,6 @@ final class StoredNode implements NodeInfo {
         return new Axes.Siblings(tree, first(), test, this);
     }
 
-    /** The marker of a node asked one question (see {@link #memo}). */
-    private static final Object ASKED = new Object();
     /** A remembered empty answer: no such child or attribute. */
     private static final Object NONE = new Object();
     /** A remembered answer too long to keep: ask the records. */
@@ -663,13 +661,17 @@ final class StoredNode implements NodeInfo {
      * from the records costs a header decoded per sibling and an attribute entry read, where
      * TinyTree reads its arrays: remembered, a pair costs an identity compare and an iterator.
      *
-     * <p>A node's first question only marks it ({@link #ASKED}: a field write, no allocation), so
-     * a one-pass walk or transform makes no memo; the second makes one. {@link #SLOTS} answers, the
-     * oldest replaced; answers with more than {@link #MAX_NODES} nodes are not kept. From the
-     * third question on, the memo also holds the node's children as arrays of kinds and names
-     * ({@link #children}), so that different questions (a page's citation: its authors, year,
-     * title, source, volume, pages, DOI) test names in an array rather than walking the records
-     * again each. The tree is immutable, so an answer never goes stale.
+     * <p>A node's first question only marks it with that question (a field write, no allocation),
+     * and the memo starts when the same question comes again: a join asks it once per outer item,
+     * while a one-pass walk or transform asks a node different questions once each (a page's
+     * citation: its authors, year, title, source, volume, pages, DOI), which a memo made from the
+     * second question on cost more to keep than to walk again (B/A 1.126 over HTTP with pages'
+     * child steps not remembered at all; perf/RESULTS.md, seventh session). {@link #SLOTS}
+     * answers, the oldest replaced; answers with more than {@link #MAX_NODES} nodes are not kept.
+     * From a memo's third question on, it also holds the node's children as arrays of kinds and
+     * names ({@link #children}), so that a join's different questions test names in an array
+     * rather than walking the records again each. The tree is immutable, so an answer never goes
+     * stale.
      *
      * <p>Flat and immutable: the slots are fields of the memo itself, and a new answer makes a new
      * memo (answers are added a few times per node, looked up once per pair). A join at 50 MB
@@ -753,21 +755,29 @@ final class StoredNode implements NodeInfo {
     }
 
     /**
-     * This node's memo, or null when this is the first question asked of it (which marks it). A
-     * node's one remembered child or attribute (see {@link #memoized}) gives way to a memo.
+     * This node's memo, or null: the answer is not to be remembered. A node's first question
+     * marks it with the question (its NameTest or NodeKindTest, or the local name asked of
+     * getAttributeValue); the memo starts when that same question is asked again, and from then
+     * on every question of the node is remembered. A node's one remembered child or attribute
+     * (see {@link #memoized}) gives way to a memo.
      */
-    private Memo memo() {
+    private Memo memo(Object question) {
         Object m = memo;
         if (m instanceof Memo x) {
             return x;
         }
         if (m == null) {
-            memo = ASKED;
+            memo = question;
             return null;
         }
-        Memo fresh = m instanceof StoredNode ? Memo.EMPTY_AGAIN : Memo.EMPTY;
-        memo = fresh;
-        return fresh;
+        if (m == question || m instanceof StoredNode) {
+            Memo fresh = m instanceof StoredNode ? Memo.EMPTY_AGAIN : Memo.EMPTY;
+            memo = fresh;
+            return fresh;
+        }
+        // another question than the node's first: a page's one pass (a citation asked for its
+        // authors, year, title, source and pages, each once), answered from the records
+        return null;
     }
 
     /**
@@ -785,7 +795,7 @@ final class StoredNode implements NodeInfo {
         if (held instanceof StoredNode one && test instanceof NameTest n && one.answers(axis, n)) {
             return SingleNodeIterator.makeIterator(one);
         }
-        Memo m = memo();
+        Memo m = memo(test);
         if (m == null) {
             return null;
         }
@@ -905,7 +915,7 @@ final class StoredNode implements NodeInfo {
         }
         // asked again (a join's inner item): the memo answers by the identity of the two names,
         // before any fingerprint is looked up
-        Memo m = memo();
+        Memo m = memo(local);
         if (m != null) {
             Object answer = m.get(-1, uri, local);
             if (answer != null) {

@@ -463,6 +463,40 @@ class ScanPathsTest {
     }
 
     /**
+     * A node remembers the answer to a question asked of it again (a join's inner item, asked the
+     * same step once per outer item): the third ask hands back the node objects of the second.
+     * Questions asked once each (a page's one pass) are answered from the records every time, and
+     * a first question asked again after others still starts the memo.
+     */
+    @Test
+    void aQuestionAskedAgainIsAnsweredFromTheMemo() throws Exception {
+        String xml = "<r><t id='1'><buyer person='p1'/><price>5</price><seller person='p2'/></t></r>";
+        TestStores.putAll(store, "/m.xml", xml);
+        net.sf.saxon.om.NamePool pool = processor.getUnderlyingConfiguration().getNamePool();
+        NameTest buyer = new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "buyer"), pool);
+        NameTest price = new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "price"), pool);
+        NameTest seller = new NameTest(Type.ELEMENT, pool.allocateFingerprint(NamespaceUri.NULL, "seller"), pool);
+        try (Snapshot s = store.read()) {
+            NodeInfo r = stored(s, "/m.xml").getUnderlyingNode().iterateAxis(AxisInfo.CHILD).next();
+            NodeInfo t = r.iterateAxis(AxisInfo.CHILD).next();
+            NodeInfo first = t.iterateAxis(AxisInfo.CHILD, buyer).next();
+            NodeInfo p1 = t.iterateAxis(AxisInfo.CHILD, price).next();
+            NodeInfo p2 = t.iterateAxis(AxisInfo.CHILD, price).next();
+            assertThat(p2).as("a question asked once before, but not the node's first").isNotSameAs(p1).isEqualTo(p1);
+            NodeInfo second = t.iterateAxis(AxisInfo.CHILD, buyer).next();
+            NodeInfo third = t.iterateAxis(AxisInfo.CHILD, buyer).next();
+            assertThat(second).isEqualTo(first);
+            assertThat(third).as("the first question asked again: remembered").isSameAs(second);
+            NodeInfo s1 = t.iterateAxis(AxisInfo.CHILD, seller).next();
+            NodeInfo s2 = t.iterateAxis(AxisInfo.CHILD, seller).next();
+            assertThat(s2).as("once a memo holds, every question is remembered").isSameAs(s1);
+            assertThat(s1.getAttributeValue(NamespaceUri.NULL, "person")).isEqualTo("p2");
+            NodeInfo again = t.iterateAxis(AxisInfo.CHILD, buyer).next();
+            assertThat(t.iterateAxis(AxisInfo.CHILD, buyer).next()).isSameAs(again).isEqualTo(first);
+        }
+    }
+
+    /**
      * A node whose memo holds one answer holds that node itself, matched by the question's kind
      * and name: a child element and an attribute of the same name, two NameTest objects for one
      * name, a name under two prefixes, another question in between (the held node gives way to a
