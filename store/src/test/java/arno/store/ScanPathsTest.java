@@ -442,21 +442,25 @@ class ScanPathsTest {
             b.append("<x n='").append(i).append("' m='m'>t<b>b").append(i).append("</b><!--c--><c k='").append(i)
                     .append("'><b/>").append(i % 3 == 0 ? "<d><b x='y'/></d>" : "").append("</c><?p q?><d/>tail</x>");
         }
-        String xml = b.append("<x><b/><c/></x></r>").toString();
-        TestStores.putAll(store, "/p.xml", xml);
+        sameAsTinyTree("/p.xml", b.append("<x><b/><c/></x></r>").toString(), List.of(
+                "for $n in //node(), $c in $n/node() return path($c/..)",
+                "for $n in //node(), $c in $n/following-sibling::node() return path($c/..)",
+                "for $n in //node(), $c in $n/node(), $f in $c/following-sibling::node() return path($f/..)",
+                "for $n in //*, $a in $n/@* return path($a/..)",
+                // the same nodes asked named steps again: the memo, then its table of children
+                "for $n in //*, $c in ($n/b, $n/c, $n/d, $n/b, $n/c, $n/d, $n/@k) return path($c/..) || '/' || name($c)",
+                // new node objects for the same elements, asked again: the tree's child cache
+                "for $i in 1 to 4, $c in //x/c/b return path($c/../..)",
+                "for $c in //c return path($c/b/following-sibling::*/..)"));
+    }
+
+    /** Each expression's results on the document stored at {@code uri} are TinyTree's, and not none. */
+    private void sameAsTinyTree(String uri, String xml, List<String> expressions) throws Exception {
+        TestStores.putAll(store, uri, xml);
         XdmNode tiny = tiny(xml);
         try (Snapshot s = store.read()) {
-            XdmNode stored = stored(s, "/p.xml");
-            for (String e : List.of(
-                    "for $n in //node(), $c in $n/node() return path($c/..)",
-                    "for $n in //node(), $c in $n/following-sibling::node() return path($c/..)",
-                    "for $n in //node(), $c in $n/node(), $f in $c/following-sibling::node() return path($f/..)",
-                    "for $n in //*, $a in $n/@* return path($a/..)",
-                    // the same nodes asked different named steps: the memo, then its table of children
-                    "for $n in //*, $c in ($n/b, $n/c, $n/d, $n/b, $n/c, $n/d, $n/@k) return path($c/..) || '/' || name($c)",
-                    // new node objects for the same elements, asked again: the tree's child cache
-                    "for $i in 1 to 4, $c in //x/c/b return path($c/../..)",
-                    "for $c in //c return path($c/b/following-sibling::*/..)")) {
+            XdmNode stored = stored(s, uri);
+            for (String e : expressions) {
                 assertThat(eval(e, stored)).as(e).isNotEmpty().isEqualTo(eval(e, tiny));
             }
         }
