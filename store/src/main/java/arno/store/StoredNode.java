@@ -83,8 +83,8 @@ final class StoredNode implements NodeInfo {
     private StoredNode parent;
     /**
      * What a node remembers of the questions asked of it again (see {@link Memo}): null when never
-     * asked, its first question (see {@link #memo(Object)}), then a {@link Memo}, or the node that is the only
-     * answer of its only question (see {@link #memoized}); for an attribute or a text node, its
+     * asked, its first question (see {@link #memo(Object)}), then a {@link Memo}, or the node that
+     * is the only answer of its only question (see {@link #memoized}); for an attribute or a text node, its
      * atomized value; for a lazy node, its {@link AttributeColumns.Slice} until it is decoded.
      * This reference fills the padding of the object (64 bytes with or without it).
      */
