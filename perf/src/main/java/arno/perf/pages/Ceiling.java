@@ -85,6 +85,10 @@ public final class Ceiling implements Callable<Integer> {
     @Option(names = "--no-check", description = "measure without checking the pages first")
     boolean noCheck;
 
+    @Option(names = "--turns", description = "measure in turns given on standard input: each line is a turn's seconds; the"
+            + " threads build pages only during a turn and wait between turns, while the caller loads Arno (run-ceiling.sh)")
+    boolean turns;
+
     public static void main(String[] args) {
         System.setProperty("ceiling.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
         System.exit(new CommandLine(new Ceiling()).execute(args));
@@ -113,6 +117,11 @@ public final class Ceiling implements Callable<Integer> {
             }
             System.out.println("ceiling: all " + pages.size() + " pages equal to Arno's");
             if (checkOnly) return 0;
+        }
+        if (turns) {
+            turns(site, pages, threads, new java.io.BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8)),
+                    System.out);
+            return 0;
         }
         Result r = measure(site, pages, threads, warmup, seconds, rounds, System.out);
         System.out.printf("ceiling: median %.0f pages/s on %d threads (%d rounds of %d s after %d s; %d articles)%n",
@@ -211,69 +220,155 @@ public final class Ceiling implements Callable<Integer> {
     /** Builds pages on {@code threads} threads: {@code warmup} seconds, then {@code rounds} of {@code seconds}, each printed. */
     static Result measure(CeilingPages site, List<CeilingPages.Page> pages, int threads, int warmup, int seconds, int rounds,
                           java.io.PrintStream log) throws Exception {
-        // Each thread's count on a cache line of its own (16 longs apart).
-        AtomicLongArray counts = new AtomicLongArray(threads * 16);
-        Thread[] workers = new Thread[threads];
-        Throwable[] failure = new Throwable[1];
-        for (int i = 0; i < threads; i++) {
-            int id = i;
-            workers[i] = new Thread(() -> {
-                ByteArrayOutputStream out = new ByteArrayOutputStream(256 * 1024);
-                // Each thread starts at its own place in the list, as clients of a server would.
-                int at = id * pages.size() / threads;
-                try {
-                    while (!Thread.currentThread().isInterrupted()) {
-                        out.reset();
-                        site.render(pages.get(at), out);
-                        if (++at == pages.size()) at = 0;
-                        counts.incrementAndGet(id * 16);
-                    }
-                } catch (Throwable t) {
-                    synchronized (failure) {
-                        failure[0] = t;
-                    }
-                }
-            }, "ceiling-" + i);
-            workers[i].setDaemon(true);
-        }
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        for (Thread w : workers) w.start();
-        try {
+        try (Builders b = new Builders(site, pages, threads)) {
+            b.open(true);
             Thread.sleep(warmup * 1000L);
             double[] perSecond = new double[rounds];
             for (int r = 0; r < rounds; r++) {
-                long[] n0 = new long[threads];
-                long[] c0 = new long[threads];
-                for (int i = 0; i < threads; i++) {
-                    n0[i] = counts.get(i * 16);
-                    c0[i] = mx.getThreadCpuTime(workers[i].getId());
-                }
-                long p0 = os.getProcessCpuTime();
-                long w0 = System.nanoTime();
-                Thread.sleep(seconds * 1000L);
-                long wall = System.nanoTime() - w0;
-                long p1 = os.getProcessCpuTime();
-                long total = 0;
-                StringBuilder shares = new StringBuilder();
-                for (int i = 0; i < threads; i++) {
-                    long n = counts.get(i * 16) - n0[i];
-                    long cpu = mx.getThreadCpuTime(workers[i].getId()) - c0[i];
-                    total += n;
-                    shares.append(String.format(" %.2f (%.0f us/page)", (double) cpu / wall, n == 0 ? 0.0 : cpu / 1e3 / n));
-                }
-                synchronized (failure) {
-                    if (failure[0] != null) throw new IllegalStateException("a page failed: " + failure[0], failure[0]);
-                }
-                perSecond[r] = total * 1e9 / wall;
-                log.printf("round %d: %.0f pages/s; CPU share and per page of each thread:%s; process CPU %.0f us/page%n",
-                        r + 1, perSecond[r], shares, total == 0 ? 0.0 : (p1 - p0) / 1e3 / total);
+                perSecond[r] = b.round(seconds, "round " + (r + 1), log);
             }
-            double[] sorted = perSecond.clone();
-            Arrays.sort(sorted);
-            double median = rounds % 2 == 1 ? sorted[rounds / 2] : (sorted[rounds / 2 - 1] + sorted[rounds / 2]) / 2;
-            return new Result(median, perSecond);
-        } finally {
+            return new Result(median(perSecond), perSecond);
+        }
+    }
+
+    /**
+     * {@code --turns}: a turn per line of {@code in} (its seconds), the threads building pages only during a turn and
+     * waiting, without CPU, between turns, so that the caller can load Arno in the gaps and read the two within the same
+     * minute of a machine whose speed drifts (run-ceiling.sh). A line "warmup S" builds S seconds unmeasured; each
+     * other turn prints "turn N: P pages/s; …". At the end of input, the median of the turns.
+     */
+    static Result turns(CeilingPages site, List<CeilingPages.Page> pages, int threads, java.io.BufferedReader in,
+                        java.io.PrintStream log) throws Exception {
+        List<Double> perSecond = new ArrayList<>();
+        try (Builders b = new Builders(site, pages, threads)) {
+            for (String line; (line = in.readLine()) != null; ) {
+                line = line.strip();
+                if (line.isEmpty()) continue;
+                boolean warm = line.startsWith("warmup ");
+                int s = Integer.parseInt(warm ? line.substring(7).strip() : line);
+                b.open(true);
+                try {
+                    if (warm) {
+                        Thread.sleep(s * 1000L);
+                        log.println("warmup: " + s + " s");
+                    } else {
+                        perSecond.add(b.round(s, "turn " + (perSecond.size() + 1), log));
+                    }
+                } finally {
+                    b.open(false);
+                }
+                log.flush();
+            }
+        }
+        double[] all = perSecond.stream().mapToDouble(Double::doubleValue).toArray();
+        Result r = new Result(all.length == 0 ? 0 : median(all), all);
+        log.printf("ceiling: median %.0f pages/s over %d turns on %d threads%n", r.median(), all.length, threads);
+        return r;
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    /** The threads that build pages, each from its own place in the list, while the gate is open. */
+    static final class Builders implements AutoCloseable {
+        // Each thread's count on a cache line of its own (16 longs apart).
+        private final AtomicLongArray counts;
+        private final Thread[] workers;
+        private final Throwable[] failure = new Throwable[1];
+        private final Object gate = new Object();
+        private volatile boolean open;
+        private final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        private final com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+        Builders(CeilingPages site, List<CeilingPages.Page> pages, int threads) {
+            counts = new AtomicLongArray(threads * 16);
+            workers = new Thread[threads];
+            for (int i = 0; i < threads; i++) {
+                int id = i;
+                workers[i] = new Thread(() -> {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream(256 * 1024);
+                    // Each thread starts at its own place in the list, as clients of a server would.
+                    int at = id * pages.size() / threads;
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            if (!open) waitOpen();
+                            out.reset();
+                            site.render(pages.get(at), out);
+                            if (++at == pages.size()) at = 0;
+                            counts.incrementAndGet(id * 16);
+                        }
+                    } catch (InterruptedException e) {
+                        // closed
+                    } catch (Throwable t) {
+                        synchronized (failure) {
+                            failure[0] = t;
+                        }
+                    }
+                }, "ceiling-" + i);
+                workers[i].setDaemon(true);
+                workers[i].start();
+            }
+        }
+
+        private void waitOpen() throws InterruptedException {
+            synchronized (gate) {
+                while (!open) gate.wait();
+            }
+        }
+
+        /** Lets the threads build (a page under way when closed is finished, uncounted by no round). */
+        void open(boolean o) {
+            synchronized (gate) {
+                open = o;
+                gate.notifyAll();
+            }
+        }
+
+        /** Pages built so far by all threads. */
+        long built() {
+            long n = 0;
+            for (int i = 0; i < workers.length; i++) n += counts.get(i * 16);
+            return n;
+        }
+
+        /** One measured round of {@code seconds}: printed, and its pages/s returned. */
+        double round(int seconds, String name, java.io.PrintStream log) throws InterruptedException {
+            int threads = workers.length;
+            long[] n0 = new long[threads];
+            long[] c0 = new long[threads];
+            for (int i = 0; i < threads; i++) {
+                n0[i] = counts.get(i * 16);
+                c0[i] = mx.getThreadCpuTime(workers[i].getId());
+            }
+            long p0 = os.getProcessCpuTime();
+            long w0 = System.nanoTime();
+            Thread.sleep(seconds * 1000L);
+            long wall = System.nanoTime() - w0;
+            long p1 = os.getProcessCpuTime();
+            long total = 0;
+            StringBuilder shares = new StringBuilder();
+            for (int i = 0; i < threads; i++) {
+                long n = counts.get(i * 16) - n0[i];
+                long cpu = mx.getThreadCpuTime(workers[i].getId()) - c0[i];
+                total += n;
+                shares.append(String.format(" %.2f (%.0f us/page)", (double) cpu / wall, n == 0 ? 0.0 : cpu / 1e3 / n));
+            }
+            synchronized (failure) {
+                if (failure[0] != null) throw new IllegalStateException("a page failed: " + failure[0], failure[0]);
+            }
+            double perSecond = total * 1e9 / wall;
+            log.printf("%s: %.0f pages/s; CPU share and per page of each thread:%s; process CPU %.0f us/page%n",
+                    name, perSecond, shares, total == 0 ? 0.0 : (p1 - p0) / 1e3 / total);
+            return perSecond;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
             for (Thread w : workers) w.interrupt();
             for (Thread w : workers) w.join(10_000);
         }

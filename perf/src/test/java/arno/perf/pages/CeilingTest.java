@@ -53,6 +53,33 @@ class CeilingTest {
     }
 
     @Test
+    void inTurnsItBuildsOnlyDuringATurn() throws Exception {
+        CeilingPages site = Ceiling.pages(ROOT, content, null);
+        List<CeilingPages.Page> pages = pages(site);
+        try (Ceiling.Builders b = new Ceiling.Builders(site, pages, 2)) {
+            Thread.sleep(300);
+            assertThat(b.built()).as("before the first turn").isZero();
+            b.open(true);
+            long t0 = System.nanoTime();
+            while (b.built() < 4 && System.nanoTime() - t0 < 30_000_000_000L) Thread.sleep(10);
+            assertThat(b.built()).as("while open").isGreaterThanOrEqualTo(4);
+            b.open(false);
+            Thread.sleep(1000); // a page under way when closed still ends
+            long closed = b.built();
+            Thread.sleep(500);
+            assertThat(b.built()).as("after the turn").isEqualTo(closed);
+        }
+
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Ceiling.Result r = Ceiling.turns(site, pages, 2, new java.io.BufferedReader(new java.io.StringReader("warmup 1\n1\n\n1\n")),
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+        assertThat(r.pagesPerSecond()).hasSize(2);
+        assertThat(java.util.Arrays.stream(r.pagesPerSecond()).min().orElseThrow()).isPositive();
+        assertThat(log.toString(StandardCharsets.UTF_8).lines())
+                .filteredOn(l -> l.startsWith("turn ")).extracting(l -> l.substring(0, 7)).containsExactly("turn 1:", "turn 2:");
+    }
+
+    @Test
     void aStylesheetThatDiffersIsAMismatchNamingThePage() throws Exception {
         Path changed = tmp.resolve("site.xsl");
         String xsl = Files.readString(ROOT.resolve("sites/journal-a/site.xsl"));
