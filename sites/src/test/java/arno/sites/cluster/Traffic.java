@@ -26,6 +26,7 @@ final class Traffic implements AutoCloseable {
     /** The collection the writers create their entries in. */
     static final String COLLECTION = "/store/journals/";
     static final List<String> PAGES = List.of("/journal-a/", "/journal-b/", "/journal-a/authors");
+    static final long READER_PAUSE_MS = 15;
 
     /**
      * One request: sent at {@code nanos}, answered at {@code answered} (System.nanoTime), status 0
@@ -85,6 +86,9 @@ final class Traffic implements AutoCloseable {
     private void read(String page) throws InterruptedException {
         HttpRequest r = HttpRequest.newBuilder(front.resolve(page)).timeout(Duration.ofSeconds(10)).build();
         reads.add(outcome(page, r));
+        // A reader is a browser, not a load generator: without a pause, four readers kept both cores
+        // busy and a node restarted under them took a minute to start. Each still reads tens of pages a second.
+        Thread.sleep(READER_PAUSE_MS);
     }
 
     private void write() throws InterruptedException {
