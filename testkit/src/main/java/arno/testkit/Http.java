@@ -45,6 +45,27 @@ public final class Http {
         return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * One answer from a raw socket's stream: its head, and its body by Content-Length (to the end
+     * of the stream without one). A server that says {@code Connection: close} may keep the socket
+     * open a while to read what the client still sends (Tomcat's upload time-out), so waiting for
+     * the end would time the server's linger, not its answer.
+     */
+    public static String readAnswer(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int last4 = 0;
+        for (int b; last4 != 0x0D0A0D0A; ) {
+            if ((b = in.read()) < 0) return head.toString(StandardCharsets.UTF_8);
+            head.write(b);
+            last4 = last4 << 8 | b;
+        }
+        String h = head.toString(StandardCharsets.ISO_8859_1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?im)^content-length:\\s*(\\d+)\\s*$").matcher(h);
+        if (!m.find()) return h + readToEnd(in);
+        byte[] body = in.readNBytes(Integer.parseInt(m.group(1)));
+        return h + new String(body, StandardCharsets.UTF_8);
+    }
+
     /** What a raw socket's stream holds up to its end; a reset after the answer ends it too. */
     public static String readToEnd(InputStream in) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
