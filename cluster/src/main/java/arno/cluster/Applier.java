@@ -106,6 +106,7 @@ public final class Applier implements AutoCloseable {
     private final Options options;
     private final Thread thread;
     private final Object progress = new Object();
+    private final Object applying = new Object();
     static final int REMEMBERED = 10_000;
     private final Map<Long, AppliedAs> recent = new LinkedHashMap<>() {
         @Override
@@ -280,6 +281,15 @@ public final class Applier implements AutoCloseable {
      * the tests deliver commits twice. Any thread; the store's write lock orders them.
      */
     void apply(ChangeLog.Commit commit) {
+        // One at a time from the version read to the commit: the applier's thread and the node's write
+        // path both apply, and a version read before the other's commit was refused by the store as
+        // taken ("a transaction cannot commit as version N"), a warning and a poll interval's delay each.
+        synchronized (applying) {
+            applyAlone(commit);
+        }
+    }
+
+    private void applyAlone(ChangeLog.Commit commit) {
         long base;
         try (Snapshot s = store.read()) {
             base = s.mark(BASE_MARK).orElse(s.mark(MARK).orElse(0) == 0 ? s.version() : -1);

@@ -190,6 +190,44 @@ class ApplierTest {
         assertThat(store.changesSince(0)).extracting(Change::uri).doesNotHaveDuplicates().hasSize(commits);
     }
 
+    /**
+     * The node's write path applies its own commits while the applier's thread applies the log: the
+     * same commits delivered at once from three threads are each applied once, and none of them is
+     * refused (a version read before another thread's commit once made the store refuse it).
+     */
+    @Test
+    void commitsDeliveredFromThreeThreadsAtOnceAreAppliedOnceWithoutARefusal() throws Exception {
+        Applier a = applier(Duration.ofMillis(50));
+        int commits = 60;
+        List<Throwable> refused = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> deliverers = new ArrayList<>();
+        for (int i = 1; i <= commits; i++) {
+            int n = i;
+            write(log, t -> putXml(t, "/r/" + n + ".xml", "<r n='" + n + "'/>"));
+        }
+        List<ChangeLog.Commit> all = log.read(0, commits);
+        for (int d = 0; d < 2; d++) {
+            Thread t = new Thread(() -> {
+                for (ChangeLog.Commit c : all) {
+                    try {
+                        a.apply(c);
+                    } catch (RuntimeException e) {
+                        refused.add(e);
+                    }
+                }
+            });
+            deliverers.add(t);
+            t.start();
+        }
+        for (Thread t : deliverers) t.join(60_000);
+        assertThat(a.awaitApplied(commits, Duration.ofSeconds(20))).isTrue();
+        assertThat(refused).isEmpty();
+        assertThat(a.problem()).isNull();
+        assertThat(store.version()).isEqualTo(commits);
+        assertThat(a.commitsApplied()).isEqualTo(commits);
+        assertThat(store.changesSince(0)).extracting(Change::uri).doesNotHaveDuplicates().hasSize(commits);
+    }
+
     /** A commit whose notification is lost (nobody hears it) is applied by the next poll. */
     @Test
     void aLostNotificationIsMadeUpForByPolling() throws Exception {
