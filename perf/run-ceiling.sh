@@ -7,7 +7,8 @@
 # ceiling first in even ones, so that the machine's drift from minute to minute falls on both
 # alike: the ratio is read per round, within the same minute. wrk runs on one thread and its own
 # CPU is read from /proc over Arno's turns, so what it takes of the cores is printed beside the
-# ratio. The ceiling first checks its pages equal to those of the very server measured.
+# ratio. The ceiling's pages are first checked equal to those of the very server measured (in a
+# JVM apart, so that the checking code does not shape the measured JIT's profile).
 #
 # Usage: perf/run-ceiling.sh [JAVA OPTS]   (default: -Darno.store=true)
 # Environment: ROUNDS (5), PHASE (10 s), WARMUP (30 s; on this machine's JIT 90), CONTENT
@@ -62,24 +63,30 @@ run() { # seconds: one wrk run; prints "pages/s non2xx wrk-cpu-ticks server-cpu-
 }
 echo "== $(date -u +%FT%TZ), Arno ($opts) under wrk -t1 -c32 and the ceiling (${CEILING_OPTS:-no options}) in turns:" \
      "$warmup s warm-up each, $rounds rounds of $phase s each"
+# Every page the measured server builds checked equal to the ceiling's, in a JVM of its own (the
+# checking code, jsoup and XMLUnit, stays out of the measured JVM's profile).
+# shellcheck disable=SC2086 # the options are words
+java -Xmx1g ${CEILING_OPTS:-} -cp "$cp" arno.perf.pages.Ceiling --content "$content" --check-only \
+    --against "http://127.0.0.1:$port" > "$out/ceiling-check.txt" 2>&1 \
+  || { cat "$out/ceiling-check.txt" >&2; echo "the ceiling's pages are not the server's: $out/ceiling-check.txt" >&2; exit 1; }
+grep -h "pages equal\|byte-identical" "$out/ceiling-check.txt"
 # The ceiling's JVM, driven line by line: "warmup S" or a turn's seconds in, a line per turn out.
 # shellcheck disable=SC2086 # the options are words
-coproc CEIL { exec java -Xmx1g ${CEILING_OPTS:-} -cp "$cp" arno.perf.pages.Ceiling --content "$content" --turns \
-    --against "http://127.0.0.1:$port" 2>&1; }
+coproc CEIL { exec java -Xmx1g ${CEILING_OPTS:-} -cp "$cp" arno.perf.pages.Ceiling --content "$content" --turns --no-check 2>&1; }
 cpid=$CEIL_PID
 : > "$out/ceiling-saxon.txt"
 ceiling() { # "warmup S" or S: one turn of the ceiling; prints its "turn" line (the rest goes to the log)
-  echo "$1" >&"${CEIL[1]}"
+  [ -z "$1" ] || echo "$1" >&"${CEIL[1]}"
   local line
   while IFS= read -r line <&"${CEIL[0]}"; do
     echo "$line" >> "$out/ceiling-saxon.txt"
     case "$line" in
-      "warmup:"*|"turn "*) echo "$line"; return 0 ;;
-      *MISMATCH*) echo "$line" >&2 ;;
+      "warmup:"*|"turn "*|*"pages prepared"*) echo "$line"; return 0 ;;
     esac
   done
   echo "the ceiling stopped: $out/ceiling-saxon.txt" >&2; exit 1
 }
+ceiling "" > /dev/null   # its pages prepared (stylesheets compiled, articles parsed) before anything is measured
 arno_turn() { # round: one turn of Arno; prints its line
   local line; line=$(run "$phase"); echo "$line" >> "$out/ceiling-arno.txt"
   set -- $line
@@ -108,4 +115,9 @@ ceil=$(median < "$out/ceiling-turns.txt")
 share=$(awk -v hz="$hz" -v ph="$phase" -v c="$cores" '{ print 100 * $3 / hz / (ph * c) }' "$out/ceiling-arno.txt" | median)
 ratios=$(paste -d' ' "$out/ceiling-arno.txt" "$out/ceiling-turns.txt" | awk '{ printf "%.3f ", $1 / $6 }')
 echo "arno: median $arno pages/s; wrk takes $(printf %.1f "$share")% of the cores; ceiling: median $ceil pages/s"
-echo "Arno/ceiling per round: $ratios, median $(echo "$ratios" | tr ' ' '\n' | grep . | median)"
+echo "Arno/ceiling per round: $ratios, median $(echo "$ratios" | tr ' ' '\n' | grep . | median);" \
+     "of the medians $(awk -v a="$arno" -v c="$ceil" 'BEGIN { printf "%.3f", a / c }')"
+# CPU a page: the server's (wrk's apart) against the ceiling's process, each the median of its turns
+acpu=$(awk -v hz="$hz" -v ph="$phase" '{ print $4 / hz * 1e6 / ($1 * ph) }' "$out/ceiling-arno.txt" | median)
+ccpu=$(grep -o 'process CPU [0-9]*' "$out/ceiling-saxon.txt" | awk '{ print $3 }' | median)
+echo "CPU a page: Arno $(printf %.0f "$acpu") us, the ceiling $(printf %.0f "$ccpu") us; ceiling/Arno $(awk -v a="$acpu" -v c="$ccpu" 'BEGIN { printf "%.3f", c / a }')"
