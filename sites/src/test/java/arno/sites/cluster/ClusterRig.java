@@ -54,7 +54,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * its node first starts (accounts are per data folder, `batch/users`).
  */
 public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, AfterTestExecutionCallback {
-    /** HAProxy's health check: often, so a dead node leaves the rotation in well under a second. */
+    /**
+     * HAProxy's health check: often, so a dead node (its port refuses the connection at once) leaves
+     * the rotation in well under a second. A live node's answer may take up to {@code timeout check}
+     * (2 s): without it the whole check had the interval, 200 ms, and on two busy cores all three
+     * nodes once answered late twice in a row and the front answered 503 (a probe beside the test).
+     */
     static final int CHECK_INTERVAL_MS = 200;
     static final int FALL = 2;
     static final int RISE = 2;
@@ -384,6 +389,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
                   balance roundrobin
                   option httpchk GET /_arno/health
                   http-check expect status 200
+                  timeout check 2s
                   default-server inter %d fall %d rise %d
                 %s""".formatted(frontPort, statsPort, CHECK_INTERVAL_MS, FALL, RISE, servers));
         Path log = folder.resolve("haproxy.log");
