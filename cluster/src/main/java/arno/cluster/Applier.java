@@ -278,7 +278,7 @@ public final class Applier implements AutoCloseable {
     /**
      * Applies one commit in one LMDB write transaction with its position; nothing when the store
      * has it already. Package-private: the node's write path applies its own commits with it, and
-     * the tests deliver commits twice. Any thread; the store's write lock orders them.
+     * the tests deliver commits twice. Any thread, one at a time (below).
      */
     void apply(ChangeLog.Commit commit) {
         // One at a time from the version read to the commit: the applier's thread and the node's write
