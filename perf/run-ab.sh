@@ -55,6 +55,13 @@ java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:180
     -cp "$testcp" io.gatling.app.Gatling \
     --simulation arno.perf.pages.AlternatingSimulation --results-folder "$out/ab" > "$out/ab-gatling.log" 2>&1 &
 g=$!
+# The measured turns start 2 x WARMUP after the simulation does, not after the launch: Gatling's JVM
+# takes seconds to start, and counted from the launch the window took in B's last seconds of warm-up
+# (always B's: its warm-up is the second), so B's CPU a page read high by several percent.
+launched=$(date +%s.%N)
+for _ in $(seq 1 600); do grep -q 'Simulation .* started' "$out/ab-gatling.log" 2>/dev/null && break
+  kill -0 "$g" 2>/dev/null || break; sleep 0.2; done
+started=$(date +%s.%N)
 sleep $((2 * warmup))
 # busy ticks of the whole machine (every core): user, nice, system, irq, softirq, steal
 busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat ; }
@@ -83,6 +90,7 @@ row() { sed -n "/ellipsed-name\">$1</,/<\\/tr>/p" "$out"/ab/*/index.html \
           | awk '$1 == 2 { n = $2 } $1 == 8 { a = $2 } $1 == 10 { b = $2 } $1 == 11 { c = $2 } END { print n, a, b, c }' ; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }' ; }
 echo "== $(date -u +%FT%TZ), $rounds rounds of $phase s per server after $warmup s each; A: $root_a $1 (sites: $sites_a); B: $root_b $2 (sites: $sites_b)"
+echo "   the load generator started $(awk -v a="$launched" -v b="$started" 'BEGIN { printf "%.1f", b - a }') s after its launch; CPU is counted from its warm-ups' end"
 for s in A B; do
   for r in $(seq 1 "$rounds"); do row "$s$r"; done > "$out/ab-$s.txt"
   t=$([ "$s" = A ] && echo $((a1 - a0)) || echo $((b1 - b0)))
