@@ -46,11 +46,19 @@ public final class SheetCost {
             }
         }
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        for (int w = 0; w < warm; w++) for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); }
         String flip = System.getProperty("sheet.flip");
+        java.lang.reflect.Field f = null;
         if (flip != null) {
-            java.lang.reflect.Field f = Class.forName(flip.substring(0, flip.indexOf('#'))).getField(flip.substring(flip.indexOf('#') + 1));
+            f = Class.forName(flip.substring(0, flip.indexOf('#'))).getField(flip.substring(flip.indexOf('#') + 1));
             f.setAccessible(true);
+        }
+        for (int w = 0; w < warm; w++) {
+            // with a switch, warmed both ways: warmed off alone, the JIT compiles the other side as a
+            // trap, and its first rounds then pay for the deoptimization and a code shaped for off
+            if (f != null) f.setBoolean(null, (w & 1) == 1);
+            for (CeilingPages.Page p : pages) { out.reset(); site.render(p, out); }
+        }
+        if (f != null) {
             double[][] by = new double[2][rounds];
             long[] alloc = new long[2];
             com.sun.management.ThreadMXBean amx = (com.sun.management.ThreadMXBean) mx;
