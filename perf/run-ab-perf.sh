@@ -23,9 +23,11 @@ for _ in $(seq 1 240); do pa=$(port_pid 18081); pb=$(port_pid 18082); [ -n "$pa"
 for _ in $(seq 1 600); do grep -qs 'Simulation .* started' "$out/ab-gatling.log" && break; sleep 0.2; done
 sleep $((2 * warmup + 2))
 jcmd "$pa" Compiler.perfmap >/dev/null; jcmd "$pb" Compiler.perfmap >/dev/null
-perf record -F 499 -p "$pa,$pb" -o "$out/ab-perf.data" -- sleep $((2 * rounds * phase - 2)) > /dev/null 2>&1
+# ends 2 s before the last turn does, so that both servers still answer the maps' update below
+perf record -F 499 -p "$pa,$pb" -o "$out/ab-perf.data" -- sleep $((2 * rounds * phase - 4)) > /dev/null 2>&1
 # the methods compiled since the first map
-jcmd "$pa" Compiler.perfmap >/dev/null; jcmd "$pb" Compiler.perfmap >/dev/null
+jcmd "$pa" Compiler.perfmap >/dev/null || echo "A's map not updated: methods compiled in the run may show as [unknown]" >&2
+jcmd "$pb" Compiler.perfmap >/dev/null || echo "B's map not updated: methods compiled in the run may show as [unknown]" >&2
 wait $run
 tr -d '\033' < "$out/ab-perf-run.txt" | grep -v '^\[0m' | tail -8
 perf script -i "$out/ab-perf.data" -F pid,ip,sym,dso 2>/dev/null > "$out/ab-perf.txt"
