@@ -69,12 +69,27 @@ class StoreApiHttpTest {
         FileUtils.deleteQuietly(root.toFile());
     }
 
-    /** pages/@body-limit is the store's too: not 64 MiB whatever the configuration says (3.9). */
+    /**
+     * pages/@body-limit is the store's too: not 64 MiB whatever the configuration says (3.9). The
+     * refusal comes from the declared length, before any of the body is read: sent here without
+     * its body, so that the answer is read whole. A client that sends the body at once may lose
+     * the answer: the server closes with the body unread (no swallowing, see ArnoServer), and the
+     * reset that closing unread bytes makes can overtake the 413 (once in CI: "header parser
+     * received no bytes").
+     */
     @Test
-    void theStoreTakesBodiesUpToTheConfiguredLimit() {
-        HttpResponse<String> over = write("PUT", ISSUE + "/a1.pdf", "application/pdf", new byte[(64 << 10) + 1], "If-None-Match", "*");
-        assertThat(over.statusCode()).as(over.body()).isEqualTo(413);
-        assertThat(over.body()).contains("code=\"body-too-large\"").contains(Integer.toString(64 << 10));
+    void theStoreTakesBodiesUpToTheConfiguredLimit() throws IOException {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            // under the upload time-out: a server that waited for the body would fail this read
+            s.setSoTimeout(5_000);
+            OutputStream out = s.getOutputStream();
+            out.write(head("PUT", ISSUE + "/a1.pdf", "application/pdf",
+                    "If-None-Match: *\r\nContent-Length: " + ((64 << 10) + 1) + "\r\n"));
+            out.flush();
+            String over = Http.readAnswer(s.getInputStream());
+            assertThat(over).startsWith("HTTP/1.1 413").contains("code=\"body-too-large\"")
+                    .contains(Integer.toString(64 << 10));
+        }
         HttpResponse<String> fits = write("PUT", ISSUE + "/a1.pdf", "application/pdf", new byte[64 << 10], "If-None-Match", "*");
         assertThat(fits.statusCode()).as(fits.body()).isEqualTo(201);
     }
