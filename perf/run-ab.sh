@@ -50,6 +50,7 @@ ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" ; }
 
 rm -rf "$out/ab"
 { echo path; java -cp "$(classpath .)" arno.perf.pages.PerfServer --list "$paths_from"; } > "$out/ab-paths.csv"
+rm -f "$out/ab-measuring"
 java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:18081 -Db=http://127.0.0.1:18082 \
     -Dpaths="$PWD/$out/ab-paths.csv" -Drounds="$rounds" -Dphase="$phase" -Dwarmup="$warmup" -Dusers=32 \
     -cp "$testcp" io.gatling.app.Gatling \
@@ -63,6 +64,8 @@ for _ in $(seq 1 600); do grep -q 'Simulation .* started' "$out/ab-gatling.log" 
   kill -0 "$g" 2>/dev/null || break; sleep 0.2; done
 started=$(date +%s.%N)
 sleep $((2 * warmup))
+# the measured turns start now: run-ab-perf.sh starts recording on this file
+touch "$out/ab-measuring"
 # busy ticks of the whole machine (every core): user, nice, system, irq, softirq, steal
 busy() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat ; }
 # context switches of every thread of a process (a hand-off or a timed wait per page shows here)
