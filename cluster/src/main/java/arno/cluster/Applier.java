@@ -146,11 +146,16 @@ public final class Applier implements AutoCloseable {
         return applied;
     }
 
-    /** Waits until {@code position} is applied, at most {@code timeout}; whether it is. */
+    /**
+     * Waits until {@code position} is applied, at most {@code timeout}; whether it is. Returns false
+     * at once when the copy must resynchronise ({@link #needsResync}): it will never apply more,
+     * and a node starting on a pruned log waited out the whole time-out (20 s) before it said so.
+     */
     public boolean awaitApplied(long position, Duration timeout) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         synchronized (progress) {
             while (applied < position) {
+                if (needsResync) return false;
                 long left = end - System.nanoTime();
                 if (left <= 0) return false;
                 progress.wait(Math.max(1, left / 1_000_000));
@@ -196,8 +201,12 @@ public final class Applier implements AutoCloseable {
      */
     public void requireResync(String reason) {
         if (!needsResync) LOG.log(Level.ERROR, reason);
+        // the problem first: whoever sees the flag finds its reason
         problem = reason;
         needsResync = true;
+        synchronized (progress) {
+            progress.notifyAll(); // waiters for a position stop waiting (awaitApplied)
+        }
     }
 
     /**
@@ -305,10 +314,7 @@ public final class Applier implements AutoCloseable {
             if (commit.position() != at + 1) {
                 String message = "the change log no longer holds positions " + (at + 1) + " to " + (commit.position() - 1)
                         + ", which the store " + store.directory() + " has not applied: the node must resynchronise";
-                // the problem first: whoever sees the flag finds its reason
-                problem = message;
-                needsResync = true;
-                LOG.log(Level.ERROR, message);
+                requireResync(message);
                 return;
             }
             for (ChangeLog.Change ch : commit.changes()) {

@@ -2,6 +2,7 @@ package arno.cluster;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
@@ -67,12 +68,17 @@ class ResyncTest {
         PgWritePath path;
 
         Node(String name) {
+            this(name, Duration.ofSeconds(20));
+        }
+
+        /** {@code applyTimeout}: how long opening waits for the copy to hold the cluster's model documents. */
+        Node(String name, Duration applyTimeout) {
             this.name = name;
             pool = pool(name);
             log = new ChangeLog(pool, name);
             store = Store.open(dir.resolve(name), OPTIONS);
             PgWritePath.Options options = PgWritePath.Options.defaults()
-                    .applier(Applier.Options.defaults().pollInterval(Duration.ofMillis(200))).applyTimeout(Duration.ofSeconds(20));
+                    .applier(Applier.Options.defaults().pollInterval(Duration.ofMillis(200))).applyTimeout(applyTimeout);
             atom = AtomStore.open(store, AtomOptions.defaults(), PgWritePath.factory(log,
                     () -> DriverManager.getConnection(PG.url(database)), options, p -> path = p));
             open.add(this);
@@ -262,8 +268,11 @@ class ResyncTest {
         assertThat(a.log.prune(1, Duration.ofDays(1))).isZero(); // all younger than a day: nothing pruned
         assertThat(count("SELECT count(*) FROM arno.commits")).isEqualTo(head);
         assertThat(a.log.prune(1, null)).isEqualTo(head - 1);
-        // a node that joins now is rebuilt from the documents, with each document's commit time
-        Node c = new Node("c");
+        // a node that joins now finds at once that it must resynchronise (opening waited out its
+        // whole apply time-out before), and is rebuilt from the documents, with each document's commit time
+        Node c = assertTimeoutPreemptively(Duration.ofMinutes(1), () -> new Node("c", Duration.ofMinutes(10)));
+        assertThat(c.path.applier().needsResync()).isTrue();
+        assertThat(c.path.applier().problem()).contains("no longer holds positions 1 to");
         c.close();
         wipe(dir.resolve("c"));
         c = rebuilt(c);

@@ -67,7 +67,10 @@ class StandaloneTomcatIT {
         if (!Files.exists(pristine)) Files.copy(serverXml, pristine);
         String xml = Files.readString(pristine)
                 .replace("port=\"8080\"", "port=\"" + port + "\" address=\"127.0.0.1\"")
-                .replace("port=\"8005\"", "port=\"-1\"");
+                .replace("port=\"8005\"", "port=\"-1\"")
+                // the deployer looks for added and removed WARs every second, not every 10 (Tomcat's default)
+                .replace("<Engine name=\"Catalina\" defaultHost=\"localhost\">",
+                        "<Engine name=\"Catalina\" defaultHost=\"localhost\" backgroundProcessorDelay=\"1\">");
         Files.writeString(serverXml, xml);
         for (String app : List.of("ROOT", "docs", "examples", "manager", "host-manager")) {
             FileUtils.deleteDirectory(home.resolve("webapps").resolve(app).toFile());
@@ -274,7 +277,11 @@ class StandaloneTomcatIT {
     @Test
     @Order(7)
     void redeployingServesAgain() throws Exception {
-        Files.copy(Path.of(System.getProperty("arno.war")), home.resolve("webapps/arno.war"), StandardCopyOption.REPLACE_EXISTING);
+        // Copied beside it and moved in at once: the deployer, looking every second, found a WAR copied
+        // in place half written ("zip END header not found"), failed it and waited a minute to try again.
+        Path partial = home.resolve("temp/arno.war");
+        Files.copy(Path.of(System.getProperty("arno.war")), partial, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(partial, home.resolve("webapps/arno.war"), StandardCopyOption.ATOMIC_MOVE);
         Wait.upTo(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> assertThat(get("/arno/_arno/health").statusCode()).as(() -> console()).isEqualTo(200));
         assertThat(get("/arno/journal-a/v1/i1").statusCode()).isEqualTo(200);
