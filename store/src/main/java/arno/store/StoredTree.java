@@ -98,22 +98,15 @@ final class StoredTree extends GenericTreeInfo {
      */
     final Axes.Test[] nameTests = new Axes.Test[64];
 
-    /**
-     * Fingerprint → the document's name codes with that fingerprint (one per prefix used), as
-     * asked: direct-mapped by fingerprint, so a name step asks an array, not a map with a boxed
-     * key. 64 slots of a 24-byte record and its codes (about 3 KB when full); a collision only
-     * recomputes. Immutable records, so a racy slot holds a whole pair or a miss.
-     */
-    private final CodesOf[] codesOf = new CodesOf[64];
-
-    private record CodesOf(int fingerprint, int[] codes) {
-    }
+    /** The store's names by code, with their index by fingerprint ({@link #codes}). */
+    private final Namebase.Table table;
 
     StoredTree(Snapshot snapshot, DocHeader header, Configuration config, Namebase.Table table) {
         super(config);
         this.snapshot = snapshot;
         this.header = header;
         this.docId = header.docId();
+        this.table = table;
         this.fingerprints = table.fingerprints;
         this.names = table.names;
         this.locals = table.locals;
@@ -183,30 +176,22 @@ final class StoredTree extends GenericTreeInfo {
 
     /**
      * The name codes of this document whose fingerprint is {@code fp}: usually one, more when the
-     * same name is written with several prefixes. Computed once per fingerprint by a pass over the
-     * codes the document may use, so that a name test asked per context node (as in {@code //a//b})
-     * costs an array lookup. The array returned is shared: callers never change it.
+     * same name is written with several prefixes. From the table's index by fingerprint (made once
+     * for the store), less the codes named after this document was written, so that a name test
+     * asked per context node (as in {@code //a//b}) costs a hash probe. The array returned is
+     * shared: callers never change it.
      */
     int[] codes(int fp) {
-        int slot = (fp ^ (fp >>> 6)) & (codesOf.length - 1);
-        CodesOf known = codesOf[slot];
-        if (known != null && known.fingerprint == fp) {
-            return known.codes;
-        }
+        int[] all = table.codes(fp);
         int n = Math.min(header.nameCodes(), fingerprints.length);
-        int[] found = new int[1];
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            if (fingerprints[i] == fp) {
-                if (k == found.length) {
-                    found = java.util.Arrays.copyOf(found, k * 2);
-                }
-                found[k++] = i;
-            }
+        if (all.length == 0 || all[all.length - 1] < n) {
+            return all;
         }
-        int[] c = java.util.Arrays.copyOf(found, k);
-        codesOf[slot] = new CodesOf(fp, c);
-        return c;
+        int k = 0;
+        while (k < all.length && all[k] < n) {
+            k++;
+        }
+        return java.util.Arrays.copyOf(all, k);
     }
 
     /** Run directories of the name lists asked, direct-mapped by (kind, code); see {@link NameIndex#directory}. */
