@@ -25,16 +25,9 @@ lib="$PWD/$out/async-profiler/linux-x64/libasyncProfiler.so"
 if [ ! -f "$lib" ]; then
   mkdir -p "$out/async-profiler" && (cd "$out/async-profiler" && unzip -q -o "$jar" 'linux-x64/*')
 fi
-rm -f "$out/ab-A.txt" "$out/ab-B.txt" "$out/ab-measuring" "$out"/ab-async-?.collapsed
-perf/run-ab.sh "$@" > "$out/ab-async-run.txt" 2>&1 &
-run=$!
-port_pid() { ss -ltnp | awk -v p=":$1" '$4 ~ p"$"' | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2 || true; }
-pa=""; pb=""
-for _ in $(seq 1 240); do pa=$(port_pid 18081); pb=$(port_pid 18082); [ -n "$pa" ] && [ -n "$pb" ] && break; sleep 0.5; done
-[ -n "$pa" ] && [ -n "$pb" ] || { echo "the servers did not start (see $out/ab-a.log, $out/ab-b.log)" >&2; wait $run; exit 2; }
-for _ in $(seq 1 $((5 * (2 * warmup + 120)))); do [ -e "$out/ab-measuring" ] && break
-  kill -0 "$run" 2>/dev/null || break; sleep 0.2; done
-sleep 2
+rm -f "$out"/ab-async-?.collapsed
+. perf/ab-measured.sh
+ab_measured "$out/ab-async-run.txt" "$@"
 # the agent's options in quotes of their own: jcmd would read "event=cpu" as an argument of its own
 for p in "$pa" "$pb"; do jcmd "$p" JVMTI.agent_load "$lib" '"start,event=cpu,interval=1ms"' >/dev/null; done
 # stopped 2 s before the last turn ends, while both servers still run

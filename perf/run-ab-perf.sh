@@ -12,17 +12,8 @@ cd "$(dirname "$0")/.."
 command -v perf >/dev/null || { echo "no perf on the path (apt-get install linux-perf)" >&2; exit 2; }
 out=perf/target/pages
 rounds="${ROUNDS:-6}"; phase="${PHASE:-10}"; warmup="${WARMUP:-30}"
-rm -f "$out/ab-A.txt" "$out/ab-B.txt" "$out/ab-measuring"
-perf/run-ab.sh "$@" > "$out/ab-perf-run.txt" 2>&1 &
-run=$!
-port_pid() { ss -ltnp | awk -v p=":$1" '$4 ~ p"$"' | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2 || true; }
-pa=""; pb=""
-for _ in $(seq 1 240); do pa=$(port_pid 18081); pb=$(port_pid 18082); [ -n "$pa" ] && [ -n "$pb" ] && break; sleep 0.5; done
-[ -n "$pa" ] && [ -n "$pb" ] || { echo "the servers did not start (see $out/ab-a.log, $out/ab-b.log)" >&2; wait $run; exit 2; }
-# run-ab.sh says when its measured turns start (after both warm-ups); start a little after that
-for _ in $(seq 1 $((5 * (2 * warmup + 120)))); do [ -e "$out/ab-measuring" ] && break
-  kill -0 "$run" 2>/dev/null || break; sleep 0.2; done
-sleep 2
+. perf/ab-measured.sh
+ab_measured "$out/ab-perf-run.txt" "$@"
 jcmd "$pa" Compiler.perfmap >/dev/null; jcmd "$pb" Compiler.perfmap >/dev/null
 # ends 2 s before the last turn does, so that both servers still answer the maps' update below
 perf record -F 499 -p "$pa,$pb" -o "$out/ab-perf.data" -- sleep $((2 * rounds * phase - 4)) > /dev/null 2>&1

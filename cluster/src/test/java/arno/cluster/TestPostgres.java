@@ -111,17 +111,8 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
         if (folder != null) {
             return;
         }
-        bin = binaries(DEBIAN, System.getProperty("arno.postgres.bin"));
-        folder = Files.createTempDirectory("arno-pg-");
-        hook = new Thread(this::stop, "stop test PostgreSQL");
-        Runtime.getRuntime().addShutdownHook(hook);
         try {
-            Files.createDirectories(folder.resolve("sock"));
-            if (asRoot()) {
-                UserPrincipal postgres = folder.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
-                Files.setOwner(folder, postgres);
-                Files.setOwner(folder.resolve("sock"), postgres);
-            }
+            prepare(binaries(DEBIAN, System.getProperty("arno.postgres.bin")), "arno-pg-", "stop test PostgreSQL");
             // a copy of this JVM's initialized folder (cp -a keeps the postgres user's ownership and modes)
             run(60, "cp", "-a", template(bin).toString(), data().toString());
             startOnFreePort();
@@ -142,17 +133,8 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
     private static synchronized Path template(Path bin) throws IOException, InterruptedException {
         if (template == null) {
             TestPostgres t = new TestPostgres();
-            t.bin = bin;
-            t.folder = Files.createTempDirectory("arno-pg-template-");
-            t.hook = new Thread(t::stop, "delete the test PostgreSQL template");
-            Runtime.getRuntime().addShutdownHook(t.hook);
             try {
-                Files.createDirectories(t.folder.resolve("sock"));
-                if (asRoot()) {
-                    UserPrincipal postgres = t.folder.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
-                    Files.setOwner(t.folder, postgres);
-                    Files.setOwner(t.folder.resolve("sock"), postgres);
-                }
+                t.prepare(bin, "arno-pg-template-", "delete the test PostgreSQL template");
                 t.run(120, bin.resolve("initdb").toString(), "-D", t.data().toString(), "-U", "postgres", "--auth=trust",
                         "-E", "UTF8", "--no-locale", "--no-sync");
                 t.startOnFreePort();
@@ -165,6 +147,23 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
             template = t;
         }
         return template.data();
+    }
+
+    /**
+     * This server's folder, with the folder for its socket (both the postgres user's when we are
+     * root), and the hook that stops the server and deletes them if the JVM ends first.
+     */
+    private void prepare(Path binaries, String prefix, String hookName) throws IOException {
+        bin = binaries;
+        folder = Files.createTempDirectory(prefix);
+        hook = new Thread(this::stop, hookName);
+        Runtime.getRuntime().addShutdownHook(hook);
+        Files.createDirectories(folder.resolve("sock"));
+        if (asRoot()) {
+            UserPrincipal postgres = folder.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
+            Files.setOwner(folder, postgres);
+            Files.setOwner(folder.resolve("sock"), postgres);
+        }
     }
 
     private void startOnFreePort() throws IOException, InterruptedException {
@@ -189,17 +188,8 @@ public final class TestPostgres implements BeforeAllCallback, AfterAllCallback {
     public synchronized TestPostgres replica() throws IOException, InterruptedException {
         if (folder == null || pid <= 0) throw new IllegalStateException("the test PostgreSQL is not running");
         TestPostgres r = new TestPostgres();
-        r.bin = bin;
-        r.folder = Files.createTempDirectory("arno-pg-replica-");
-        r.hook = new Thread(r::stop, "stop test PostgreSQL replica");
-        Runtime.getRuntime().addShutdownHook(r.hook);
         try {
-            Files.createDirectories(r.folder.resolve("sock"));
-            if (asRoot()) {
-                UserPrincipal postgres = r.folder.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
-                Files.setOwner(r.folder, postgres);
-                Files.setOwner(r.folder.resolve("sock"), postgres);
-            }
+            r.prepare(bin, "arno-pg-replica-", "stop test PostgreSQL replica");
             r.run(120, bin.resolve("pg_basebackup").toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-U", "postgres",
                     "-D", r.data().toString(), "-R", "-X", "stream", "-c", "fast", "--no-sync");
             r.startOnFreePort();

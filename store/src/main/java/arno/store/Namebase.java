@@ -228,10 +228,10 @@ final class Namebase {
 
         /**
          * Fingerprint → the codes with it, ascending, open-addressed ({@link #codes}): made on first
-         * ask, once for every document and request reading through this table. Each tree opened per
-         * request made its own answers by a pass over the document's codes, a pass per name asked
-         * (async-profiler, large pages: 25 µs a page). Final fields publish it whole; two threads
-         * may each make one, alike.
+         * ask, once for every document and request reading through this table, where each tree opened
+         * per request made its own answers by a pass over the document's codes per name asked (no
+         * gain measured on pages: perf/RESULTS.md, tenth session; kept as the simpler). Final
+         * fields publish it whole; two threads may each make one, alike.
          */
         private record ByFingerprint(int[] keys, int[][] values) {
         }
