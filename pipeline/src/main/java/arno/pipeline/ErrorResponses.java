@@ -116,6 +116,15 @@ final class ErrorResponses {
         return null;
     }
 
+    /**
+     * {@code x}, marked as reported when {@code cause} is the client going away: Saxon then does
+     * not report it again, and the request's log line says "client went away" once, at INFO.
+     */
+    static net.sf.saxon.trans.XPathException quietIfClientGone(net.sf.saxon.trans.XPathException x, Throwable cause) {
+        if (clientAbort(cause) != null) x.setHasBeenReported(true);
+        return x;
+    }
+
     void plain(ResponseTarget target, int status, String title, String text, String allow) {
         ResponseEvents.write(engine.processor.getUnderlyingConfiguration(), target.open(status), status, ev -> {
             if (allow != null) ev.header("Allow", allow);

@@ -597,10 +597,7 @@ final class HtmlWriter implements Receiver {
         try {
             out.write(bytes, 0, length);
         } catch (IOException e) {
-            XPathException x = new XPathException("cannot write the response: " + e.getMessage(), e);
-            // the client went away: marked as reported, as ResponseWriter's AbortAware marks the serializer's
-            if (ErrorResponses.clientAbort(e) != null) x.setHasBeenReported(true);
-            throw x;
+            throw ErrorResponses.quietIfClientGone(new XPathException("cannot write the response: " + e.getMessage(), e), e);
         }
     }
 

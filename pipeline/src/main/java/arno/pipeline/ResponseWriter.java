@@ -312,9 +312,7 @@ final class ResponseWriter extends AbstractDestination {
             try (java.io.InputStream in = found.open()) {
                 in.transferTo(response.getOutputStream());
             } catch (IOException e) {
-                XPathException x = new XPathException("cannot send " + src + ": " + e.getMessage());
-                if (ErrorResponses.clientAbort(e) != null) x.setHasBeenReported(true);
-                throw x;
+                throw ErrorResponses.quietIfClientGone(new XPathException("cannot send " + src + ": " + e.getMessage()), e);
             }
         }
 
@@ -499,8 +497,7 @@ final class ResponseWriter extends AbstractDestination {
         }
 
         private static XPathException seen(XPathException e) {
-            if (ErrorResponses.clientAbort(e) != null) e.setHasBeenReported(true);
-            return e;
+            return ErrorResponses.quietIfClientGone(e, e);
         }
 
         @Override

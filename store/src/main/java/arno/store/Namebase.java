@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.WeakHashMap;
 
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
 import org.lmdbjava.Cursor;
 import org.lmdbjava.Txn;
 
@@ -227,13 +228,13 @@ final class Namebase {
         private static final int[] NONE = {};
 
         /**
-         * Fingerprint → the codes with it, ascending, open-addressed ({@link #codes}): made on first
-         * ask, once for every document and request reading through this table, where each tree opened
-         * per request made its own answers by a pass over the document's codes per name asked (no
-         * gain measured on pages: perf/RESULTS.md, tenth session; kept as the simpler). Final
-         * fields publish it whole; two threads may each make one, alike.
+         * Fingerprint → the codes with it, ascending ({@link #codes}): made on first ask, once for
+         * every document and request reading through this table, where each tree opened per request
+         * made its own answers by a pass over the document's codes per name asked (no gain measured
+         * on pages: perf/RESULTS.md, tenth session; kept as the simpler). Only read once published,
+         * through a record's final field; two threads may each make one, alike.
          */
-        private record ByFingerprint(int[] keys, int[][] values) {
+        private record ByFingerprint(Int2ObjectHashMap<int[]> codes) {
         }
 
         private ByFingerprint byFingerprint;
@@ -242,33 +243,17 @@ final class Namebase {
         int[] codes(int fp) {
             ByFingerprint b = byFingerprint;
             if (b == null) {
-                int size = Integer.highestOneBit(Math.max(4, fingerprints.length * 2 - 1)) << 1;
-                int[] k = new int[size];
-                int[][] v = new int[size][];
-                Arrays.fill(k, -1);
+                Int2ObjectHashMap<int[]> map = new Int2ObjectHashMap<>();
                 for (int code = 0; code < fingerprints.length; code++) {
-                    int slot = slot(fingerprints[code], k);
-                    k[slot] = fingerprints[code];
-                    int[] had = v[slot] == null ? NONE : v[slot];
+                    int[] had = map.getOrDefault(fingerprints[code], NONE);
                     int[] now = Arrays.copyOf(had, had.length + 1);
                     now[had.length] = code;
-                    v[slot] = now;
+                    map.put(fingerprints[code], now);
                 }
-                b = new ByFingerprint(k, v);
+                b = new ByFingerprint(map);
                 byFingerprint = b;
             }
-            int[] found = b.values[slot(fp, b.keys)];
-            return found == null ? NONE : found;
-        }
-
-        /** The slot of {@code fp} in {@code keys}: its own, or the empty one where it would go. */
-        private static int slot(int fp, int[] keys) {
-            int mask = keys.length - 1;
-            int i = (fp * 0x9E3779B1) >>> 7 & mask;
-            while (keys[i] != -1 && keys[i] != fp) {
-                i = (i + 1) & mask;
-            }
-            return i;
+            return b.codes.getOrDefault(fp, NONE);
         }
     }
 }
