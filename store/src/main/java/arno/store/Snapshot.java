@@ -82,7 +82,7 @@ public final class Snapshot implements DocumentStore.View {
         try {
             v = store.engine.getLong(txn, keys, "version");
         } catch (RuntimeException e) {
-            txn.close();
+            txn.close(); // not kept: whatever failed may have left it unusable
             store.snapshotClosed();
             throw e;
         }
@@ -540,7 +540,7 @@ public final class Snapshot implements DocumentStore.View {
             closed = true;
             closedPlain = true;
             trees.clear();
-            txn.close();
+            store.endRead(txn);
         }
         store.snapshotClosed();
     }

@@ -120,6 +120,40 @@ class IsolationTest {
         }
     }
 
+    /**
+     * A snapshot's read transaction is reset when it closes and renewed by a later snapshot
+     * ({@link Store#read}): the renewed one must see the commits made meanwhile, and keeping them
+     * must not use up the reader table. Here it has room for the kept ones and six more: every
+     * round opens all it can at once, more than are kept, and closes them.
+     */
+    @Test
+    void aRenewedReadSeesTheLatestCommitAndTheReaderTableLasts() {
+        int readers = Store.IDLE_READS + 6;
+        try (Store store = Store.open(dir, TestStores.SMALL.maxReaders(readers))) {
+            Configuration config = new Configuration();
+            for (int g = 0; g < 200; g++) {
+                write(store, g);
+                List<Snapshot> open = new ArrayList<>();
+                try {
+                    for (int r = 0; r < readers; r++) {
+                        Snapshot s = store.read();
+                        open.add(s);
+                        assertThat(s.version()).isEqualTo(g + 1L);
+                        assertThat(generation(s.document("/iso/" + r % DOCS + ".xml", config).getRootNode())).isEqualTo(g);
+                    }
+                } finally {
+                    open.forEach(Snapshot::close);
+                }
+            }
+            assertThat(store.openSnapshots()).isZero();
+            assertThat(store.check()).isEmpty();
+        }
+        // the kept transactions were ended with the store: it opens again and reads
+        try (Store store = Store.open(dir, TestStores.SMALL.maxReaders(readers)); Snapshot s = store.read()) {
+            assertThat(s.version()).isEqualTo(200L);
+        }
+    }
+
     /** One commit: every document at generation g; the first is deleted and re-created. */
     static void write(Store store, int g) {
         try (WriteTransaction w = store.write()) {
