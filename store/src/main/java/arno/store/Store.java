@@ -242,10 +242,17 @@ public final class Store implements DocumentStore, AutoCloseable {
     public Snapshot read() {
         checkOpen();
         Txn<DirectBuffer> txn = idleReads.poll();
-        try {
-            if (txn != null) {
+        if (txn != null) {
+            try {
                 txn.renew();
-            } else {
+            } catch (LmdbException e) {
+                // not expected (its reader slot is its own); lmdbjava cannot free a transaction
+                // left reset, so it is dropped and the read begins a fresh one
+                txn = null;
+            }
+        }
+        try {
+            if (txn == null) {
                 txn = engine.env.txnRead();
             }
         } catch (LmdbException e) {
