@@ -378,8 +378,12 @@ final class StoredTree extends GenericTreeInfo {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    /** Attribute values of at most this many bytes go through the value caches. */
-    static final int CACHED_VALUE_BYTES = 32;
+    /**
+     * Attribute values of at most this many bytes go through the value caches: the four words a
+     * {@link Word} keys them by, so the two cannot drift apart (a longer value would be keyed by
+     * its first 32 bytes only).
+     */
+    private static final int CACHED_VALUE_BYTES = 4 * Long.BYTES;
 
     /**
      * Recent short ASCII attribute values, direct-mapped by a hash of their bytes: as Strings
