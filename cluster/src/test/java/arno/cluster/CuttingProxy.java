@@ -34,6 +34,9 @@ final class CuttingProxy implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
     private volatile int cuts;
+    /** After the next cut, new connections are closed at once: the database out of reach. */
+    private volatile boolean refuseAfterCut;
+    private volatile boolean refusing;
 
     CuttingProxy(int targetPort) throws IOException {
         this.target = targetPort;
@@ -52,6 +55,22 @@ final class CuttingProxy implements AutoCloseable {
         armed.set(cut);
     }
 
+    /**
+     * Cuts the connection that sends the next COMMIT, as {@code cut} says, and with it every other
+     * one, and from then on closes every new connection as it comes, until {@link #reachable}: the
+     * database gone with the COMMIT.
+     */
+    void armAndGo(Cut cut) {
+        refuseAfterCut = true;
+        armed.set(cut);
+    }
+
+    /** New connections reach the server again. */
+    void reachable() {
+        refuseAfterCut = false;
+        refusing = false;
+    }
+
     /** How many connections were cut. */
     int cuts() {
         return cuts;
@@ -61,6 +80,10 @@ final class CuttingProxy implements AutoCloseable {
         while (!listening.isClosed()) {
             try {
                 Socket client = listening.accept();
+                if (refusing) {
+                    close(client);
+                    continue;
+                }
                 Socket server = new Socket();
                 server.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), target), 2000);
                 sockets.add(client);
@@ -119,6 +142,11 @@ final class CuttingProxy implements AutoCloseable {
         cuts++;
         close(a);
         close(b);
+        if (refuseAfterCut) {
+            refusing = true;
+            // the database gone: every connection the pool holds goes with it
+            for (Socket s : sockets) close(s);
+        }
     }
 
     private static void close(Socket s) {

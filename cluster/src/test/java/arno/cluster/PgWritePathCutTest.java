@@ -3,10 +3,13 @@ package arno.cluster;
 import static arno.cluster.PgWritePathOutageTest.entry;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,6 +24,8 @@ import arno.store.StoreOptions;
 import arno.store.atom.AtomOptions;
 import arno.store.atom.AtomStore;
 import arno.store.atom.ResourcePath;
+import arno.xml.ArnoException;
+import arno.xml.ErrorCode;
 
 /**
  * A writer's connection cut at its COMMIT (issue 23, item 2): whether PostgreSQL committed or not,
@@ -43,6 +48,56 @@ class PgWritePathCutTest {
     @Test
     void aCommitThatNeverArrivedIsTriedAgainAndStoredOnce() throws Exception {
         written(CuttingProxy.Cut.BEFORE_COMMIT);
+    }
+
+    /**
+     * The COMMIT's answer lost and the database out of reach from then on: the writer asks what
+     * became of it for the apply timeout, then answers 503 saying the write may or may not be
+     * stored, in bounded time (a client waits that long, no longer: the cluster's HAProxy guide
+     * gives the server 60 s). Once the database is back, the commit it made is applied, once.
+     */
+    @Test
+    void aCommitLostWithTheDatabaseIsAnsweredUnknownWithinTheApplyTimeoutAndAppliedOnceLater() throws Exception {
+        String db = PG.newDatabase();
+        Schema.migrate(PG.dataSource(db));
+        HikariConfig config = new HikariConfig();
+        try (CuttingProxy proxy = new CuttingProxy(PG.port())) {
+            config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + db + "?user=postgres&prepareThreshold=0");
+            config.setMaximumPoolSize(2);
+            config.setConnectionTimeout(1000);
+            Duration applyTimeout = Duration.ofSeconds(3);
+            PgWritePath[] path = new PgWritePath[1];
+            try (HikariDataSource pool = new HikariDataSource(config);
+                 Store store = Store.open(dir.resolve("gone"), StoreOptions.defaults().mapSize(256L << 20));
+                 AtomStore atom = AtomStore.open(store, AtomOptions.defaults(), PgWritePath.factory(new ChangeLog(pool, "a"),
+                         // the applier reads the log directly, so it goes on while the writer's way is cut
+                         () -> DriverManager.getConnection(PG.url(db)), PgWritePath.Options.defaults().applyTimeout(applyTimeout)
+                                 .applier(Applier.Options.defaults().pollInterval(Duration.ofMillis(200))), p -> path[0] = p))) {
+                AtomStore.Written root = atom.createEntry(ResourcePath.ROOT, null, "journals", entry("Journals"), "ed");
+                ChangeLog log = new ChangeLog(PG.dataSource(db), "reader");
+                long head = log.head();
+
+                proxy.armAndGo(CuttingProxy.Cut.AFTER_COMMIT);
+                CompletableFuture<AtomStore.Written> write = CompletableFuture.supplyAsync(() -> atom.createEntry(root.path(), null,
+                        "ja", "<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>Coastal Studies</title></entry>".getBytes(UTF_8), "ed"));
+                // bounded: the apply timeout, one more wait of the pool, and room for a slow machine
+                assertThatThrownBy(() -> write.get(applyTimeout.toSeconds() + 20, TimeUnit.SECONDS))
+                        .cause().isInstanceOfSatisfying(ArnoException.class, e -> {
+                            assertThat(e.code()).isEqualTo(ErrorCode.DATABASE_UNAVAILABLE);
+                            assertThat(e.status()).isEqualTo(503);
+                            assertThat(e.getMessage()).contains("lost the connection while committing the write at position "
+                                    + (head + 1)).contains("it may or may not be stored");
+                        });
+                assertThat(proxy.cuts()).as("the connection was cut at its COMMIT").isEqualTo(1);
+
+                proxy.reachable();
+                assertThat(log.head()).as("PostgreSQL committed it, once").isEqualTo(head + 1);
+                assertThat(path[0].applier().awaitApplied(head + 1, Duration.ofSeconds(10))).as("applied once back").isTrue();
+                try (Snapshot s = store.read()) {
+                    assertThat(s.uris("/")).as("one entry made, not two").filteredOn(u -> u.endsWith(".atom")).hasSize(2);
+                }
+            }
+        }
     }
 
     private void written(CuttingProxy.Cut cut) throws Exception {

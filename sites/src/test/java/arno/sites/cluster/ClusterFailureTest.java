@@ -122,9 +122,9 @@ class ClusterFailureTest {
             stopping = System.nanoTime();
             RIG.postgres().stopServer();
             stopped = System.nanoTime();
-            // the outage: long enough for the writer to meet it several times
-            // the outage: long enough for the writer to be refused (which takes the pool's 5 s to give up, twice)
-            Wait.upTo(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(50)).alias("a write refused during the outage")
+            // the outage: long enough for the writer to be refused (which takes the pool's 5 s to give up, twice;
+            // or, for a write whose COMMIT the stop cut, the apply timeout's 30 s of asking what became of it)
+            Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("a write refused during the outage")
                     .until(() -> !Traffic.errors(Traffic.between(t.writes, stopping, Long.MAX_VALUE)).isEmpty()
                             && System.nanoTime() - stopped > Duration.ofSeconds(2).toNanos());
             RIG.postgres().startAgain();

@@ -375,7 +375,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
                   mode http
                   timeout connect 1s
                   timeout client 30s
-                  timeout server 30s
+                  timeout server 60s
                   retries 2
                   option redispatch
                 frontend arno

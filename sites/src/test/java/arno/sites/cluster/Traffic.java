@@ -109,8 +109,11 @@ final class Traffic implements AutoCloseable {
         String slug = prefix + "-" + written.incrementAndGet();
         String entry = "<entry xmlns='http://www.w3.org/2005/Atom'><title>Rig " + slug + "</title>"
                 + "<category scheme='urn:arno:kind' term='journal'/></entry>";
-        // a refusal during a database outage takes the pool's connection timeout (5 s), tried twice
-        HttpRequest r = HttpRequest.newBuilder(front.resolve(COLLECTION)).timeout(Duration.ofSeconds(30))
+        // A refusal during a database outage takes the pool's connection timeout (5 s), tried twice; a write
+        // whose COMMIT the stop cut waits for PostgreSQL's word on it up to the apply timeout (30 s) and one more
+        // pool wait before its 503. The client waits longer than that (HAProxy's server timeout: 60 s), or it
+        // would give up on an answer the server is bound to give.
+        HttpRequest r = HttpRequest.newBuilder(front.resolve(COLLECTION)).timeout(Duration.ofSeconds(50))
                 .header("Authorization", Http.basic(account)).header("Slug", slug)
                 .header("Content-Type", "application/atom+xml;type=entry")
                 .POST(HttpRequest.BodyPublishers.ofString(entry)).build();
