@@ -74,15 +74,15 @@ class ClusterFailureTest {
                     .until(() -> RIG.haproxyStatus().getOrDefault(victim.name(), "").startsWith("DOWN"));
             down = System.nanoTime();
             awaitAcknowledged(t, t.acknowledged.size() + 30); // the burst goes on, on two nodes
-            // while the node starts, one reader and one writer go on (see Traffic.active)
-            t.active(1, 1);
+            // while the node starts, one reader and one writer go on, ten requests a second (see Traffic.active)
+            t.active(1, 1, 100);
             victim.start();
             restarted = System.nanoTime();
             victim.awaitReady(Duration.ofMinutes(2));
             Wait.upTo(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).alias("HAProxy takes " + victim.name() + " back")
                     .until(() -> "UP".equals(RIG.haproxyStatus().get(victim.name())));
             up = System.nanoTime();
-            t.active(4, 2);
+            t.allActive();
             awaitAcknowledged(t, t.acknowledged.size() + 30); // and on three again
         } finally {
             t.close();

@@ -53,6 +53,8 @@ final class Traffic implements AutoCloseable {
     /** Readers and writers whose number is below these run; the others wait ({@link #active}). */
     private volatile int reading;
     private volatile int writing;
+    /** The pause after each request of a running client, in ms ({@link #active}). */
+    private volatile long pause = READER_PAUSE_MS;
 
     /** Starts {@code readers} readers and {@code writers} writers; entries are named PREFIX-N. */
     Traffic(URI front, String account, String prefix, int readers, int writers) {
@@ -73,6 +75,7 @@ final class Traffic implements AutoCloseable {
             threads.add(started(new Thread(() -> loop(() -> {
                 if (writer < writing) write();
                 else Thread.sleep(READER_PAUSE_MS);
+                if (pause > READER_PAUSE_MS) Thread.sleep(pause);
             }), "rig-writer-" + i)));
         }
     }
@@ -102,7 +105,7 @@ final class Traffic implements AutoCloseable {
         reads.add(outcome(page, r));
         // A reader is a browser, not a load generator: without a pause, four readers kept both cores
         // busy and a node restarted under them took a minute to start. Each still reads tens of pages a second.
-        Thread.sleep(READER_PAUSE_MS);
+        Thread.sleep(pause);
     }
 
     private void write() throws InterruptedException {
@@ -147,13 +150,22 @@ final class Traffic implements AutoCloseable {
 
     /**
      * Only the first {@code readers} readers and {@code writers} writers run from now on (the
-     * others wait), or all of them again. A node restarted beside four readers and two writers
-     * took 36–46 s to be ready on two cores, its JVM getting a fraction of one; one of each still
-     * shows whether HAProxy sends it anything before it is ready, and moves the log it catches up on.
+     * others wait), each pausing {@code pauseMs} after a request; or all of them again, at their
+     * own pace. A node restarted beside four readers and two writers took 36–46 s to be ready on
+     * two cores, its JVM getting a fraction of one; with one of each at full pace, 28–37 s, the two
+     * other nodes using half a core each to serve them. One of each, ten requests a second, still
+     * shows whether HAProxy sends the node anything before it is ready, and moves the log it
+     * catches up on.
      */
-    void active(int readers, int writers) {
+    void active(int readers, int writers, long pauseMs) {
         reading = readers;
         writing = writers;
+        pause = Math.max(READER_PAUSE_MS, pauseMs);
+    }
+
+    /** All the readers and writers again, at their own pace. */
+    void allActive() {
+        active(Integer.MAX_VALUE, Integer.MAX_VALUE, READER_PAUSE_MS);
     }
 
     /** The longest an acknowledged write took, in ms. */
