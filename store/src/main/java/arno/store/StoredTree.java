@@ -403,8 +403,24 @@ final class StoredTree extends GenericTreeInfo {
      */
     private Word[] strings;
     private Word[] texts;
+    /**
+     * Short ASCII values read so far: the caches start after {@link #CACHE_AFTER}. A page's one
+     * pass over an article (600–1,500 such values, most read once) paid for the cache's misses
+     * (a key, a copy and a slot each) more than its hits saved: without it the page's store CPU
+     * was 44 µs less and its allocation lower (perf/RESULTS.md, twelfth session). A join over a
+     * large document reads the same values millions of times, and gets the cache after its first
+     * few thousand reads. Counted without synchronisation: threads sharing a tree may start it a
+     * little later, which changes no answer.
+     */
+    private int valueReads;
+    static final int CACHE_AFTER = 4096;
 
     private record Word(long w0, long w1, long w2, long w3, int len, Object value) {
+    }
+
+    /** Whether a value cache was made (tests). */
+    boolean valueCacheMade() {
+        return strings != null || texts != null;
     }
 
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
@@ -474,7 +490,7 @@ final class StoredTree extends GenericTreeInfo {
 
     /** An attribute value as a String, from the cache when short and ASCII. */
     String attributeValue(long pos, int len, boolean ascii) {
-        if (ascii && len <= CACHED_VALUE_BYTES) {
+        if (ascii && len <= CACHED_VALUE_BYTES && (valueReads > CACHE_AFTER || ++valueReads > CACHE_AFTER)) {
             Object v = cached(pos, len, false);
             if (v != null) {
                 return (String) v;
@@ -485,7 +501,7 @@ final class StoredTree extends GenericTreeInfo {
 
     /** An attribute value as a Saxon string, from the cache when short and ASCII. */
     UnicodeString attributeText(long pos, int len, boolean ascii) {
-        if (ascii && len <= CACHED_VALUE_BYTES) {
+        if (ascii && len <= CACHED_VALUE_BYTES && (valueReads > CACHE_AFTER || ++valueReads > CACHE_AFTER)) {
             Object v = cached(pos, len, true);
             if (v != null) {
                 return (Twine8) v;

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import net.sf.saxon.om.AxisInfo;
 import net.sf.saxon.om.NamespaceUri;
 import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.pattern.NameTest;
 import net.sf.saxon.pattern.NodeKindTest;
 import net.sf.saxon.s9api.Processor;
 import net.sf.saxon.s9api.XPathCompiler;
@@ -141,6 +142,45 @@ class AttributeScanTest {
                 assertThat(b.next()).isNull();
                 assertThat(elements).isGreaterThan(20_000);
             }
+        }
+    }
+
+    /**
+     * A page's one pass reads its short values without the value cache; a tree that reads more
+     * than {@link StoredTree#CACHE_AFTER} of them starts it, and its answers stay TinyTree's.
+     */
+    @Test
+    void theValueCacheStartsOnlyAfterManyReadsAndChangesNoAnswer() throws Exception {
+        String xml = attributes(7, 15_000); // a few hundred elements: a pass reads far fewer values than CACHE_AFTER
+        TestStores.putAll(store, "/p.xml", xml);
+        NodeInfo troot = tiny(xml).getUnderlyingNode();
+        try (Snapshot s = store.read()) {
+            StoredTree t = (StoredTree) s.document("/p.xml", processor.getUnderlyingConfiguration());
+            int reads = 0;
+            for (int pass = 0; reads <= 2 * StoredTree.CACHE_AFTER; pass++) {
+                if (pass == 1) {
+                    assertThat(reads).as("values read in the first pass").isLessThan(StoredTree.CACHE_AFTER / 4);
+                    assertThat(t.valueCacheMade()).as("a cache made by one pass of " + reads + " reads").isFalse();
+                }
+                AxisIterator a = troot.iterateAxis(AxisInfo.DESCENDANT, NodeKindTest.ELEMENT);
+                AxisIterator b = t.getRootNode().iterateAxis(AxisInfo.DESCENDANT, NodeKindTest.ELEMENT);
+                for (NodeInfo x; (x = a.next()) != null; ) {
+                    NodeInfo y = b.next();
+                    assertThat(y.getAttributeValue(NamespaceUri.NULL, "type")).as("pass %d", pass)
+                            .isEqualTo(x.getAttributeValue(NamespaceUri.NULL, "type"));
+                    NodeInfo q = y.iterateAxis(AxisInfo.ATTRIBUTE, new NameTest(net.sf.saxon.type.Type.ATTRIBUTE, NamespaceUri.NULL, "n",
+                            processor.getUnderlyingConfiguration().getNamePool())).next();
+                    NodeInfo p = x.iterateAxis(AxisInfo.ATTRIBUTE, new NameTest(net.sf.saxon.type.Type.ATTRIBUTE, NamespaceUri.NULL, "n",
+                            processor.getUnderlyingConfiguration().getNamePool())).next();
+                    if (p == null) { // the document element has no attributes
+                        assertThat(q).isNull();
+                        continue;
+                    }
+                    assertThat(q.getUnicodeStringValue().toString()).isEqualTo(p.getStringValue());
+                    reads += 2;
+                }
+            }
+            assertThat(t.valueCacheMade()).as("the cache, after " + reads + " reads").isTrue();
         }
     }
 
