@@ -405,7 +405,7 @@ final class StoredTree extends GenericTreeInfo {
     private Word[] texts;
     /**
      * Short ASCII values read so far: the caches start after {@link #CACHE_AFTER}. A page's one
-     * pass over an article (600–1,500 such values, most read once) paid for the cache's misses
+     * pass over an article (hundreds of such values, most read once) paid for the cache's misses
      * (a key, a copy and a slot each) more than its hits saved: without it the page's store CPU
      * was 44 µs less and its allocation lower (perf/RESULTS.md, twelfth session). A join over a
      * large document reads the same values millions of times, and gets the cache after its first
