@@ -53,7 +53,11 @@ final class Traffic implements AutoCloseable {
     /** Readers and writers whose number is below these run; the others wait ({@link #active}). */
     private volatile int reading;
     private volatile int writing;
-    /** The pause after each request of a running client, in ms ({@link #active}). */
+    /**
+     * The pause after each request, in ms ({@link #active}): a reader's (never less than
+     * {@link #READER_PAUSE_MS}), and a writer's when it is longer than that (writers otherwise
+     * write again at once).
+     */
     private volatile long pause = READER_PAUSE_MS;
 
     /** Starts {@code readers} readers and {@code writers} writers; entries are named PREFIX-N. */
