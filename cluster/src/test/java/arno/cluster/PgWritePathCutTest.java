@@ -58,82 +58,94 @@ class PgWritePathCutTest {
      */
     @Test
     void aCommitLostWithTheDatabaseIsAnsweredUnknownWithinTheApplyTimeoutAndAppliedOnceLater() throws Exception {
-        String db = PG.newDatabase();
-        Schema.migrate(PG.dataSource(db));
-        HikariConfig config = new HikariConfig();
-        try (CuttingProxy proxy = new CuttingProxy(PG.port())) {
-            config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + db + "?user=postgres&prepareThreshold=0");
-            config.setMaximumPoolSize(2);
-            config.setConnectionTimeout(1000);
-            Duration applyTimeout = Duration.ofSeconds(3);
-            PgWritePath[] path = new PgWritePath[1];
-            try (HikariDataSource pool = new HikariDataSource(config);
-                 Store store = Store.open(dir.resolve("gone"), StoreOptions.defaults().mapSize(256L << 20));
-                 AtomStore atom = AtomStore.open(store, AtomOptions.defaults(), PgWritePath.factory(new ChangeLog(pool, "a"),
-                         // the applier reads the log directly, so it goes on while the writer's way is cut
-                         () -> DriverManager.getConnection(PG.url(db)), PgWritePath.Options.defaults().applyTimeout(applyTimeout)
-                                 .applier(Applier.Options.defaults().pollInterval(Duration.ofMillis(200))), p -> path[0] = p))) {
-                AtomStore.Written root = atom.createEntry(ResourcePath.ROOT, null, "journals", entry("Journals"), "ed");
-                ChangeLog log = new ChangeLog(PG.dataSource(db), "reader");
-                long head = log.head();
+        String db = newDatabase();
+        Duration applyTimeout = Duration.ofSeconds(3);
+        try (CuttingProxy proxy = new CuttingProxy(PG.port()); Node node = new Node(proxy, db, "gone", 1000, applyTimeout)) {
+            AtomStore.Written root = node.atom.createEntry(ResourcePath.ROOT, null, "journals", entry("Journals"), "ed");
+            ChangeLog log = new ChangeLog(PG.dataSource(db), "reader");
+            long head = log.head();
 
-                proxy.armAndGo(CuttingProxy.Cut.AFTER_COMMIT);
-                CompletableFuture<AtomStore.Written> write = CompletableFuture.supplyAsync(() -> atom.createEntry(root.path(), null,
-                        "ja", "<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>Coastal Studies</title></entry>".getBytes(UTF_8), "ed"));
-                // bounded: the apply timeout, one more wait of the pool, and room for a slow machine
-                assertThatThrownBy(() -> write.get(applyTimeout.toSeconds() + 20, TimeUnit.SECONDS))
-                        .cause().isInstanceOfSatisfying(ArnoException.class, e -> {
-                            assertThat(e.code()).isEqualTo(ErrorCode.DATABASE_UNAVAILABLE);
-                            assertThat(e.status()).isEqualTo(503);
-                            assertThat(e.getMessage()).contains("lost the connection while committing the write at position "
-                                    + (head + 1)).contains("it may or may not be stored");
-                        });
-                assertThat(proxy.cuts()).as("the connection was cut at its COMMIT").isEqualTo(1);
+            proxy.armAndGo(CuttingProxy.Cut.AFTER_COMMIT);
+            CompletableFuture<AtomStore.Written> write = CompletableFuture.supplyAsync(() -> node.atom.createEntry(root.path(),
+                    null, "ja", "<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>Coastal Studies</title></entry>".getBytes(UTF_8),
+                    "ed"));
+            // bounded: the apply timeout, one more wait of the pool, and room for a slow machine
+            assertThatThrownBy(() -> write.get(applyTimeout.toSeconds() + 20, TimeUnit.SECONDS))
+                    .cause().isInstanceOfSatisfying(ArnoException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.DATABASE_UNAVAILABLE);
+                        assertThat(e.status()).isEqualTo(503);
+                        assertThat(e.getMessage()).contains("lost the connection while committing the write at position "
+                                + (head + 1)).contains("it may or may not be stored");
+                    });
+            assertThat(proxy.cuts()).as("the connection was cut at its COMMIT").isEqualTo(1);
 
-                proxy.reachable();
-                assertThat(log.head()).as("PostgreSQL committed it, once").isEqualTo(head + 1);
-                assertThat(path[0].applier().awaitApplied(head + 1, Duration.ofSeconds(10))).as("applied once back").isTrue();
-                try (Snapshot s = store.read()) {
-                    assertThat(s.uris("/")).as("one entry made, not two").filteredOn(u -> u.endsWith(".atom")).hasSize(2);
-                }
+            proxy.reachable();
+            assertThat(log.head()).as("PostgreSQL committed it, once").isEqualTo(head + 1);
+            assertThat(node.path.applier().awaitApplied(head + 1, Duration.ofSeconds(10))).as("applied once back").isTrue();
+            try (Snapshot s = node.store.read()) {
+                assertThat(s.uris("/")).as("one entry made, not two").filteredOn(u -> u.endsWith(".atom")).hasSize(2);
             }
         }
     }
 
     private void written(CuttingProxy.Cut cut) throws Exception {
+        String db = newDatabase();
+        try (CuttingProxy proxy = new CuttingProxy(PG.port());
+             Node node = new Node(proxy, db, cut.name(), 2000, PgWritePath.Options.defaults().applyTimeout())) {
+            AtomStore.Written root = node.atom.createEntry(ResourcePath.ROOT, null, "journals", entry("Journals"), "ed");
+            ChangeLog log = new ChangeLog(PG.dataSource(db), "reader");
+            long head = log.head();
+
+            proxy.arm(cut);
+            AtomStore.Written w = node.atom.createEntry(root.path(), null, "ja",
+                    "<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>Coastal Studies</title></entry>".getBytes(UTF_8), "ed");
+
+            assertThat(proxy.cuts()).as("the connection was cut at its COMMIT").isEqualTo(1);
+            assertThat(log.head()).as("one commit, not two").isEqualTo(head + 1);
+            assertThat(log.read(head, 10)).singleElement().satisfies(c -> assertThat(c.changes())
+                    .anyMatch(ch -> ch.path().equals(w.document()) && !ch.isDelete()));
+            assertThat(node.path.applier().applied()).isEqualTo(head + 1);
+            try (Snapshot s = node.store.read()) {
+                assertThat(s.uris("/")).contains(w.document())
+                        .as("one entry made, not two").filteredOn(u -> u.endsWith(".atom")).hasSize(2);
+            }
+        }
+    }
+
+    private static String newDatabase() throws Exception {
         String db = PG.newDatabase();
         Schema.migrate(PG.dataSource(db));
-        HikariConfig config = new HikariConfig();
-        try (CuttingProxy proxy = new CuttingProxy(PG.port())) {
-            config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + db
-                    // no named server-side statements, so that every COMMIT goes with its text, which the proxy looks for
-                    + "?user=postgres&prepareThreshold=0");
+        return db;
+    }
+
+    /**
+     * A node whose writes go through the proxy (its pool's connections), while its applier reads
+     * the log directly, so it goes on while the writer's way is cut.
+     */
+    private final class Node implements AutoCloseable {
+        final HikariDataSource pool;
+        final Store store;
+        final AtomStore atom;
+        PgWritePath path;
+
+        Node(CuttingProxy proxy, String db, String name, long poolWaitMs, Duration applyTimeout) {
+            HikariConfig config = new HikariConfig();
+            // no named server-side statements, so that every COMMIT goes with its text, which the proxy looks for
+            config.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + db + "?user=postgres&prepareThreshold=0");
             config.setMaximumPoolSize(2);
-            config.setConnectionTimeout(2000);
-            PgWritePath[] path = new PgWritePath[1];
-            try (HikariDataSource pool = new HikariDataSource(config);
-                 Store store = Store.open(dir.resolve(cut.name()), StoreOptions.defaults().mapSize(256L << 20));
-                 AtomStore atom = AtomStore.open(store, AtomOptions.defaults(), PgWritePath.factory(new ChangeLog(pool, "a"),
-                         () -> DriverManager.getConnection(PG.url(db)), PgWritePath.Options.defaults()
-                                 .applier(Applier.Options.defaults().pollInterval(Duration.ofMillis(200))), p -> path[0] = p))) {
-                AtomStore.Written root = atom.createEntry(ResourcePath.ROOT, null, "journals", entry("Journals"), "ed");
-                ChangeLog log = new ChangeLog(PG.dataSource(db), "reader");
-                long head = log.head();
+            config.setConnectionTimeout(poolWaitMs);
+            pool = new HikariDataSource(config);
+            store = Store.open(dir.resolve(name), StoreOptions.defaults().mapSize(256L << 20));
+            atom = AtomStore.open(store, AtomOptions.defaults(), PgWritePath.factory(new ChangeLog(pool, "a"),
+                    () -> DriverManager.getConnection(PG.url(db)), PgWritePath.Options.defaults().applyTimeout(applyTimeout)
+                            .applier(Applier.Options.defaults().pollInterval(Duration.ofMillis(200))), p -> path = p));
+        }
 
-                proxy.arm(cut);
-                AtomStore.Written w = atom.createEntry(root.path(), null, "ja",
-                        "<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>Coastal Studies</title></entry>".getBytes(UTF_8), "ed");
-
-                assertThat(proxy.cuts()).as("the connection was cut at its COMMIT").isEqualTo(1);
-                assertThat(log.head()).as("one commit, not two").isEqualTo(head + 1);
-                assertThat(log.read(head, 10)).singleElement().satisfies(c -> assertThat(c.changes())
-                        .anyMatch(ch -> ch.path().equals(w.document()) && !ch.isDelete()));
-                assertThat(path[0].applier().applied()).isEqualTo(head + 1);
-                try (Snapshot s = store.read()) {
-                    assertThat(s.uris("/")).contains(w.document())
-                            .as("one entry made, not two").filteredOn(u -> u.endsWith(".atom")).hasSize(2);
-                }
-            }
+        @Override
+        public void close() {
+            atom.close();
+            store.close();
+            pool.close();
         }
     }
 }

@@ -393,8 +393,8 @@ final class StoredTree extends GenericTreeInfo {
      * compares {@code $t/buyer/@person} with every {@code $p/@id}): a hit costs a hash and a compare
      * of the value's bytes read in place, instead of a byte array, a String and two copies, and
      * hands back an object whose hash code is already computed. Unique values (ids) only pay the
-     * hash and replace a slot. Made on first use, with a slot per 256 record bytes (64 to 4,096),
-     * so a small entry opened for one page pays little.
+     * hash and replace a slot. Made once the tree has read {@link #CACHE_AFTER} short values (see
+     * {@link #valueReads}), with a slot per 256 record bytes (64 to 4,096).
      *
      * <p>A value's bytes are keyed as four words (first byte lowest, unused bytes zero): hashed
      * with a few multiplies and compared with five tests, where byte by byte the hash and the
@@ -488,9 +488,14 @@ final class StoredTree extends GenericTreeInfo {
         return value;
     }
 
+    /** Whether a value goes through the caches: short and ASCII, once the tree has read enough of them. */
+    private boolean cacheable(int len, boolean ascii) {
+        return ascii && len <= CACHED_VALUE_BYTES && (valueReads > CACHE_AFTER || ++valueReads > CACHE_AFTER);
+    }
+
     /** An attribute value as a String, from the cache when short and ASCII. */
     String attributeValue(long pos, int len, boolean ascii) {
-        if (ascii && len <= CACHED_VALUE_BYTES && (valueReads > CACHE_AFTER || ++valueReads > CACHE_AFTER)) {
+        if (cacheable(len, ascii)) {
             Object v = cached(pos, len, false);
             if (v != null) {
                 return (String) v;
@@ -501,7 +506,7 @@ final class StoredTree extends GenericTreeInfo {
 
     /** An attribute value as a Saxon string, from the cache when short and ASCII. */
     UnicodeString attributeText(long pos, int len, boolean ascii) {
-        if (ascii && len <= CACHED_VALUE_BYTES && (valueReads > CACHE_AFTER || ++valueReads > CACHE_AFTER)) {
+        if (cacheable(len, ascii)) {
             Object v = cached(pos, len, true);
             if (v != null) {
                 return (Twine8) v;
