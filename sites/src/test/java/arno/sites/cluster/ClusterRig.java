@@ -312,7 +312,10 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
         /**
          * Until health says ready; fails early, with the log, if the process ends. Then logs in once
          * with the rig's account, so that no test's first write waits for the password's hash
-         * (which a node remembers once verified).
+         * (which a node remembers once verified). The login is a list of batch jobs, which needs the
+         * read role: the store's reads are public, so a read there checked no password, and on a
+         * loaded machine the first writes of a burst then queued behind a cold JVM's first hash and
+         * were refused as busy after the check's 10 s.
          */
         public void awaitReady(Duration atMost) {
             Wait.upTo(atMost).pollInterval(Duration.ofMillis(100)).alias(name() + " ready").until(() -> {
@@ -322,7 +325,7 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
             Wait.upTo(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).alias(name() + " takes the rig's account")
                     .until(() -> {
                         try {
-                            return http.send(HttpRequest.newBuilder(uri("/store/")).timeout(Duration.ofSeconds(30))
+                            return http.send(HttpRequest.newBuilder(uri("/batch/jobs")).timeout(Duration.ofSeconds(30))
                                     .header("Authorization", Http.basic(account)).build(),
                                     HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
                         } catch (IOException e) {
