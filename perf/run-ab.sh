@@ -7,7 +7,7 @@
 # Usage: perf/run-ab.sh "JAVA OPTS A" "JAVA OPTS B" [ROOT_A] [ROOT_B]
 #   ROOT_x: a checkout built with `mvn -B -pl perf -am package -DskipTests` (default: this one),
 #   e.g. a `git worktree` of the commit to compare against.
-# Environment: ROUNDS (6), PHASE (10), WARMUP (30); PROFILE=1 records both servers with JFR over the
+# Environment: ROUNDS (6), PHASE (10), WARMUP (30); PAGE=abstract (see below); PROFILE=1 records both servers with JFR over the
 # measured rounds and writes their CPU and allocation per page side by side (ProfileDiff). Run
 # perf/run-pages.sh once first. Without PROFILE it also prints what Gatling takes of the cores
 # (µs of its CPU per page, its share), how busy the machine was over the measured turns, and each
@@ -49,7 +49,10 @@ for _ in $(seq 1 240); do grep -q READY "$out/ab-a.log" && grep -q READY "$out/a
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" ; }
 
 rm -rf "$out/ab"
-{ echo path; java -cp "$(classpath .)" arno.perf.pages.PerfServer --list "$paths_from"; } > "$out/ab-paths.csv"
+# PAGE=abstract asks the articles' abstract pages instead: the same page frame (request, routing,
+# page model, entry and JATS read) with little body, so the fixed cost of a page stands out.
+strip=$([ "${PAGE:-full}" = abstract ] && echo 's#/full$##' || echo '')
+{ echo path; java -cp "$(classpath .)" arno.perf.pages.PerfServer --list "$paths_from" | sed "$strip"; } > "$out/ab-paths.csv"
 rm -f "$out/ab-measuring"
 java -Xmx1g --add-opens=java.base/java.lang=ALL-UNNAMED -Da=http://127.0.0.1:18081 -Db=http://127.0.0.1:18082 \
     -Dpaths="$PWD/$out/ab-paths.csv" -Drounds="$rounds" -Dphase="$phase" -Dwarmup="$warmup" -Dusers=32 \
