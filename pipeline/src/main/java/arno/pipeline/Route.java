@@ -67,7 +67,7 @@ final class Route {
             String v = variables[i];
             if (i == rest) {
                 if (vars == null) vars = new LinkedHashMap<>();
-                vars.put(v, String.join("/", java.util.Arrays.copyOfRange(parts, Math.min(i, parts.length), parts.length)));
+                vars.put(v, String.join("/", java.util.Arrays.copyOfRange(parts, i, parts.length)));
                 return vars;
             }
             if (i >= parts.length) return null;

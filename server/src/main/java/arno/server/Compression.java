@@ -100,16 +100,17 @@ final class Compression {
                 gzip = super.useCompression(request, response);
             } finally {
                 if (strong) headers.addValue("ETag").setString(gzip ? Conditional.gzipTag(etag) : etag);
-                if (ownVary || !onlyTomcatsVary(headers)) keepVary(headers, vary);
+                if (ownVary || !mendedTomcatsVary(headers)) keepVary(headers, vary);
             }
             return gzip;
         }
 
         /**
-         * Whether the response's Vary is none or Tomcat's lone {@code accept-encoding}, now written as
-         * {@link #keepVary} would write it: the common case, without the lists and parsing (6 µs a page).
+         * For a response that wrote no Vary: writes Tomcat's lone {@code accept-encoding} as
+         * {@link #keepVary} would, and says whether that was all there was to do (no Vary, or that
+         * one): the common case, without the lists and parsing (6 µs a page).
          */
-        private static boolean onlyTomcatsVary(MimeHeaders headers) {
+        private static boolean mendedTomcatsVary(MimeHeaders headers) {
             int i = headers.findHeader("Vary", 0);
             if (i < 0) return true;
             if (headers.findHeader("Vary", i + 1) >= 0 || !headers.getValue(i).toString().strip().equalsIgnoreCase("accept-encoding")) {
