@@ -2,10 +2,9 @@ package arno.filters;
 
 import arno.pipeline.RequestScope;
 import arno.pipeline.SaxStage;
+import arno.store.atom.ResourcePath;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Pattern;
 import org.xml.sax.Attributes;
 import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
@@ -51,8 +50,6 @@ public final class ContentPeek implements SaxStage {
     static final String BASE = "content-base";
     /** The site parameter giving the default expansion; {@code content-expand.ROUTE} overrides it per route. */
     static final String EXPAND = "content-expand";
-    /** An entry name: what {@code arno.store.atom.ResourcePath} accepts as a segment. */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,99}");
 
     @Override
     public ContentHandler open(RequestScope scope, ContentHandler next) {
@@ -108,18 +105,11 @@ public final class ContentPeek implements SaxStage {
             }
 
             private void peek() throws SAXException {
-                StringBuilder path = new StringBuilder();
-                boolean named = true;
-                List<String> segments = new ArrayList<>();
-                for (String s : base.split("/")) if (!s.isEmpty()) segments.add(s);
-                for (String v : variables) for (String s : v.split("/", -1)) segments.add(s);
-                for (String s : segments) {
-                    path.append('/').append(s);
-                    named &= NAME.matcher(s).matches();
-                }
+                StringBuilder path = new StringBuilder(64);
+                boolean named = append(path, base, true);
+                for (String v : variables) named &= append(path, v, false);
                 String resource = path.toString();
-                String kind = named && !resource.isEmpty()
-                        ? scope.locate(resource + ".atom").name().toLowerCase(Locale.ROOT) : "none";
+                String kind = named && !resource.isEmpty() ? kind(scope.locate(resource + ".atom")) : "none";
                 String how = route != null && expands.containsKey(EXPAND + "." + route)
                         ? expands.get(EXPAND + "." + route) : expands.get(EXPAND);
                 AttributesImpl a = new AttributesImpl();
@@ -135,5 +125,30 @@ public final class ContentPeek implements SaxStage {
         };
         f.setContentHandler(next);
         return f;
+    }
+
+    /**
+     * Appends the segments of {@code value} to {@code path}, each after a slash; says whether each
+     * is an entry name ({@link ResourcePath#isName}). Empty segments are skipped in the base
+     * ({@code skipEmpty}), and make a variable's value name nothing.
+     */
+    private static boolean append(StringBuilder path, String value, boolean skipEmpty) {
+        boolean named = true;
+        for (int start = 0, end; start <= value.length(); start = end + 1) {
+            end = value.indexOf('/', start);
+            if (end < 0) end = value.length();
+            if (skipEmpty && end == start) continue;
+            path.append('/').append(value, start, end);
+            named &= ResourcePath.isName(value, start, end);
+        }
+        return named;
+    }
+
+    private static String kind(RequestScope.Content content) {
+        return switch (content) {
+            case STORE -> "store";
+            case FILE -> "file";
+            case NONE -> "none";
+        };
     }
 }

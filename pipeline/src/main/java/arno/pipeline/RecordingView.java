@@ -53,6 +53,13 @@ final class RecordingView implements DocumentStore.View {
     }
 
     @Override
+    public TreeInfo documentIfStored(String path, Configuration config) {
+        long v = view.documentVersion(path);
+        reads.document(path, v);
+        return v < 0 ? null : view.document(path, config);
+    }
+
+    @Override
     public List<String> uris(String prefix) {
         List<String> uris = view.uris(prefix);
         reads.listing(Reads.STORE_URIS, prefix, uris);

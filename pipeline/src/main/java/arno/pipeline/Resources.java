@@ -215,8 +215,8 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
             if (stored) {
                 tree = stored(scope, uri.substring(DocumentStore.SCHEME.length()), uri);
             } else if (content) {
-                String path = contentPath(uri);
-                tree = store != null && scope.view(store).exists(path) ? stored(scope, path, uri) : parse(scope, uri);
+                TreeInfo kept = store == null ? null : storedIfAny(scope, contentPath(uri), uri);
+                tree = kept != null ? kept : parse(scope, uri);
             } else if (scope.context != null && external(uri)) {
                 // The site's external sources: parsed once, asked again conditionally after their interval.
                 tree = scope.context.sources.tree(uri, scope.reads);
@@ -365,6 +365,15 @@ final class Resources implements ResourceResolver, CollectionFinder, UnparsedTex
         }
         try {
             return scope.view(store).document(path, config);
+        } catch (ArnoException e) {
+            throw refusal(e, "FODC0002");
+        }
+    }
+
+    /** The stored document at {@code path} from the request's view, or null when the store has none there. */
+    private TreeInfo storedIfAny(RequestScope scope, String path, String uri) throws XPathException {
+        try {
+            return scope.view(store).documentIfStored(path, config);
         } catch (ArnoException e) {
             throw refusal(e, "FODC0002");
         }

@@ -179,6 +179,18 @@ public final class Snapshot implements DocumentStore.View {
      */
     @Override
     public synchronized TreeInfo document(String uri, Configuration config) {
+        TreeInfo t = documentIfStored(uri, config);
+        if (t == null) {
+            StoreException e = new StoreException(ErrorMessage.NO_DOCUMENT, Store.SCHEME + uri, store.directory(), version);
+            e.at(Where.at(Store.SCHEME + uri));
+            throw e;
+        }
+        return t;
+    }
+
+    /** {@link #document}, or null when nothing is stored at {@code uri}: one lookup where exists-then-read takes two. */
+    @Override
+    public synchronized TreeInfo documentIfStored(String uri, Configuration config) {
         checkOpen();
         purge();
         Map<String, TreeRef> byUri = trees.computeIfAbsent(config, c -> new HashMap<>());
@@ -186,11 +198,7 @@ public final class Snapshot implements DocumentStore.View {
         StoredTree t = ref == null ? null : ref.get();
         if (t == null) {
             DocHeader h = header(uri);
-            if (h == null) {
-                StoreException e = new StoreException(ErrorMessage.NO_DOCUMENT, Store.SCHEME + uri, store.directory(), version);
-                e.at(Where.at(Store.SCHEME + uri));
-                throw e;
-            }
+            if (h == null) return null;
             if (h.binary()) {
                 StoreException e = new StoreException(ErrorMessage.BINARY_NOT_XML, Store.SCHEME + uri, h.mediaType());
                 e.at(Where.at(Store.SCHEME + uri));

@@ -410,7 +410,11 @@ public final class Store implements DocumentStore, AutoCloseable {
         return mediaType;
     }
 
-    /** Store URIs are absolute path-like strings: {@code /a/b.xml}. */
+    /**
+     * Store URIs are absolute path-like strings: {@code /a/b.xml}. Asked before every lookup (a page
+     * makes several), so it walks the string once and allocates nothing when the URI is good; the
+     * checks and messages are those of the plain version in {@code StoreUriTest}.
+     */
     static String checkUri(String uri) {
         String problem = null;
         if (uri == null || uri.isEmpty()) {
@@ -421,16 +425,10 @@ public final class Store implements DocumentStore, AutoCloseable {
             problem = "ends with '/' (that names a folder, not a document)";
         } else if (uri.length() == 1) {
             problem = "names the root folder, not a document";
-        } else if (uri.getBytes(StandardCharsets.UTF_8).length > MAX_URI_BYTES) {
+        } else if (uri.length() > MAX_URI_BYTES / 3 && utf8Length(uri) > MAX_URI_BYTES) {
             problem = "is longer than " + MAX_URI_BYTES + " bytes";
         } else {
-            for (String seg : uri.substring(1).split("/", -1)) {
-                if (seg.isEmpty()) {
-                    problem = "has an empty segment ('//')";
-                } else if (seg.equals(".") || seg.equals("..")) {
-                    problem = "has a '" + seg + "' segment";
-                }
-            }
+            problem = segmentProblem(uri);
             for (int i = 0; i < uri.length() && problem == null; i++) {
                 char c = uri.charAt(i);
                 if (c < 0x20 || c == 0x7F) {
@@ -448,5 +446,44 @@ public final class Store implements DocumentStore, AutoCloseable {
             throw e;
         }
         return uri;
+    }
+
+    /** The last empty, "." or ".." segment of {@code uri} (which starts with '/'), described; null if none. */
+    private static String segmentProblem(String uri) {
+        String problem = null;
+        int start = 1;
+        while (start <= uri.length()) {
+            int end = uri.indexOf('/', start);
+            if (end < 0) end = uri.length();
+            int n = end - start;
+            if (n == 0) {
+                problem = "has an empty segment ('//')";
+            } else if (n <= 2 && uri.charAt(start) == '.' && (n == 1 || uri.charAt(start + 1) == '.')) {
+                problem = "has a '" + uri.substring(start, end) + "' segment";
+            }
+            start = end + 1;
+        }
+        return problem;
+    }
+
+    /** The length of {@code s} in UTF-8, as {@code getBytes(UTF_8).length} counts it (a lone surrogate is one '?'). */
+    private static int utf8Length(String s) {
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                bytes++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 }

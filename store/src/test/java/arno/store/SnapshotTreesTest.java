@@ -49,4 +49,49 @@ class SnapshotTreesTest {
             }
         }
     }
+
+    /**
+     * documentIfStored answers in one lookup what exists-then-document answered in two: the same
+     * tree where there is a document, null where there is none, the same refusal for a binary,
+     * and inside a write transaction what that transaction wrote or deleted.
+     */
+    @Test
+    void documentIfStoredIsExistsThenDocument() throws Exception {
+        Configuration config = new Configuration();
+        try (Store store = Store.open(dir, StoreOptions.defaults().mapSize(64L << 20))) {
+            try (WriteTransaction w = store.write()) {
+                w.put("/a/x.xml", "<x>one</x>".getBytes(StandardCharsets.UTF_8));
+                w.put("/a/gone.xml", "<g/>".getBytes(StandardCharsets.UTF_8));
+                w.putBinary("/a/b.png", "image/png", new java.io.ByteArrayInputStream(new byte[] {1, 2, 3}));
+                w.commit();
+            }
+            try (Snapshot s = store.read()) {
+                TreeInfo x = s.documentIfStored("/a/x.xml", config);
+                assertThat(x).isNotNull().isSameAs(s.document("/a/x.xml", config));
+                assertThat(x.getRootNode().getStringValue()).isEqualTo("one");
+                assertThat(s.exists("/a/none.xml")).isFalse();
+                assertThat(s.documentIfStored("/a/none.xml", config)).isNull();
+                assertThat(s.documentIfStored("/a", config)).isNull();
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.documentIfStored("/a/b.png", config))
+                        .isInstanceOf(StoreException.class)
+                        .hasMessage(catchMessage(() -> s.document("/a/b.png", config)));
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.documentIfStored("/a//x.xml", config))
+                        .isInstanceOf(StoreException.class).hasMessageContaining("empty segment");
+            }
+            try (WriteTransaction w = store.write()) {
+                Snapshot view = w.view();
+                assertThat(view.documentIfStored("/a/gone.xml", config)).isNotNull();
+                w.delete("/a/gone.xml");
+                w.put("/a/new.xml", "<n>two</n>".getBytes(StandardCharsets.UTF_8));
+                assertThat(view.documentIfStored("/a/gone.xml", config)).isNull();
+                assertThat(view.documentIfStored("/a/new.xml", config).getRootNode().getStringValue()).isEqualTo("two");
+            }
+        }
+    }
+
+    private static String catchMessage(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+        Throwable t = org.assertj.core.api.Assertions.catchThrowable(call);
+        assertThat(t).isInstanceOf(StoreException.class);
+        return t.getMessage();
+    }
 }

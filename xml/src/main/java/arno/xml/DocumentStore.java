@@ -43,6 +43,16 @@ public interface DocumentStore {
         TreeInfo document(String path, Configuration config);
 
         /**
+         * {@link #document}, or null when nothing is stored at {@code path}: for a reader that
+         * falls back to something else (the site's content files) and would otherwise ask
+         * {@link #exists} first, a second lookup of the same path. This default does just that;
+         * the store answers from one.
+         */
+        default TreeInfo documentIfStored(String path, Configuration config) {
+            return exists(path) ? document(path, config) : null;
+        }
+
+        /**
          * The binary document (a PDF, an image) at {@code path}, or null when none is stored there
          * (nothing, or an XML document). Its bytes are read from the view's version until the view
          * closes. This default, for views without binaries, has none.

@@ -385,7 +385,7 @@ public final class Expansion {
         for (String item : view.children(path.childrenFolder())) {
             if (!item.endsWith("." + Atom.ENTRY_EXTENSION)) continue;
             String name = item.substring(0, item.length() - Atom.ENTRY_EXTENSION.length() - 1);
-            if (ResourcePath.NAME.matcher(name).matches()) names.add(name);
+            if (ResourcePath.isName(name)) names.add(name);
         }
         Collections.sort(names);
         return names;

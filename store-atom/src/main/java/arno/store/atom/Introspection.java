@@ -175,7 +175,7 @@ final class Introspection {
                 throw invalid(uri, e, ErrorMessage.PATTERN_NAMES_ONE, pattern, e.attribute("name"));
             }
             String sample = pattern.replace("{n}", "1").replace("{slug}", "x");
-            if (!ResourcePath.NAME.matcher(sample).matches()) {
+            if (!ResourcePath.isName(sample)) {
                 throw invalid(uri, e, ErrorMessage.PATTERN_NOT_NAMES, pattern, e.attribute("name"));
             }
         } else if (pattern != null) {

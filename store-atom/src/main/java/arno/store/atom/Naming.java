@@ -93,7 +93,7 @@ final class Naming {
         String what = "chosen by the collection's pattern '" + pattern + "' (see " + modelDoc + ")";
         if (title == null) return next(view, parent, pattern.replace("{slug}", "{n}"), 1, what);
         String named = pattern.replace("{slug}", title);
-        if (ResourcePath.NAME.matcher(named).matches() && !taken(view, parent, named)) return named;
+        if (ResourcePath.isName(named) && !taken(view, parent, named)) return named;
         // room for "-N" within the 100 characters of a name
         String base = title.length() > 90 ? TRAILING.matcher(title.substring(0, 90)).replaceAll("") : title;
         return next(view, parent, pattern.replace("{slug}", base + "-{n}"), 2, what);
@@ -135,7 +135,7 @@ final class Naming {
 
     /** UNPROCESSABLE unless {@code name} ({@code from} says how it was made) is a name. */
     private static void check(String name, String from) {
-        if (!ResourcePath.NAME.matcher(name).matches()) {
+        if (!ResourcePath.isName(name)) {
             throw ErrorMessage.NOT_A_NAME.error(name, from);
         }
     }

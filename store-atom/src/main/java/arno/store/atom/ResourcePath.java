@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  */
 public record ResourcePath(String path) {
 
-    /** The syntax of one path segment: what a Slug is cleaned to. */
-    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,99}");
+    /** The longest name, in characters. */
+    public static final int MAX_NAME = 100;
     private static final Pattern EXTENSION = Pattern.compile("[a-z0-9]{1,10}");
     /** The root of the hierarchy. */
     public static final ResourcePath ROOT = new ResourcePath("");
@@ -24,12 +24,34 @@ public record ResourcePath(String path) {
             if (path.charAt(0) != '/' || path.endsWith("/")) {
                 throw bad(path, ErrorMessage.PATH_NOT_ROOTED.error(path));
             }
-            for (String seg : path.substring(1).split("/", -1)) {
-                if (!NAME.matcher(seg).matches()) {
-                    throw bad(path, ErrorMessage.PATH_BAD_SEGMENT.error(path, seg));
+            for (int start = 1, end; start <= path.length(); start = end + 1) {
+                end = path.indexOf('/', start);
+                if (end < 0) end = path.length();
+                if (!isName(path, start, end)) {
+                    throw bad(path, ErrorMessage.PATH_BAD_SEGMENT.error(path, path.substring(start, end)));
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code s} is a name, the syntax of one path segment and what a Slug is cleaned to:
+     * {@code [A-Za-z0-9][A-Za-z0-9_-]{0,99}}. Checked by hand rather than by that pattern: every
+     * page asks it of each segment of the path it names, and every expansion of each child.
+     */
+    public static boolean isName(CharSequence s) {
+        return isName(s, 0, s.length());
+    }
+
+    /** {@link #isName(CharSequence)} of the characters {@code from} (inclusive) to {@code to} (exclusive) of {@code s}. */
+    public static boolean isName(CharSequence s, int from, int to) {
+        if (to <= from || to - from > MAX_NAME) return false;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            boolean alnum = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
+            if (!alnum && (i == from || c != '_' && c != '-')) return false;
+        }
+        return true;
     }
 
     /** Parses a resource path, e.g. {@code /journals/ja}; {@code /} or {@code ""} is the root. */

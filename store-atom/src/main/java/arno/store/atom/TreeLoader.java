@@ -166,7 +166,7 @@ public final class TreeLoader {
     }
 
     private ResourcePath childOf(ResourcePath parent, String name, Path file) {
-        if (!ResourcePath.NAME.matcher(name).matches()) {
+        if (!ResourcePath.isName(name)) {
             throw ErrorMessage.NOT_RESOURCE_NAME.error(file, name).at(Where.at(file.toUri().toString()));
         }
         return parent.child(name);

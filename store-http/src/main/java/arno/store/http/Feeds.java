@@ -65,7 +65,7 @@ final class Feeds {
         /** {@code VERSION.NAME} as a next link carries it; BAD_PARAMETER for anything else. */
         static Cursor parse(String after) {
             Matcher m = FORM.matcher(after.strip());
-            if (!m.matches() || !ResourcePath.NAME.matcher(m.group(2)).matches()) {
+            if (!m.matches() || !ResourcePath.isName(m.group(2))) {
                 throw ErrorMessage.NOT_FEED_POSITION.error(after);
             }
             return new Cursor(Long.parseLong(m.group(1)), m.group(2));
@@ -101,7 +101,7 @@ final class Feeds {
             for (String item : items) {
                 if (!item.endsWith("." + Atom.ENTRY_EXTENSION)) continue;
                 String name = item.substring(0, item.length() - Atom.ENTRY_EXTENSION.length() - 1);
-                if (ResourcePath.NAME.matcher(name).matches()) all.add(new Member(name, s.documentVersion(folder + item)));
+                if (ResourcePath.isName(name)) all.add(new Member(name, s.documentVersion(folder + item)));
             }
             if (items.size() < LISTING_BATCH) break;
             cursor = items.get(items.size() - 1);
@@ -292,7 +292,7 @@ final class Feeds {
         for (String item : s.children(parent.childrenFolder())) {
             if (!item.endsWith("." + Atom.ENTRY_EXTENSION)) continue;
             String name = item.substring(0, item.length() - Atom.ENTRY_EXTENSION.length() - 1);
-            if (ResourcePath.NAME.matcher(name).matches()) names.add(name);
+            if (ResourcePath.isName(name)) names.add(name);
         }
         names.sort(null);
         return names;

@@ -482,6 +482,11 @@ public final class StoreQuery {
         }
 
         @Override
+        public TreeInfo documentIfStored(String path, Configuration config) {
+            return s.documentIfStored(path, config);
+        }
+
+        @Override
         public List<String> uris(String prefix) {
             return s.uris(prefix);
         }
