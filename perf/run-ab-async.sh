@@ -27,6 +27,12 @@ if [ ! -f "$lib" ]; then
 fi
 rm -f "$out"/ab-async-?.collapsed
 . perf/ab-measured.sh
+# Both servers start with precise debug information at every compiled instruction: without it, a
+# sample inside inlined code is put on the nearest call site's method (the warm-up compiles the hot
+# path before the agent attaches, so the agent cannot turn it on itself). The thirteenth session's
+# profiles lacked it and put 31 us a page of the response's text events on the deadline check.
+precise="-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints"
+set -- "$precise ${1:-}" "$precise ${2:-}" "${@:3}"
 ab_measured "$out/ab-async-run.txt" "$@"
 # the agent's options in quotes of their own: jcmd would read "event=cpu" as an argument of its own
 for p in "$pa" "$pb"; do jcmd "$p" JVMTI.agent_load "$lib" '"start,event=cpu,interval=1ms"' >/dev/null; done
