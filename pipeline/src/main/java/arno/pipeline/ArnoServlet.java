@@ -38,7 +38,9 @@ import net.sf.saxon.s9api.Destination;
  * {@link BodyRate} (a least rate after a grace, and a time limit); only a complete body goes to
  * the worker queue, and the pipeline reads it from memory. A body that is too slow is answered
  * 408 {@code body-too-slow}, one over the limit 413 {@code body-too-large}, both with the
- * connection closed and no worker touched. The alternatives were worse: Tomcat's
+ * connection closed and no worker touched (a body declared over the limit is refused before it is
+ * read, then {@link Linger}ed over for two seconds so that a client still writing it reads the 413
+ * rather than a reset). The alternatives were worse: Tomcat's
  * {@code connectionUploadTimeout} bounds each read, not the whole body (a byte a second never
  * trips it); reading on more threads moves the stall to them; and holding bodies in memory costs
  * at most the size limit per request being read, which the limit already allows a pipeline.
@@ -150,6 +152,8 @@ public final class ArnoServlet extends HttpServlet {
         long limit = registry.config().bodyLimit();
         if (request.getContentLengthLong() > limit) {
             refuse(response, ErrorCode.BODY_TOO_LARGE.error(request.getContentLengthLong(), limit));
+            // Not closed at once: a client still writing its body would get a reset, not the 413.
+            Linger.start(request, response, timer);
             return;
         }
         AsyncContext async = request.startAsync();
@@ -299,9 +303,13 @@ public final class ArnoServlet extends HttpServlet {
         try {
             response.setStatus(status);
             response.setContentType("text/html; charset=UTF-8");
+            String page = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + escape(title) + "</title></head>"
+                    + "<body><h1>" + escape(title) + "</h1><pre>" + escape(message) + "</pre></body></html>\n";
+            // Its length up front: a refusal sent before the connection lingers (Linger) is then
+            // whole to a client at once, rather than ending only when the connection closes.
+            response.setContentLength(page.getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
             PrintWriter w = response.getWriter();
-            w.println("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + escape(title) + "</title></head>"
-                    + "<body><h1>" + escape(title) + "</h1><pre>" + escape(message) + "</pre></body></html>");
+            w.print(page);
         } catch (IOException | IllegalStateException e) {
             LOG.log(System.Logger.Level.WARNING, "cannot write error page: " + e);
         }

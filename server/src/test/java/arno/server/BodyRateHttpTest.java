@@ -117,46 +117,70 @@ class BodyRateHttpTest {
     }
 
     /**
-     * A client that sends its whole over-limit body at once and reads while it writes (a raw
-     * socket) still reads the 413, though the server closes with the body unread
-     * (maxSwallowSize 0): the answer is written before the close, and the reset the kernel sends
-     * for the unread bytes comes after it. (Linux keeps what arrived readable before it reports a
-     * reset; a client that reads only once it has written all, as Java's may, can lose the answer:
-     * the price of never letting a trickled body hold a thread after its refusal.)
+     * A client that sends its whole over-limit body before it reads anything still gets the 413.
+     * The server refuses on the declared length, without reading, then drops what is still coming
+     * for up to two seconds ({@code Linger}) before it closes: closed at once, the unread bytes made
+     * the kernel send a reset, and such a client (a one-thread socket here; Java's HttpClient at
+     * times) saw "connection reset" instead of the answer. Fails without the linger: the
+     * socket's write of the body is reset.
      */
     @Test
-    void anOverLimitBodySentAtOnceStillGetsThe413() throws Exception {
-        // Java's client, still writing when the reset comes, read the 413 in six CI runs and lost it
-        // once ("header parser received no bytes", 2026-11-30): it may lose the answer, never get another
-        for (int i = 0; i < 3; i++) {
-            HttpResponse<String> r;
-            try {
-                r = client.send(HttpRequest.newBuilder(uri("/alpha/echo")).timeout(Duration.ofSeconds(20))
-                        .header("Content-Type", "application/xml")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[3 << 20])).build(), HttpResponse.BodyHandlers.ofString());
-            } catch (IOException reset) {
-                continue;
-            }
-            assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
-            assertThat(r.body()).contains("body-too-large");
-        }
+    void anOverLimitBodyWrittenWholeBeforeReadingStillGetsThe413() throws Exception {
+        // 32 MB: more than both sockets' kernel buffers hold on loopback (a few MB), so the body is
+        // written whole only if the server reads it; 3 MB fitted in them and passed without the linger.
+        int size = 32 << 20;
         for (int i = 0; i < 3; i++) {
             try (Socket s = new Socket("127.0.0.1", server.port())) {
                 s.setSoTimeout(20_000);
                 OutputStream out = s.getOutputStream();
-                Thread writer = new Thread(() -> {
-                    try {
-                        out.write(("POST /alpha/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
-                                + "Content-Length: " + (3 << 20) + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                        out.write(new byte[3 << 20]);
-                    } catch (IOException e) {
-                        // the server closed with the body unread: the answer says why
-                    }
-                });
-                writer.setDaemon(true);
-                writer.start();
-                assertThat(Http.readAnswer(s.getInputStream())).startsWith("HTTP/1.1 413").contains("body-too-large");
+                out.write(("POST /alpha/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
+                        + "Content-Length: " + size + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                byte[] chunk = new byte[64 << 10];
+                for (int sent = 0; sent < size; sent += chunk.length) out.write(chunk);
+                out.flush();
+                String answer = Http.readAnswer(s.getInputStream());
+                assertThat(answer).startsWith("HTTP/1.1 413").contains("Connection: close").contains("body-too-large");
             }
+        }
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri("/alpha/echo")).timeout(Duration.ofSeconds(20))
+                    .header("Content-Type", "application/xml")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[size])).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+            assertThat(r.body()).contains("body-too-large");
+        }
+        // and the server serves on
+        assertThat(client.send(HttpRequest.newBuilder(uri("/alpha/hello/after")).build(), HttpResponse.BodyHandlers.ofString())
+                .body()).contains("Hello, after");
+    }
+
+    /**
+     * The linger is bounded: a client that declares an over-limit body and then sends nothing more
+     * reads its 413 at once, and the server closes the connection about two seconds later, not at
+     * the body's time limit (8 s here) and not never.
+     */
+    @Test
+    void aDeclaredOverLimitBodyThatNeverComesIsClosedAfterTheLinger() throws Exception {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(20_000);
+            long start = System.nanoTime();
+            s.getOutputStream().write(("POST /alpha/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
+                    + "Content-Length: " + (3 << 20) + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            java.io.InputStream in = s.getInputStream();
+            String answer = Http.readAnswer(in);
+            long answered = System.nanoTime() - start;
+            assertThat(answer).startsWith("HTTP/1.1 413").contains("body-too-large");
+            assertThat(Duration.ofNanos(answered)).as("the answer is sent before the linger").isLessThan(Duration.ofMillis(1_500));
+            int end;
+            try {
+                end = in.read();
+            } catch (java.net.SocketException reset) {
+                end = -1;
+            }
+            long closed = System.nanoTime() - start;
+            assertThat(end).as("nothing follows the answer").isEqualTo(-1);
+            assertThat(Duration.ofNanos(closed)).as("closed after the linger, before the body's time limit")
+                    .isBetween(Duration.ofMillis(1_500), Duration.ofMillis(7_000));
         }
     }
 
