@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 public record ResourcePath(String path) {
 
     /** The longest name, in characters. */
-    public static final int MAX_NAME = 100;
+    private static final int MAX_NAME = 100;
     private static final Pattern EXTENSION = Pattern.compile("[a-z0-9]{1,10}");
     /** The root of the hierarchy. */
     public static final ResourcePath ROOT = new ResourcePath("");
