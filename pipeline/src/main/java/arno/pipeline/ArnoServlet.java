@@ -174,7 +174,6 @@ public final class ArnoServlet extends HttpServlet {
                     refuse((HttpServletResponse) async.getResponse(), error);
                     observer.done(RequestObserver.NONE, RequestObserver.NONE, error.status(), System.nanoTime() - start);
                 }
-                async.complete();
             });
         } catch (IOException | IllegalStateException e) {
             LOG.log(System.Logger.Level.DEBUG, "cannot read the body of " + request.getRequestURI() + ": " + e);

@@ -23,7 +23,10 @@ import java.util.function.Consumer;
  *
  * <p>Exactly one of {@code done} (with the whole body) and {@code refused} (with the error:
  * {@link ErrorCode#BODY_TOO_SLOW}, {@link ErrorCode#BODY_TOO_LARGE}, or null when the client went
- * away) is called, once, from a container thread or the timer's thread.
+ * away) is called, once, from a container thread or the timer's thread. {@code refused} writes
+ * the answer; the read then ends the exchange: at once, or, for a body that passed the limit,
+ * after a {@link Linger} over the rest of it, so that a client still writing reads the 413 rather
+ * than a reset (as for a body declared over the limit, which is refused before any read).
  */
 final class BodyRead implements ReadListener {
     private final AsyncContext async;
@@ -36,12 +39,16 @@ final class BodyRead implements ReadListener {
     private final AtomicBoolean finished = new AtomicBoolean();
     private final byte[] buffer = new byte[8192];
     private final ByteArrayOutputStream body;
+    private final ScheduledExecutorService timer;
     private volatile long received;
     private ScheduledFuture<?> check;
+    /** Set once the body passed the limit: what still comes is dropped there. */
+    private volatile Linger linger;
 
-    private BodyRead(AsyncContext async, ServletInputStream in, long limit, BodyRate rate, Consumer<byte[]> done,
-                     Consumer<ArnoException> refused) {
+    private BodyRead(AsyncContext async, ServletInputStream in, long limit, BodyRate rate, ScheduledExecutorService timer,
+                     Consumer<byte[]> done, Consumer<ArnoException> refused) {
         this.async = async;
+        this.timer = timer;
         this.in = in;
         this.limit = limit;
         this.rate = rate;
@@ -55,7 +62,7 @@ final class BodyRead implements ReadListener {
     static void start(AsyncContext async, long limit, BodyRate rate, ScheduledExecutorService timer, Consumer<byte[]> done,
                       Consumer<ArnoException> refused) throws IOException {
         HttpServletRequest request = (HttpServletRequest) async.getRequest();
-        BodyRead read = new BodyRead(async, request.getInputStream(), limit, rate, done, refused);
+        BodyRead read = new BodyRead(async, request.getInputStream(), limit, rate, timer, done, refused);
         // Checked often enough that a refusal comes soon after the rule is broken, but at most 4 times a second.
         long tick = Math.max(250, Math.min(1000, Math.min(rate.grace().toMillis(), rate.timeLimit().toMillis()) / 4));
         read.check = timer.scheduleAtFixedRate(read::checkRate, tick, tick, TimeUnit.MILLISECONDS);
@@ -64,11 +71,24 @@ final class BodyRead implements ReadListener {
 
     @Override
     public void onDataAvailable() throws IOException {
+        Linger l = linger;
+        if (l != null) {
+            l.onDataAvailable();
+            return;
+        }
         while (!finished.get() && in.isReady()) {
             int n = in.read(buffer);
             if (n < 0) return; // onAllDataRead follows
             if (received + n > limit) {
-                finish(ErrorMessage.BODY_OVER_LIMIT.error(limit));
+                if (finished.compareAndSet(false, true)) {
+                    check.cancel(false);
+                    try {
+                        refused.accept(ErrorMessage.BODY_OVER_LIMIT.error(limit));
+                    } finally {
+                        linger = l = Linger.after(async, in, timer);
+                    }
+                    l.onDataAvailable();
+                }
                 return;
             }
             body.write(buffer, 0, n);
@@ -78,6 +98,11 @@ final class BodyRead implements ReadListener {
 
     @Override
     public void onAllDataRead() {
+        Linger l = linger;
+        if (l != null) {
+            l.onAllDataRead();
+            return;
+        }
         if (!finished.compareAndSet(false, true)) return;
         check.cancel(false);
         done.accept(body.toByteArray());
@@ -85,6 +110,11 @@ final class BodyRead implements ReadListener {
 
     @Override
     public void onError(Throwable t) {
+        Linger l = linger;
+        if (l != null) {
+            l.onError(t);
+            return;
+        }
         // The client went away, or the container gave up on the connection: nothing to answer.
         finish(null);
     }
@@ -97,7 +127,15 @@ final class BodyRead implements ReadListener {
     private void finish(ArnoException error) {
         if (!finished.compareAndSet(false, true)) return;
         check.cancel(false);
-        refused.accept(error);
+        try {
+            refused.accept(error);
+        } finally {
+            try {
+                async.complete();
+            } catch (IllegalStateException e) {
+                // The container ended the exchange first (the connection failed).
+            }
+        }
     }
 
     /** Bytes read so far. */

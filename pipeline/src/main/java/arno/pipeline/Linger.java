@@ -54,12 +54,37 @@ final class Linger implements ReadListener {
             async.setTimeout(0);
             linger = new Linger(async, request.getInputStream());
             linger.in.setReadListener(linger);
-            // After the listener: a body already whole may have ended the linger, and the deadline then finds it ended.
-            linger.deadline = timer.schedule(linger::end, MAX_MILLIS, TimeUnit.MILLISECONDS);
-            if (linger.ended.get()) linger.deadline.cancel(false);
-        } catch (IOException | IllegalStateException | java.util.concurrent.RejectedExecutionException e) {
-            // The client went away, or the server is stopping: nothing more to read for it.
+            linger.bound(timer);
+        } catch (IOException | IllegalStateException e) {
+            // The client went away: nothing more to read for it.
             if (linger != null) linger.end();
+        }
+    }
+
+    /**
+     * The same, for a body whose reading had begun ({@link BodyRead}, a body sent in chunks that
+     * passed the limit): the stream has its listener already, which hands its calls on to the
+     * linger returned. The refusal must be written to {@code async}'s response.
+     */
+    static Linger after(AsyncContext async, ServletInputStream in, ScheduledExecutorService timer) {
+        Linger linger = new Linger(async, in);
+        try {
+            async.getResponse().flushBuffer();
+            linger.bound(timer);
+        } catch (IOException | IllegalStateException e) {
+            linger.end();
+        }
+        return linger;
+    }
+
+    /** Ends the linger after {@link #MAX_MILLIS} at the latest. */
+    private void bound(ScheduledExecutorService timer) {
+        try {
+            // After the listener: a body already whole may have ended the linger, and the deadline then finds it ended.
+            deadline = timer.schedule(this::end, MAX_MILLIS, TimeUnit.MILLISECONDS);
+            if (ended.get()) deadline.cancel(false);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            end(); // the server is stopping
         }
     }
 
