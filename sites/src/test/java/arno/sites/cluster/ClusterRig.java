@@ -103,7 +103,10 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
         if (context.getExecutionException().isPresent()) printLogs();
     }
 
-    /** PostgreSQL, the first node (which loads the demo), the other two, then HAProxy once all are ready. */
+    /**
+     * PostgreSQL, the three nodes at once (one of them loads the demo: nodes starting together load
+     * it once, as ClusterDemoTest shows), then HAProxy once all are ready.
+     */
     public synchronized void start() throws Exception {
         folder = Files.createTempDirectory("arno-rig-");
         hook = new Thread(this::stop, "stop the cluster rig");
@@ -111,12 +114,8 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
         try {
             pg.start();
             for (int i = 1; i <= 3; i++) nodes.add(new Node(i, Local.freePort(), folder.resolve("data-" + i)));
-            nodes.get(0).start();
-            nodes.get(0).awaitReady(START);
-            nodes.get(1).start();
-            nodes.get(2).start();
-            nodes.get(1).awaitReady(START);
-            nodes.get(2).awaitReady(START);
+            for (Node n : nodes) n.start();
+            for (Node n : nodes) n.awaitReady(START);
             startHaproxy();
             awaitHealthy();
         } catch (Exception | Error e) {
@@ -256,9 +255,15 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
             this.port = port;
             this.data = data;
             this.log = folder.resolve("node-" + index + ".log");
-            // the shared account, before the node's first start (development mode then creates none of its own)
-            String[] a = account.split(":", 2);
-            new Accounts(Files.createDirectories(data.resolve("batch")).resolve("users")).add(a[0], a[1], Accounts.ALL_ROLES);
+            // the shared account, before the node's first start (development mode then creates none of its own);
+            // hashed once, for the first node, and its line copied to the others
+            Path users = Files.createDirectories(data.resolve("batch")).resolve("users");
+            if (nodes.isEmpty()) {
+                String[] a = account.split(":", 2);
+                new Accounts(users).add(a[0], a[1], Accounts.ALL_ROLES);
+            } else {
+                Files.copy(nodes.get(0).data.resolve("batch/users"), users, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            }
         }
 
         /** {@code node1} ... as HAProxy names it. */
