@@ -3,6 +3,7 @@ package arno.pipeline;
 import arno.xml.ErrorCode;
 import arno.xml.ErrorMessage;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -65,6 +66,24 @@ public final class ArnoServlet extends HttpServlet {
      */
     public static final String REQUEST_ID = "arno.request-id";
 
+    /**
+     * Set on a request whose page failed after its response was committed (a time limit passed
+     * while the page was being sent, say). The Servlet API has no way to end a response as
+     * incomplete: completed, it ends as if whole, and a client or a cache in front takes a cut
+     * page for the page. An exception from a servlet on a container thread makes the container
+     * close the connection instead (Tomcat: without the last chunk, short of the length); so the
+     * worker dispatches the request back to the container and {@link #service} throws. Tomcat
+     * logs the throw twice (SEVERE, with the error's id), after Arno's own line on the failure.
+     */
+    private static final String CUT = "arno.cut-short";
+
+    /** What the servlet throws to have the container end a committed response as incomplete; the cause is logged before. */
+    private static final class CutShort extends RuntimeException {
+        CutShort(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     private final transient SiteRegistry registry;
     private final transient Workers workers;
     private final transient BodyRate bodyRate;
@@ -121,6 +140,10 @@ public final class ArnoServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) {
+        if (request.getDispatcherType() == DispatcherType.ASYNC && request.getAttribute(CUT) != null) {
+            throw new CutShort("[E-" + request.getAttribute(CUT) + "] the page failed after part of it was sent: its response"
+                    + " is closed incomplete");
+        }
         long start = System.nanoTime();
         boolean hasBody = request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
         String method = request.getMethod();
@@ -207,6 +230,7 @@ public final class ArnoServlet extends HttpServlet {
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         String uri = request.getRequestURI(); // read now: a recycled request has none
         Exchange exchange = null;
+        Target target = null;
         try {
             response.setBufferSize(BUFFER);
             Sites sites = given != null ? given : registry.current();
@@ -215,13 +239,16 @@ public final class ArnoServlet extends HttpServlet {
             exchange = miss == null ? sites.exchange(view) : Exchange.routed(sites, view, miss.match());
             request.setAttribute(REQUEST_ID, exchange.id());
             if (miss == null || !view.method().equals("GET")) {
-                exchange.respond(new Target(view, response, sites));
+                target = new Target(view, response, sites);
+                exchange.respond(target);
                 return;
             }
             Capture capture = new Capture(response, miss.route().cache.maxSize());
             Reads reads = new Reads();
             exchange.record(reads);
-            exchange.respond(new Target(view, capture, sites));
+            target = new Target(view, capture, sites);
+            exchange.respond(target);
+            if (target.cut) return;
             sites.engine.caches.store(miss, sites, view, exchange, reads, capture, response);
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, "writing " + uri + " failed: " + e);
@@ -254,7 +281,14 @@ public final class ArnoServlet extends HttpServlet {
                     status, System.nanoTime() - start);
             if (status != CLIENT_GONE) {
                 try {
-                    async.complete();
+                    if (target != null && target.cut) {
+                        // Completed, the response would end as if whole (chunked: with its last chunk). Back
+                        // on a container thread, the servlet throws, and the container closes the connection.
+                        request.setAttribute(CUT, exchange.id());
+                        async.dispatch();
+                    } else {
+                        async.complete();
+                    }
                 } catch (IllegalStateException e) {
                     LOG.log(System.Logger.Level.DEBUG, "the container completed " + uri + " first: " + e.getMessage());
                 }
@@ -329,6 +363,8 @@ public final class ArnoServlet extends HttpServlet {
         private final HttpRequest request;
         private final HttpServletResponse response;
         private final Sites sites;
+        /** The page failed once part of it was on the wire: the response must end as incomplete (see {@link #CUT}). */
+        boolean cut;
 
         Target(HttpRequest request, HttpServletResponse response, Sites sites) {
             this.request = request;
@@ -343,7 +379,10 @@ public final class ArnoServlet extends HttpServlet {
 
         @Override
         public boolean reset() {
-            if (response.isCommitted()) return false;
+            if (response.isCommitted()) {
+                cut = true;
+                return false;
+            }
             response.reset();
             response.setBufferSize(BUFFER);
             return true;

@@ -48,7 +48,9 @@ final class Pipeline {
             // req:request (perf/RESULTS.md, issue 25).
             int head = 0;
             while (head < stages.size() && stages.get(head) instanceof Stage.Java) head++;
-            Destination next = new Stage.Guard(sink, scope, -1, "response");
+            // The HTTP response's writer checks the deadline itself (ResponseWriter.guardedBy).
+            Destination next = sink instanceof ResponseWriter w && w.guardedBy(scope) ? sink
+                    : new Stage.Guard(sink, scope, -1, "response");
             for (int i = stages.size() - 1; i >= head; i--) {
                 Stage stage = stages.get(i);
                 next = new Stage.Guard(stage.open(scope, next, i), scope, i, stage.description);

@@ -95,6 +95,15 @@ final class ResponseWriter extends AbstractDestination {
         return request.scheme() + "://" + authority + request.contextPath() + request.path();
     }
 
+    /**
+     * Whether this writer checks {@code scope}'s deadline itself as events arrive, so that the
+     * pipeline puts no {@link Stage.Guard} in front of it: a guard is one more call through an
+     * interface for every event of the page.
+     */
+    boolean guardedBy(RequestScope scope) {
+        return scope != null && this.scope == scope;
+    }
+
     /** True once the pipeline has produced an rsp:response element. */
     boolean started() {
         return started;
@@ -111,6 +120,7 @@ final class ResponseWriter extends AbstractDestination {
     private final class Events implements Receiver {
         private PipelineConfiguration pipe;
         private int depth;
+        private int events;
         private int status = defaultStatus;
         private String redirectTo;
         private final List<String[]> headers = new ArrayList<>();
@@ -145,12 +155,19 @@ final class ResponseWriter extends AbstractDestination {
 
         @Override
         public void endDocument() throws XPathException {
+            if (scope != null) scope.checkDeadline();
             if (body != null) body.endDocument();
+        }
+
+        /** The deadline, every {@link Stage.Guard#CHECK_EVERY} events, as the Guard a sink has (see {@link #guardedBy}). */
+        private void tick() {
+            if (++events % Stage.Guard.CHECK_EVERY == 0 && scope != null) scope.checkDeadline();
         }
 
         @Override
         public void startElement(NodeName name, SchemaType type, AttributeMap attributes, NamespaceMap namespaces,
                                  Location location, int properties) throws XPathException {
+            tick();
             depth++;
             if (body != null) {
                 // Arno's namespaces are in scope in every page; only Arno's own elements (the debug
@@ -377,6 +394,7 @@ final class ResponseWriter extends AbstractDestination {
 
         @Override
         public void characters(UnicodeString chars, Location location, int properties) throws XPathException {
+            tick();
             if (body != null) {
                 body.characters(chars, location, properties);
             } else if (headerText != null) {

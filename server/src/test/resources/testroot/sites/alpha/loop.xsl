@@ -1,7 +1,7 @@
 <?xml version="1.0" encoding="UTF-8"?>
-<!-- Runaway stylesheets: one loops producing output, one hoards nodes in a variable. -->
+<!-- Runaway stylesheets: one loops producing output (as a filter, or as the page itself), one hoards nodes in a variable. -->
 <xsl:stylesheet version="3.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
-                xmlns:xs="http://www.w3.org/2001/XMLSchema">
+                xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:rsp="urn:arno:response">
   <xsl:template match="/">
     <xsl:call-template name="forever"/>
   </xsl:template>
@@ -11,6 +11,14 @@
       <xsl:call-template name="forever"/>
     </xsl:variable>
     <xsl:sequence select="count($pile/*)"/>
+  </xsl:template>
+
+  <xsl:template match="/" mode="flood">
+    <rsp:response>
+      <rsp:body method="html">
+        <html><body><xsl:call-template name="forever"/></body></html>
+      </rsp:body>
+    </rsp:response>
   </xsl:template>
 
   <xsl:template name="forever">
