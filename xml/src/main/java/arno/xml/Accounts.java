@@ -423,10 +423,31 @@ public final class Accounts implements AutoCloseable {
         if (verified.contains(remembered)) return true;
         byte[] salt = Base64.getDecoder().decode(account.salt);
         byte[] expected = Base64.getDecoder().decode(account.hash);
-        byte[] actual = hash(password.toCharArray(), salt, account.iterations);
+        byte[] made = MADE.get(made(account.salt, account.iterations, password));
+        byte[] actual = made != null && MessageDigest.isEqual(expected, made) ? made : hash(password.toCharArray(), salt, account.iterations);
         if (!MessageDigest.isEqual(expected, actual)) return false;
         if (account != dummy) verified.add(remembered);
         return true;
+    }
+
+    /**
+     * The hashes this process made for new and changed passwords, by a SHA-256 of salt, work factor
+     * and password, the last 64: the first login with a password set here (the development account,
+     * one set from the console, a test's account) is then checked without hashing it again. Only
+     * a right password can hit it (the key holds the password and the line's fresh salt), as only
+     * a right one hits {@link #verified}: a wrong password and an unknown name still cost a full
+     * hash. The key is as hard to reverse as {@link #verified}'s, which holds the same digest.
+     */
+    private static final Map<String, byte[]> MADE = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<String, byte[]>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
+                    return size() > 64;
+                }
+            });
+
+    private static String made(String salt64, int iterations, String password) {
+        return sha256(salt64 + "\n" + iterations + "\n" + password);
     }
 
     private static String remembered(Line account, String password) {
@@ -581,8 +602,11 @@ public final class Accounts implements AutoCloseable {
         }
         byte[] salt = new byte[16];
         RANDOM.nextBytes(salt);
-        return name + ":" + SCHEME + ":" + ITERATIONS + ":" + Base64.getEncoder().encodeToString(salt) + ":"
-                + Base64.getEncoder().encodeToString(hash(password.toCharArray(), salt, ITERATIONS)) + ":"
+        String salt64 = Base64.getEncoder().encodeToString(salt);
+        byte[] hash = hash(password.toCharArray(), salt, ITERATIONS);
+        MADE.put(made(salt64, ITERATIONS, password), hash);
+        return name + ":" + SCHEME + ":" + ITERATIONS + ":" + salt64 + ":"
+                + Base64.getEncoder().encodeToString(hash) + ":"
                 + tokens(roles);
     }
 

@@ -124,6 +124,22 @@ class AccountsCheckTest {
         assertThat(accounts.failures("nobody", "10.0.0.1")).isEqualTo(accounts.failures("editor", "10.0.0.2")).isEqualTo(1.0);
     }
 
+    /**
+     * A password set in this process is checked at its first login without hashing it again
+     * (the hash made when it was set), by another instance over the same file too; a wrong
+     * password still costs a full hash. (A line made by another process costs one:
+     * anOldHashVerifiesAndIsRenewedAfterALogin.)
+     */
+    @Test void aPasswordSetHereIsCheckedWithoutASecondHashAndAWrongOneStillCostsOne() throws Exception {
+        Path file = tmp.resolve("users");
+        new Accounts(file).add("setter", "set-here-password", EnumSet.of(Role.READ));
+        Accounts server = new Accounts(file, System::nanoTime);
+        assertThat(server.check(basic("setter", "set-here-password"), "10.0.0.1").name()).isEqualTo("setter");
+        assertThat(server.hashed()).as("the right password, set in this process").isZero();
+        assertRefused(() -> server.check(basic("setter", "a-wrong-password"), "10.0.0.2"), ErrorCode.UNAUTHORIZED);
+        assertThat(server.hashed()).as("a wrong password").isEqualTo(Accounts.ITERATIONS);
+    }
+
     @Test void afterTheFreeFailuresEvenTheRightPasswordWaitsWithoutAHash() throws Exception {
         AtomicLong now = new AtomicLong();
         Accounts accounts = new Accounts(tmp.resolve("users"), now::get);

@@ -289,8 +289,12 @@ public final class ClusterRig implements BeforeAllCallback, AfterAllCallback, Af
             String java = ProcessHandle.current().info().command().orElse("java");
             Files.writeString(log, "---- start " + Instant.now() + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            // (not C1 only: the account's PBKDF2 hash, 600,000 rounds, would take seconds at the first login)
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC",
+            // C1 only: a node's start spent about 5 s of CPU in C2 (three nodes start at once, on two cores
+            // in CI), and the test's traffic is light. The price is the account's PBKDF2 hash, 600,000 rounds:
+            // about 2 s at C1, once per start, paid by awaitReady's login, which waits for it (a busy refusal
+            // is asked again). ClusterFailureTest: 166 s C2, 169 s C1 with one scenario's 30 s apply time-out
+            // in it (random: a COMMIT cut by the stop), the other scenarios 157 s against 125 s.
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                     "-Darno.home=" + checkout(), "-cp", System.getProperty("java.class.path"), "arno.server.Main", "serve",
                     "--port", Integer.toString(port), "--data", data.toString(), "--articles", Integer.toString(ARTICLES),
                     "--cluster", database == null ? pg.url() : database));
