@@ -423,7 +423,7 @@ public final class Accounts implements AutoCloseable {
         if (verified.contains(remembered)) return true;
         byte[] salt = Base64.getDecoder().decode(account.salt);
         byte[] expected = Base64.getDecoder().decode(account.hash);
-        byte[] made = MADE.get(made(account.salt, account.iterations, password));
+        byte[] made = MADE.get(madeKey(account.salt, account.iterations, password));
         byte[] actual = made != null && MessageDigest.isEqual(expected, made) ? made : hash(password.toCharArray(), salt, account.iterations);
         if (!MessageDigest.isEqual(expected, actual)) return false;
         if (account != dummy) verified.add(remembered);
@@ -446,7 +446,7 @@ public final class Accounts implements AutoCloseable {
                 }
             });
 
-    private static String made(String salt64, int iterations, String password) {
+    private static String madeKey(String salt64, int iterations, String password) {
         return sha256(salt64 + "\n" + iterations + "\n" + password);
     }
 
@@ -604,7 +604,7 @@ public final class Accounts implements AutoCloseable {
         RANDOM.nextBytes(salt);
         String salt64 = Base64.getEncoder().encodeToString(salt);
         byte[] hash = hash(password.toCharArray(), salt, ITERATIONS);
-        MADE.put(made(salt64, ITERATIONS, password), hash);
+        MADE.put(madeKey(salt64, ITERATIONS, password), hash);
         return name + ":" + SCHEME + ":" + ITERATIONS + ":" + salt64 + ":"
                 + Base64.getEncoder().encodeToString(hash) + ":"
                 + tokens(roles);
