@@ -126,32 +126,7 @@ class BodyRateHttpTest {
      */
     @Test
     void anOverLimitBodyWrittenWholeBeforeReadingStillGetsThe413() throws Exception {
-        // 32 MB: more than both sockets' kernel buffers hold on loopback (a few MB), so the body is
-        // written whole only if the server reads it; 3 MB fitted in them and passed without the linger.
-        int size = 32 << 20;
-        for (int i = 0; i < 3; i++) {
-            try (Socket s = new Socket("127.0.0.1", server.port())) {
-                s.setSoTimeout(20_000);
-                OutputStream out = s.getOutputStream();
-                out.write(("POST /alpha/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
-                        + "Content-Length: " + size + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                byte[] chunk = new byte[64 << 10];
-                for (int sent = 0; sent < size; sent += chunk.length) out.write(chunk);
-                out.flush();
-                String answer = Http.readAnswer(s.getInputStream());
-                assertThat(answer).startsWith("HTTP/1.1 413").contains("Connection: close").contains("body-too-large");
-            }
-        }
-        for (int i = 0; i < 3; i++) {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri("/alpha/echo")).timeout(Duration.ofSeconds(20))
-                    .header("Content-Type", "application/xml")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[size])).build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
-            assertThat(r.body()).contains("body-too-large");
-        }
-        // and the server serves on
-        assertThat(client.send(HttpRequest.newBuilder(uri("/alpha/hello/after")).build(), HttpResponse.BodyHandlers.ofString())
-                .body()).contains("Hello, after");
+        overLimitBodiesWrittenWholeBeforeReadingGetThe413(false);
     }
 
     /**
@@ -161,36 +136,49 @@ class BodyRateHttpTest {
      */
     @Test
     void aChunkedBodyPassingTheLimitWrittenWholeBeforeReadingStillGetsThe413() throws Exception {
+        overLimitBodiesWrittenWholeBeforeReadingGetThe413(true);
+    }
+
+    /**
+     * Three raw sockets write a whole over-limit body before reading, then Java's client sends
+     * one three times; each gets the 413; then the server serves a page. {@code chunked}: the
+     * body in chunks (Java's client: of unknown length), else with its Content-Length.
+     */
+    private void overLimitBodiesWrittenWholeBeforeReadingGetThe413(boolean chunked) throws Exception {
+        // 32 MB: more than both sockets' kernel buffers hold on loopback (a few MB), so the body is
+        // written whole only if the server reads it; 3 MB fitted in them and passed without the linger.
         int size = 32 << 20;
+        byte[] chunk = new byte[64 << 10];
+        byte[] head = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        byte[] crlf = "\r\n".getBytes(StandardCharsets.ISO_8859_1);
         for (int i = 0; i < 3; i++) {
             try (Socket s = new Socket("127.0.0.1", server.port())) {
                 s.setSoTimeout(20_000);
                 OutputStream out = s.getOutputStream();
                 out.write(("POST /alpha/echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/xml\r\n"
-                        + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                byte[] chunk = new byte[64 << 10];
-                byte[] head = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
-                byte[] crlf = "\r\n".getBytes(StandardCharsets.ISO_8859_1);
+                        + (chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + size) + "\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
                 for (int sent = 0; sent < size; sent += chunk.length) {
-                    out.write(head);
+                    if (chunked) out.write(head);
                     out.write(chunk);
-                    out.write(crlf);
+                    if (chunked) out.write(crlf);
                 }
-                out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                if (chunked) out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                 out.flush();
                 String answer = Http.readAnswer(s.getInputStream());
                 assertThat(answer).startsWith("HTTP/1.1 413").contains("Connection: close").contains("body-too-large");
             }
         }
         for (int i = 0; i < 3; i++) {
+            HttpRequest.BodyPublisher body = chunked
+                    ? HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(new byte[size]))
+                    : HttpRequest.BodyPublishers.ofByteArray(new byte[size]);
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri("/alpha/echo")).timeout(Duration.ofSeconds(20))
-                    .header("Content-Type", "application/xml")
-                    // no length known up front: Java's client sends it in chunks
-                    .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(new byte[size])))
-                    .build(), HttpResponse.BodyHandlers.ofString());
+                    .header("Content-Type", "application/xml").POST(body).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
             assertThat(r.body()).contains("body-too-large");
         }
+        // and the server serves on
         assertThat(client.send(HttpRequest.newBuilder(uri("/alpha/hello/after")).build(), HttpResponse.BodyHandlers.ofString())
                 .body()).contains("Hello, after");
     }
