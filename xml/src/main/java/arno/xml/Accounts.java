@@ -424,8 +424,9 @@ public final class Accounts implements AutoCloseable {
         byte[] salt = Base64.getDecoder().decode(account.salt);
         byte[] expected = Base64.getDecoder().decode(account.hash);
         byte[] made = MADE.get(madeKey(account.salt, account.iterations, password));
-        byte[] actual = made != null && MessageDigest.isEqual(expected, made) ? made : hash(password.toCharArray(), salt, account.iterations);
-        if (!MessageDigest.isEqual(expected, actual)) return false;
+        if (made == null || !MessageDigest.isEqual(expected, made)) {
+            if (!MessageDigest.isEqual(expected, hash(password.toCharArray(), salt, account.iterations))) return false;
+        }
         if (account != dummy) verified.add(remembered);
         return true;
     }
@@ -438,7 +439,7 @@ public final class Accounts implements AutoCloseable {
      * a right one hits {@link #verified}: a wrong password and an unknown name still cost a full
      * hash. The key is as hard to reverse as {@link #verified}'s, which holds the same digest.
      */
-    private static final Map<String, byte[]> MADE = java.util.Collections.synchronizedMap(
+    private static final Map<String, byte[]> MADE = Collections.synchronizedMap(
             new java.util.LinkedHashMap<String, byte[]>(16, 0.75f, true) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
